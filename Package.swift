@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "share",
+    products: [
+        .executable(name: "share", targets: ["share"]),
+        .library(name: "ShareCore", targets: ["ShareCore"]),
+    ],
+    targets: [
+        // C shims: one per C library, a module map and a header of inline wrappers.
+        .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
+
+        // The shared core: items, sources, providers, activities, eligibility, results.
+        .target(name: "ShareCore", dependencies: ["CMagic"]),
+        // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
+        .target(name: "ShareMail", dependencies: ["ShareCore"]),
+        // System activities and, later, plugins.
+        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail"]),
+        // The terminal UI: pure state/update/view plus one ncurses backend.
+        .target(name: "ShareTerminal", dependencies: ["ShareCore"]),
+        // Argument parsing, configuration, wiring: everything `share` does, as a library.
+        .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
+        .executableTarget(name: "share", dependencies: ["ShareCLI"]),
+
+        .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail", "ShareTerminal"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

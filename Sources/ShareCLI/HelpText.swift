@@ -1,0 +1,62 @@
+import ShareCore
+
+/// The text of `share --help` and `share --version`.
+enum HelpText {
+    static let version = "share 0.1.0"
+
+    static var usage: String { """
+    share — the share sheet for the terminal
+
+    Usage: share [OPTIONS] [ITEM ...]
+
+    Items:
+      ITEM                 a path, a URL (https://…, mailto:…), a file:// URL, or -
+                           for standard input (text when UTF-8, a file otherwise)
+      --text TEXT          share TEXT as text (repeatable)
+      --url URL            share URL as a URL (repeatable)
+      --file PATH          share PATH as a file (repeatable)
+      --subject TEXT       subject offered to activities (Mail's subject line)
+      --title TEXT         title of the preview header
+
+    Choosing activities:
+      --exclude TYPE,...   never show these activity types (repeatable)
+      --only TYPE,...      show only these activity types (repeatable)
+      --activity TYPE      skip the picker and start TYPE
+      --list               print the eligible activities: TYPE<TAB>TITLE per line
+      --explain            print every activity, eligible or not, and why
+      --json               JSON for --list/--explain; otherwise print the
+                           completion object on stdout when done
+
+    Other:
+      --config PATH        read settings from PATH instead of
+                           $XDG_CONFIG_HOME/share/config
+      --no-color           draw without colours (NO_COLOR is honoured too)
+      --version            print the version
+      -h, --help           print this help
+
+    Activity types:
+    \(typeLines)
+      or a custom reverse-DNS name such as com.example.upload
+
+    Exit codes:
+      0 completed   1 not completed (cancelled, saved, queued)
+      2 usage or bad input   3 the activity failed   4 no activity is eligible
+
+    Examples:
+      share --explain report.pdf https://example.com
+      share --list --json photo.png | jq -r '.[].type'
+      echo "PIN 4821" | share --list -
+    """ }
+
+    /// The system type names, wrapped to fit 80 columns.
+    private static var typeLines: String {
+        var lines: [String] = []
+        var line = " "
+        for name in ActivityType.system.map(\.rawValue) {
+            if line.count + name.count + 1 > 76 { lines.append(line); line = " " }
+            line += " " + name
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,167 @@
+import ShareCore
+
+/// One item as given on the command line, in the order given.
+public enum ItemArgument: Sendable, Equatable {
+    /// A positional `ITEM`: path, URL or `file:` URL.
+    case argument(String)
+    /// `--text TEXT`.
+    case text(String)
+    /// `--url URL`.
+    case url(String)
+    /// `--file PATH`.
+    case file(String)
+    /// `-`: standard input.
+    case standardInput
+}
+
+/// What `share` was asked to do, parsed from argv (SPEC §4).
+public struct Options: Sendable, Equatable {
+    /// What to do once the items are known.
+    public enum Mode: Sendable, Equatable {
+        /// Show the picker (the default).
+        case pick
+        /// `--list`: print eligible activities.
+        case list
+        /// `--explain`: print every activity and why it is hidden.
+        case explain
+        /// `--activity TYPE`: run one activity without the picker.
+        case activity(ActivityType)
+        /// `--help`.
+        case help
+        /// `--version`.
+        case version
+    }
+
+    public var mode: Mode = .pick
+    public var items: [ItemArgument] = []
+    public var subject: String?
+    public var title: String?
+    public var excluded: [ActivityType] = []
+    public var only: [ActivityType]?
+    public var json = false
+    public var noColor = false
+    public var configPath: String?
+
+    public init() {}
+
+    /// The options every `--flag VALUE` takes, for the help text and error messages.
+    public static let valueOptions = ["--text", "--url", "--file", "--subject", "--title", "--exclude", "--only", "--activity", "--config"]
+    /// The options without a value.
+    public static let flagOptions = ["--list", "--explain", "--json", "--no-color", "--version", "--help"]
+
+    /// Parses the arguments after the program name.
+    /// - Throws: ``UsageError`` naming the bad word and listing the valid ones.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+        var options = Options()
+        var modeFlag: String?
+        var index = 0
+        var onlyItems = false
+
+        func setMode(_ mode: Mode, _ flag: String) throws(UsageError) {
+            if let modeFlag, modeFlag != flag {
+                throw UsageError("\(modeFlag) and \(flag) cannot be used together")
+            }
+            if case .activity = options.mode, flag == "--activity" {
+                throw UsageError("--activity can be given only once")
+            }
+            modeFlag = flag
+            options.mode = mode
+        }
+
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if onlyItems || word == "-" || !word.hasPrefix("-") {
+                if word == "-" {
+                    if options.items.contains(.standardInput) { throw UsageError("'-' (standard input) can be given only once") }
+                    options.items.append(.standardInput)
+                } else {
+                    options.items.append(.argument(word))
+                }
+                continue
+            }
+            if word == "--" { onlyItems = true; continue }
+
+            var name = word
+            var inlineValue: String?
+            if let equals = word.firstIndex(of: "="), word.hasPrefix("--") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            if name == "-h" { name = "--help" }
+
+            if valueOptions.contains(name) {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                switch name {
+                case "--text": options.items.append(.text(value))
+                case "--url": options.items.append(.url(value))
+                case "--file": options.items.append(.file(value))
+                case "--subject": options.subject = value
+                case "--title": options.title = value
+                case "--exclude": options.excluded += try typeList(value, option: name)
+                case "--only": options.only = (options.only ?? []) + (try typeList(value, option: name))
+                case "--activity":
+                    let type: ActivityType
+                    do { type = try ActivityType(parsing: value) } catch { throw UsageError("--activity: \(error)") }
+                    try setMode(.activity(type), name)
+                case "--config": options.configPath = value
+                default: break
+                }
+                continue
+            }
+            if inlineValue != nil, flagOptions.contains(name) {
+                throw UsageError("\(name) takes no value")
+            }
+            switch name {
+            case "--list": try setMode(.list, name)
+            case "--explain": try setMode(.explain, name)
+            case "--json": options.json = true
+            case "--no-color": options.noColor = true
+            case "--version": options.mode = .version; return options
+            case "--help": options.mode = .help; return options
+            default:
+                throw UsageError("unknown option '\(name)'; valid options: "
+                    + (valueOptions + flagOptions).sorted().joined(separator: ", ") + ", -h")
+            }
+        }
+        return options
+    }
+
+    /// A comma list of activity types, each checked.
+    static func typeList(_ value: String, option: String) throws(UsageError) -> [ActivityType] {
+        var types: [ActivityType] = []
+        for word in value.split(separator: ",") {
+            let trimmed = word.trimmingCharacters(in: " \t")
+            if trimmed.isEmpty { continue }
+            do { types.append(try ActivityType(parsing: trimmed)) } catch { throw UsageError("\(option): \(error)") }
+        }
+        if types.isEmpty { throw UsageError("\(option) needs at least one activity type") }
+        return types
+    }
+}
+
+/// Bad usage: the message names the problem; `share` exits 2.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What is wrong and what is valid.
+    public var message: String
+
+    /// Creates a usage error.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: String) -> String {
+        let drop: (Character) -> Bool = { set.contains($0) }
+        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

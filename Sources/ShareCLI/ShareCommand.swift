@@ -1,0 +1,191 @@
+import Foundation
+import ShareActivities
+import ShareCore
+import ShareTerminal
+
+/// Everything `share` does, from argv to exit code.
+///
+/// Reads options, config and items, builds the share sheet, and then
+/// lists, explains, or runs an activity. Every error is a message on
+/// stderr and an exit code of SPEC §3; nothing here ever traps on input.
+@MainActor
+public enum ShareCommand {
+    /// Runs `share` with `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], console: Console,
+                           detector: any ContentTypeDetector = MagicContentTypeDetector()) async -> Int32 {
+        let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            return usage(error.message, console)
+        }
+        switch options.mode {
+        case .help: console.output(HelpText.usage + "\n"); return ExitCode.completed
+        case .version: console.output(HelpText.version + "\n"); return ExitCode.completed
+        default: break
+        }
+
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(explicitPath: options.configPath, environment: console.environment)
+        } catch {
+            return usage(error.message, console)
+        }
+
+        if options.items.isEmpty && options.mode != .explain {
+            return usage("nothing to share: give a path, a URL, --text TEXT, or - for standard input", console)
+        }
+        let items: [ShareItem]
+        do {
+            items = try resolve(options.items, detector: detector, console: console)
+        } catch {
+            return usage(error.description, console)
+        }
+
+        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item), systemActivities: SystemActivities.all())
+        sheet.subject = options.subject
+        sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
+                                   only: options.only.map(Set.init), pinned: configuration.pinned))
+
+        switch options.mode {
+        case .list: return list(sheet, options: options, console: console)
+        case .explain: return explain(sheet, items: items, options: options, console: console)
+        case .activity(let type): return await runActivity(type, sheet: sheet, options: options, console: console)
+        case .pick, .help, .version: return pick(sheet, console: console)
+        }
+    }
+
+    // MARK: - Items
+
+    static func resolve(_ arguments: [ItemArgument], detector: any ContentTypeDetector,
+                        console: Console) throws(ItemError) -> [ShareItem] {
+        let resolver = ItemResolver(detector: detector)
+        var items: [ShareItem] = []
+        for argument in arguments {
+            switch argument {
+            case .argument(let word): items.append(try resolver.item(forArgument: word))
+            case .text(let text): items.append(.text(text))
+            case .url(let text): items.append(try resolver.url(text))
+            case .file(let path): items.append(try resolver.file(atPath: path))
+            case .standardInput: items.append(try resolver.standardInput(console.readInput()))
+            }
+        }
+        return items
+    }
+
+    // MARK: - Modes
+
+    static func list(_ sheet: ShareSheet, options: Options, console: Console) -> Int32 {
+        let eligible = sheet.evaluations().filter(\.isEligible)
+        if options.json {
+            console.output(JSONValue.array(eligible.map(json)).serialized + "\n")
+        } else {
+            console.output(eligible.map { evaluation in
+                let activity = evaluation.activity
+                return "\(activity.activityType.rawValue)\t\(TerminalText.sanitized(activity.activityTitle))\n"
+            }.joined())
+        }
+        if eligible.isEmpty {
+            console.error("share: no activity can take these items (see share --explain)\n")
+            return ExitCode.noActivity
+        }
+        return ExitCode.completed
+    }
+
+    static func explain(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console) -> Int32 {
+        let evaluations = sheet.evaluations()
+        if options.json {
+            console.output(JSONValue.array(evaluations.map(json)).serialized + "\n")
+            return ExitCode.completed
+        }
+        var text = ""
+        if let title = options.title { text += "Title: \(TerminalText.excerpt(title, columns: 70))\n" }
+        if let subject = options.subject { text += "Subject: \(TerminalText.excerpt(subject, columns: 68))\n" }
+        text += "Items (\(items.count)):\n"
+        for item in items { text += "  " + describe(item) + "\n" }
+        text += "Activities:\n"
+        let typeWidth = evaluations.map { $0.activity.activityType.rawValue.count }.max() ?? 0
+        let titles = evaluations.map { TerminalText.sanitized($0.activity.activityTitle) }
+        let titleWidth = titles.map { DisplayWidth.of($0) }.max() ?? 0
+        for (evaluation, title) in zip(evaluations, titles) {
+            let activity = evaluation.activity
+            let status = evaluation.reason.map { "\($0.rawValue): \(evaluation.detail ?? "")" } ?? "eligible"
+            text += "  " + pad(activity.activityType.rawValue, typeWidth) + "  " + pad(title, titleWidth) + "  "
+                + pad(activity.activityCategory.rawValue, 6) + "  " + status + "\n"
+        }
+        console.output(text)
+        return ExitCode.completed
+    }
+
+    static func runActivity(_ type: ActivityType, sheet: ShareSheet, options: Options, console: Console) async -> Int32 {
+        guard let activity = sheet.activity(ofType: type) else {
+            let known = (sheet.applicationActivities + sheet.systemActivities).map(\.activityType.rawValue)
+            return usage("--activity: no activity '\(type.rawValue)' is installed; known types: " + known.joined(separator: ", "), console)
+        }
+        let verdict = sheet.evaluate(activity)
+        if let reason = verdict.reason {
+            console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(verdict.detail ?? ""))\n")
+            return ExitCode.noActivity
+        }
+        let result = await sheet.run(activity, presenter: nil)
+        if options.json { console.output(result.json.serialized + "\n") }
+        if let error = result.error { console.error("share: \(error.message)\n") }
+        return result.exitCode
+    }
+
+    static func pick(_ sheet: ShareSheet, console: Console) -> Int32 {
+        guard !sheet.eligibleActivities().isEmpty else {
+            console.error("share: no activity can take these items (see share --explain)\n")
+            return ExitCode.noActivity
+        }
+        guard console.hasTerminal() else {
+            return usage("no terminal to draw the picker on (/dev/tty); use --list, --explain or --activity TYPE", console)
+        }
+        return usage("the interactive picker is not available in this build; use --list, --explain or --activity TYPE", console)
+    }
+
+    // MARK: - Formatting
+
+    static func json(_ evaluation: ActivityEvaluation) -> JSONValue {
+        let activity = evaluation.activity
+        return .object([
+            ("type", .string(activity.activityType.rawValue)),
+            ("title", .string(activity.activityTitle)),
+            ("category", .string(activity.activityCategory.rawValue)),
+            ("eligible", .bool(evaluation.isEligible)),
+            ("reason", .optional(evaluation.reason?.rawValue)),
+            ("detail", .optional(evaluation.detail)),
+        ])
+    }
+
+    static func describe(_ item: ShareItem) -> String {
+        switch item {
+        case .text(let text): return "string  " + TerminalText.excerpt(text, columns: 60)
+        case .url(let url): return "url     " + TerminalText.excerpt(url.absoluteString, columns: 60)
+        case .image(let file), .file(let file):
+            return pad(item.kind.rawValue, 6) + "  " + TerminalText.excerpt(file.name, columns: 40)
+                + "  " + file.contentType + "  " + ByteCount.format(file.size)
+        }
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
+    }
+
+    static func usage(_ message: String, _ console: Console) -> Int32 {
+        console.error("share: \(message)\n")
+        return ExitCode.usage
+    }
+}
+
+/// Human sizes: `512 B`, `12.3 KB`, `4.0 MB` (powers of 1000, as file managers show).
+enum ByteCount {
+    static func format(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        return String(format: "%.1f %@", value, units[unit])
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A thing a person can do with the shared items: one tile in the picker.
+///
+/// The terminal counterpart of `UIActivity`. The share sheet drives every
+/// activity through the same lifecycle, on the main actor:
+///
+/// 1. ``canPerform(with:)`` with the placeholders of the items it supports;
+/// 2. ``prepare(with:)`` with the real items it supports;
+/// 3. either ``makeForm()`` returns a form, which the front end shows
+///    (the compose screen), or the activity has no form;
+/// 4. ``perform(_:)``, which must end by calling ``ActivitySession/finish(_:returnedItems:)``
+///    or ``ActivitySession/fail(_:)`` exactly once before it returns.
+///
+/// Conformers guarantee that `canPerform` and `makeForm` are cheap and
+/// have no side effects, and that `perform` reports exactly one outcome.
+@MainActor
+public protocol Activity: AnyObject {
+    /// The type name (`mail`, or a reverse-DNS name for custom activities).
+    var activityType: ActivityType { get }
+    /// The title under the tile.
+    var activityTitle: String { get }
+    /// The tile's icon.
+    var activityImage: ActivityImage { get }
+    /// The row the tile goes in.
+    var activityCategory: ActivityCategory { get }
+    /// The kinds of item the activity takes; it is handed only those.
+    var supportedKinds: Set<ItemKind> { get }
+    /// Whether the activity can run on this machine now, apart from the items.
+    var availability: Availability { get }
+    /// Whether the activity can act on these items (the ones of its kinds).
+    func canPerform(with items: [ShareItem]) -> Bool
+    /// Receives the real items before the form or `perform`; throw to fail the run.
+    func prepare(with items: [ShareItem]) async throws
+    /// The form to show before `perform`, or `nil` to perform at once.
+    func makeForm() -> ActivityForm?
+    /// Does the work and reports the outcome through `session`, exactly once.
+    func perform(_ session: ActivitySession) async
+}
+
+extension Activity {
+    /// By default an activity shows a generic glyph.
+    public var activityImage: ActivityImage { .glyph("◆") }
+    /// By default an activity is an action.
+    public var activityCategory: ActivityCategory { .action }
+    /// By default an activity takes every kind.
+    public var supportedKinds: Set<ItemKind> { Set(ItemKind.allCases) }
+    /// By default an activity is available.
+    public var availability: Availability { .available }
+    /// By default an activity can perform when it was handed at least one item.
+    public func canPerform(with items: [ShareItem]) -> Bool { !items.isEmpty }
+    /// By default there is nothing to prepare.
+    public func prepare(with items: [ShareItem]) async throws {}
+    /// By default an activity has no form.
+    public func makeForm() -> ActivityForm? { nil }
+}
+
+/// A tile's icon.
+public enum ActivityImage: Sendable, Equatable {
+    /// One glyph, such as `✉`.
+    case glyph(String)
+    /// A few lines of text art.
+    case textArt([String])
+    /// An encoded image (PNG, JPEG), drawn as terminal symbols.
+    case image(Thumbnail)
+}
+
+/// Whether an activity can run here, independent of the items.
+public enum Availability: Sendable, Equatable {
+    /// It can run.
+    case available
+    /// It cannot run; the detail says why in words (`not built yet`,
+    /// `no contacts folder`).
+    case unavailable(String)
+
+    /// Whether this is ``available``.
+    public var isAvailable: Bool { self == .available }
+}

@@ -1,0 +1,61 @@
+/// What an activity sees while it performs, and how it reports its outcome.
+///
+/// The session accepts exactly one outcome. A second `finish` or `fail` is
+/// ignored and recorded in ``violations``, so a buggy activity can never
+/// report two results; ``checkActivityConformance``-style helpers read it.
+@MainActor
+public final class ActivitySession {
+    /// The activity's type.
+    public let activityType: ActivityType
+    /// The real items, only those of kinds the activity supports.
+    public let items: [ShareItem]
+    /// The subject offered to this activity (from `--subject` or an item source), if any.
+    public let subject: String?
+    /// The values of the form the person submitted, by field id (empty without a form).
+    public let formValues: [String: String]
+
+    /// The outcome, once reported.
+    public private(set) var result: ActivityResult?
+    /// Lifecycle rules the activity broke, in words.
+    public private(set) var violations: [String] = []
+
+    /// Creates a session; the share sheet does this for each run.
+    public init(activityType: ActivityType, items: [ShareItem], subject: String?, formValues: [String: String] = [:]) {
+        self.activityType = activityType
+        self.items = items
+        self.subject = subject
+        self.formValues = formValues
+    }
+
+    /// Whether an outcome was reported.
+    public var isFinished: Bool { result != nil }
+
+    /// Reports the outcome: `performed`, `sent`, `saved`, `queued` or `cancelled`.
+    ///
+    /// Reporting `failed` this way records a generic error; prefer ``fail(_:)``.
+    public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = []) {
+        report(ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems))
+    }
+
+    /// Reports completion as `UIActivity.activityDidFinish(_:)` does:
+    /// true is `performed`, false is `cancelled`.
+    public func finish(completed: Bool) {
+        finish(completed ? .performed : .cancelled)
+    }
+
+    /// Reports a failure with its reason.
+    public func fail(_ error: ActivityError) {
+        report(.failure(activityType, error))
+    }
+
+    /// Records a broken lifecycle rule (used by the share sheet).
+    func recordViolation(_ text: String) { violations.append(text) }
+
+    private func report(_ newResult: ActivityResult) {
+        if let result {
+            violations.append("finished twice: first \(result.outcome.rawValue), then \(newResult.outcome.rawValue)")
+            return
+        }
+        result = newResult
+    }
+}

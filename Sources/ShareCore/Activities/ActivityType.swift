@@ -1,0 +1,98 @@
+/// The name of an activity: one of the 14 system names, or a reverse-DNS custom name.
+///
+/// System names are the iOS ones (`mail`, `copyToPasteboard` …). Custom
+/// activities use reverse-DNS names such as `com.nshipster.mustachify`.
+/// Build a type from user input with ``init(parsing:)``, which rejects
+/// anything else with a message that lists the valid names.
+public struct ActivityType: RawRepresentable, Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The name as written on the command line and in JSON.
+    public let rawValue: String
+
+    /// Wraps a name without checking it; prefer ``init(parsing:)`` for input.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Parses a name typed by a person or read from a file.
+    ///
+    /// Accepts the system names exactly as spelled in SPEC §2 and
+    /// reverse-DNS names (two or more dot-separated labels of letters,
+    /// digits, `-` and `_`, the first starting with a letter).
+    /// - Throws: ``ActivityTypeError`` naming the bad word and the valid names.
+    public init(parsing text: String) throws(ActivityTypeError) {
+        if let system = ActivityType.system.first(where: { $0.rawValue == text }) {
+            self = system
+        } else if ActivityType.isReverseDNS(text) {
+            self.init(rawValue: text)
+        } else {
+            throw ActivityTypeError(word: text)
+        }
+    }
+
+    /// Whether this is one of the 14 system types.
+    public var isSystem: Bool { ActivityType.system.contains(self) }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: ActivityType, rhs: ActivityType) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    static func isReverseDNS(_ text: String) -> Bool {
+        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return false }
+        for (index, label) in labels.enumerated() {
+            guard let first = label.unicodeScalars.first, label.unicodeScalars.allSatisfy(isLabelScalar) else {
+                return false
+            }
+            if index == 0 && !first.properties.isAlphabetic { return false }
+        }
+        return true
+    }
+
+    private static func isLabelScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
+    }
+}
+
+// MARK: - The system types, in table order (SPEC §2)
+
+extension ActivityType {
+    public static let airDrop = ActivityType(rawValue: "airDrop")
+    public static let addToReadingList = ActivityType(rawValue: "addToReadingList")
+    public static let assignToContact = ActivityType(rawValue: "assignToContact")
+    public static let copyToPasteboard = ActivityType(rawValue: "copyToPasteboard")
+    public static let print = ActivityType(rawValue: "print")
+    public static let saveToCameraRoll = ActivityType(rawValue: "saveToCameraRoll")
+    public static let mail = ActivityType(rawValue: "mail")
+    public static let message = ActivityType(rawValue: "message")
+    public static let postToFacebook = ActivityType(rawValue: "postToFacebook")
+    public static let postToFlickr = ActivityType(rawValue: "postToFlickr")
+    public static let postToTencentWeibo = ActivityType(rawValue: "postToTencentWeibo")
+    public static let postToTwitter = ActivityType(rawValue: "postToTwitter")
+    public static let postToVimeo = ActivityType(rawValue: "postToVimeo")
+    public static let postToWeibo = ActivityType(rawValue: "postToWeibo")
+
+    /// The 14 system types in the order of the support table.
+    public static let system: [ActivityType] = [
+        .airDrop, .addToReadingList, .assignToContact, .copyToPasteboard, .print, .saveToCameraRoll,
+        .mail, .message, .postToFacebook, .postToFlickr, .postToTencentWeibo, .postToTwitter,
+        .postToVimeo, .postToWeibo,
+    ]
+}
+
+/// A word that is neither a system activity type nor a reverse-DNS name.
+public struct ActivityTypeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The word as given.
+    public let word: String
+
+    public var description: String {
+        "unknown activity type '\(word)'; valid types: "
+            + ActivityType.system.map(\.rawValue).joined(separator: ", ")
+            + ", or a reverse-DNS name such as com.example.upload"
+    }
+}
+
+/// Where an activity's tile goes: the share row or the action row.
+public enum ActivityCategory: String, Sendable, Hashable, CaseIterable {
+    /// Sends the items somewhere else (Mail, Message, social posts). First row.
+    case share
+    /// Does something with the items here (Copy, Print, Save). Second row.
+    case action
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// The share sheet's model: the items, the activities, the rules that
+/// decide which activities show and in what order, and the run of the one
+/// a person picks.
+///
+/// The terminal counterpart of `UIActivityViewController`, without the
+/// view: the picker draws what ``evaluations()`` returns and calls
+/// ``run(_:presenter:)`` with the picked activity.
+///
+/// ```swift
+/// let sheet = ShareSheet(activityItems: [.text("PIN 4821")], systemActivities: system)
+/// sheet.excludedActivityTypes = [.postToFacebook]
+/// sheet.completionWithItemsHandler = { result in print(result.json.serialized) }
+/// ```
+@MainActor
+public final class ShareSheet {
+    /// The items to share, in order.
+    public let activityItems: [ActivityItem]
+    /// Custom activities supplied by the program (shown before system ones in their row).
+    public let applicationActivities: [any Activity]
+    /// The system activities, one per row of the support table.
+    public let systemActivities: [any Activity]
+    /// Types that never show.
+    public var excludedActivityTypes: Set<ActivityType> = []
+    /// When set, only these types may show.
+    public var includedActivityTypes: Set<ActivityType>?
+    /// Types that come before all others, in this order.
+    public var pinnedActivityTypes: [ActivityType] = []
+    /// A subject offered to every activity (`--subject`); wins over item sources.
+    public var subject: String?
+    /// Called exactly once per run with its result.
+    public var completionWithItemsHandler: ((ActivityResult) -> Void)?
+
+    /// Creates a share sheet for `activityItems`.
+    public init(activityItems: [ActivityItem], applicationActivities: [any Activity] = [],
+                systemActivities: [any Activity]) {
+        self.activityItems = activityItems
+        self.applicationActivities = applicationActivities
+        self.systemActivities = systemActivities
+    }
+
+    /// Applies a filter's exclusions, `--only` list and pins.
+    public func apply(_ filter: ActivityFilter) {
+        excludedActivityTypes.formUnion(filter.excluded)
+        includedActivityTypes = filter.only
+        pinnedActivityTypes = filter.pinned
+    }
+
+    // MARK: - Eligibility and order
+
+    /// Every activity in display order, each with its verdict.
+    ///
+    /// Order: pinned types first (in pin order); then the share row, then
+    /// the action row; within a row application activities first, then
+    /// system ones in table order.
+    public func evaluations() -> [ActivityEvaluation] {
+        ordered().map(evaluate)
+    }
+
+    /// The eligible activities, in display order.
+    public func eligibleActivities() -> [any Activity] {
+        evaluations().filter(\.isEligible).map(\.activity)
+    }
+
+    /// The activity of `type`, eligible or not.
+    public func activity(ofType type: ActivityType) -> (any Activity)? {
+        (applicationActivities + systemActivities).first { $0.activityType == type }
+    }
+
+    /// The verdict on one activity: the first of excluded, unsupported-items, unavailable.
+    public func evaluate(_ activity: any Activity) -> ActivityEvaluation {
+        let type = activity.activityType
+        if excludedActivityTypes.contains(type) {
+            return ActivityEvaluation(activity: activity, reason: .excluded, detail: "excluded")
+        }
+        if let only = includedActivityTypes, !only.contains(type) {
+            return ActivityEvaluation(activity: activity, reason: .excluded, detail: "not in --only")
+        }
+        let kinds = supportedKinds(of: activity)
+        let placeholders = activityItems.map(\.placeholder)
+        let supported = placeholders.filter { $0.isSupported(by: kinds) }
+        if supported.isEmpty || (!type.isSystem && !activity.canPerform(with: supported)) {
+            return ActivityEvaluation(activity: activity, reason: .unsupportedItems,
+                                      detail: unsupportedDetail(kinds: kinds, items: placeholders, askedActivity: !supported.isEmpty))
+        }
+        if case .unavailable(let detail) = activity.availability {
+            return ActivityEvaluation(activity: activity, reason: .unavailable, detail: detail)
+        }
+        return ActivityEvaluation(activity: activity, reason: nil, detail: nil)
+    }
+
+    /// The kinds an activity takes: the support table's for system types, its own otherwise.
+    public func supportedKinds(of activity: any Activity) -> Set<ItemKind> {
+        SupportTable.descriptor(for: activity.activityType)?.kinds ?? activity.supportedKinds
+    }
+
+    private func ordered() -> [any Activity] {
+        var seen = Set<ActivityType>()
+        var result: [any Activity] = []
+        func add(_ activity: any Activity) {
+            if seen.insert(activity.activityType).inserted { result.append(activity) }
+        }
+        let all = applicationActivities + systemActivities
+        for type in pinnedActivityTypes {
+            if let activity = all.first(where: { $0.activityType == type }) { add(activity) }
+        }
+        let system = systemActivities.sorted {
+            (SupportTable.position(of: $0.activityType) ?? Int.max) < (SupportTable.position(of: $1.activityType) ?? Int.max)
+        }
+        for category in [ActivityCategory.share, .action] {
+            for activity in applicationActivities where activity.activityCategory == category { add(activity) }
+            for activity in system where category == categoryOf(activity) { add(activity) }
+        }
+        return result
+    }
+
+    private func categoryOf(_ activity: any Activity) -> ActivityCategory {
+        SupportTable.descriptor(for: activity.activityType)?.category ?? activity.activityCategory
+    }
+
+    private func unsupportedDetail(kinds: Set<ItemKind>, items: [ShareItem], askedActivity: Bool) -> String {
+        if items.isEmpty { return "no items" }
+        if askedActivity { return "the activity cannot perform with these items" }
+        let takes = ItemKind.allCases.filter(kinds.contains).map(\.columnTitle).joined(separator: ", ")
+        var given: [String] = []
+        for item in items where !given.contains(item.kind.columnTitle) { given.append(item.kind.columnTitle) }
+        return "takes \(takes); items are \(given.joined(separator: ", "))"
+    }
+
+    // MARK: - Running the picked activity
+
+    /// Runs `activity` through its lifecycle and reports exactly one result.
+    ///
+    /// Resolves the items it supports (item sources per type, providers off
+    /// the main actor), calls `prepare`, shows its form through `presenter`
+    /// when it has one, calls `perform`, and hands the session's outcome to
+    /// ``completionWithItemsHandler`` once. Lifecycle violations (no finish,
+    /// a second finish) are reported in the result and in ``lastSession``.
+    @discardableResult
+    public func run(_ activity: any Activity, presenter: (any ActivityFormPresenter)? = nil) async -> ActivityResult {
+        let result = await lifecycle(activity, presenter: presenter)
+        completionWithItemsHandler?(result)
+        return result
+    }
+
+    /// The session of the most recent run, for checks of the lifecycle rules.
+    public private(set) var lastSession: ActivitySession?
+
+    private func lifecycle(_ activity: any Activity, presenter: (any ActivityFormPresenter)?) async -> ActivityResult {
+        let type = activity.activityType
+        let verdict = evaluate(activity)
+        if let reason = verdict.reason {
+            return .failure(type, ActivityError(code: "not-eligible",
+                message: "\(type.rawValue) cannot run: \(reason.rawValue) (\(verdict.detail ?? reason.rawValue))"))
+        }
+        let items: [ShareItem]
+        do {
+            items = try await resolvedItems(for: activity)
+        } catch ItemProviderError.cancelled {
+            return ActivityResult(activityType: type, outcome: .cancelled)
+        } catch {
+            return .failure(type, ActivityError(code: "item-failed", message: "an item could not be prepared: \(error)"))
+        }
+        guard !items.isEmpty else {
+            return .failure(type, ActivityError(code: "no-items", message: "no item is left for \(type.rawValue) once resolved"))
+        }
+        do {
+            try await activity.prepare(with: items)
+        } catch {
+            return .failure(type, ActivityError(code: "prepare-failed", message: "\(type.rawValue) could not prepare: \(error)"))
+        }
+        var values: [String: String] = [:]
+        if let form = activity.makeForm() {
+            guard let presenter else {
+                return .failure(type, ActivityError(code: "no-terminal",
+                    message: "\(type.rawValue) needs its form shown, and there is no terminal to show it on"))
+            }
+            switch await presenter.present(form, for: activity) {
+            case .cancelled: return ActivityResult(activityType: type, outcome: .cancelled)
+            case .submitted(let submitted): values = submitted
+            }
+        }
+        let session = ActivitySession(activityType: type, items: items, subject: subject(for: type), formValues: values)
+        lastSession = session
+        await activity.perform(session)
+        guard let result = session.result else {
+            session.recordViolation("perform returned without finish")
+            return .failure(type, ActivityError(code: "no-finish", message: "\(type.rawValue) ended without reporting an outcome"))
+        }
+        return result
+    }
+
+    /// The subject offered to `type`: `subject` first, then the first item source's.
+    public func subject(for type: ActivityType) -> String? {
+        if let subject, !subject.isEmpty { return subject }
+        return activityItems.lazy.map { $0.subject(for: type) }.first { !$0.isEmpty }
+    }
+
+    /// The real items for `activity`: only entries whose placeholder it
+    /// supports, resolved for its type, and still of a supported kind.
+    public func resolvedItems(for activity: any Activity) async throws -> [ShareItem] {
+        let kinds = supportedKinds(of: activity)
+        var items: [ShareItem] = []
+        for entry in activityItems where entry.placeholder.isSupported(by: kinds) {
+            if let item = try await entry.resolve(for: activity.activityType), item.isSupported(by: kinds) {
+                items.append(item)
+            }
+        }
+        return items
+    }
+}

@@ -1,0 +1,53 @@
+/// One row of the support table of SPEC §2: a system activity's title,
+/// category, the item kinds it takes, and when it is available.
+public struct SystemActivityDescriptor: Sendable, Equatable {
+    /// The system type.
+    public let type: ActivityType
+    /// The title under the tile.
+    public let title: String
+    /// The row the tile goes in.
+    public let category: ActivityCategory
+    /// The kinds it takes (an image also counts as a file).
+    public let kinds: Set<ItemKind>
+    /// When the activity is available, in words.
+    public let availableWhen: String
+}
+
+/// The support table of SPEC §2, exactly, in table order.
+///
+/// System activities are eligible by this table and nothing else; an
+/// implementation cannot widen or narrow the kinds it takes.
+public enum SupportTable {
+    /// Every row, in table order.
+    public static let rows: [SystemActivityDescriptor] = [
+        row(.airDrop, "Nearby", .action, [.string, .url, .image, .file], "always (LAN one-shot HTTP + QR code)"),
+        row(.addToReadingList, "Add to Reading List", .action, [.url], "always (local reading list)"),
+        row(.assignToContact, "Assign to Contact", .action, [.image], "a contacts folder (vCard vdir) with ≥1 contact"),
+        row(.copyToPasteboard, "Copy", .action, [.string, .url, .image, .file], "always (OSC 52; wl-copy / xclip when present)"),
+        row(.print, "Print", .action, [.image, .file], "`lp` exists and a destination is set"),
+        row(.saveToCameraRoll, "Save to Pictures", .action, [.url, .image], "always (XDG pictures folder)"),
+        row(.mail, "Mail", .share, [.string, .url, .image, .file], "always (no transport → outbox)"),
+        row(.message, "Message", .share, [.string, .url, .image, .file], "a messaging account is configured"),
+        row(.postToFacebook, "Facebook", .share, [.string, .url, .image], "service enabled in config"),
+        row(.postToFlickr, "Flickr", .share, [.url, .image], "service enabled in config"),
+        row(.postToTencentWeibo, "Tencent Weibo", .share, [.string, .url, .image], "service enabled in config"),
+        row(.postToTwitter, "Twitter", .share, [.string, .url, .image], "service enabled in config"),
+        row(.postToVimeo, "Vimeo", .share, [.url, .image], "service enabled in config"),
+        row(.postToWeibo, "Weibo", .share, [.string, .url, .image], "service enabled in config"),
+    ]
+
+    /// The row for a system type, or `nil` for a custom type.
+    public static func descriptor(for type: ActivityType) -> SystemActivityDescriptor? {
+        rows.first { $0.type == type }
+    }
+
+    /// The position of a system type in the table (for ordering), or `nil`.
+    public static func position(of type: ActivityType) -> Int? {
+        rows.firstIndex { $0.type == type }
+    }
+
+    private static func row(_ type: ActivityType, _ title: String, _ category: ActivityCategory,
+                            _ kinds: Set<ItemKind>, _ availableWhen: String) -> SystemActivityDescriptor {
+        SystemActivityDescriptor(type: type, title: title, category: category, kinds: kinds, availableWhen: availableWhen)
+    }
+}

@@ -1,0 +1,63 @@
+import CMagic
+import Foundation
+import Synchronization
+
+/// Tells the content type (MIME type) of bytes.
+///
+/// Conformers look at the bytes, not the file name: a PNG named `.txt`
+/// is `image/png`.
+public protocol ContentTypeDetector: Sendable {
+    /// The MIME type of the file at `path`.
+    func contentType(ofFileAt path: String) throws(ItemError) -> String
+    /// The MIME type of `data`.
+    func contentType(of data: Data) throws(ItemError) -> String
+}
+
+/// Content types from libmagic.
+///
+/// The magic database takes milliseconds to load, so it is loaded on the
+/// first question, not when the detector is made; one handle is shared
+/// behind a lock (libmagic handles are not thread-safe).
+public final class MagicContentTypeDetector: ContentTypeDetector {
+    private let handle = Mutex<OpaquePointer?>(nil)
+
+    /// Creates a detector; the database loads on first use.
+    public init() {}
+
+    deinit {
+        handle.withLock { if let cookie = $0 { magic_close(cookie) } }
+    }
+
+    public func contentType(ofFileAt path: String) throws(ItemError) -> String {
+        try query(path) { cookie in magic_file(cookie, path) }
+    }
+
+    public func contentType(of data: Data) throws(ItemError) -> String {
+        try query("standard input") { cookie in
+            data.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, $0.count) }
+        }
+    }
+
+    private func query(_ what: String, _ body: (OpaquePointer) -> UnsafePointer<CChar>?) throws(ItemError) -> String {
+        let answer: Result<String, ItemError> = handle.withLock { slot in
+            if slot == nil {
+                guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR | MAGIC_SYMLINK) else {
+                    return .failure(.detectionFailed(what, "libmagic could not start"))
+                }
+                guard magic_load(cookie, nil) == 0 else {
+                    let reason = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
+                    magic_close(cookie)
+                    return .failure(.detectionFailed(what, "the magic database did not load: \(reason)"))
+                }
+                slot = cookie
+            }
+            guard let cookie = slot else { return .failure(.detectionFailed(what, "libmagic is not loaded")) }
+            guard let type = body(cookie) else {
+                let reason = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
+                return .failure(.detectionFailed(what, reason))
+            }
+            return .success(String(cString: type))
+        }
+        return try answer.get()
+    }
+}

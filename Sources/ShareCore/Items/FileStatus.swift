@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What is at a path, from `stat(2)`, following symbolic links.
+enum FileStatus: Equatable {
+    case missing
+    case directory
+    case regular(size: Int64)
+    case other(String)
+    case inaccessible(String)
+
+    static func of(_ path: String) -> FileStatus {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            return code == ENOENT || code == ENOTDIR ? .missing : .inaccessible(String(cString: strerror(code)))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .regular(size: Int64(info.st_size))
+        case S_IFDIR: return .directory
+        case S_IFSOCK: return .other("a socket")
+        case S_IFIFO: return .other("a named pipe")
+        case S_IFCHR: return .other("a character device")
+        case S_IFBLK: return .other("a block device")
+        default: return .other("a special file")
+        }
+    }
+
+    /// Whether anything (even a dangling link's target) is reachable at `path`.
+    static func exists(_ path: String) -> Bool { of(path) != .missing }
+
+    /// Why `path` cannot be opened for reading, or `nil` when it can.
+    static func openFailure(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        if fd < 0 { return String(cString: strerror(errno)) }
+        close(fd)
+        return nil
+    }
+}

@@ -1,0 +1,33 @@
+/// Why an argument could not become an item. Every case reads as an
+/// actionable message; the command line exits 2 with it.
+public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Neither an existing path nor a URL.
+    case noSuchFile(String)
+    /// A directory was given.
+    case isDirectory(String)
+    /// A socket, FIFO or device was given.
+    case notRegularFile(String, what: String)
+    /// The file exists but cannot be opened for reading.
+    case unreadable(String, reason: String)
+    /// `--url` or a `file:` URL that is not usable.
+    case badURL(String, reason: String)
+    /// Standard input held nothing.
+    case emptyInput
+    /// `-` was given more than once.
+    case stdinTwice
+    /// libmagic could not tell the content type.
+    case detectionFailed(String, String)
+
+    public var description: String {
+        switch self {
+        case .noSuchFile(let path): "no such file: \(path) (use --text for text)"
+        case .isDirectory(let path): "\(path) is a directory: share files, not folders (an archive of it works)"
+        case .notRegularFile(let path, let what): "\(path) is \(what), not a regular file"
+        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        case .badURL(let text, let reason): "not a usable URL: \(text) (\(reason))"
+        case .emptyInput: "standard input is empty: nothing to share"
+        case .stdinTwice: "'-' (standard input) can be given only once"
+        case .detectionFailed(let what, let reason): "cannot tell the content type of \(what): \(reason)"
+        }
+    }
+}

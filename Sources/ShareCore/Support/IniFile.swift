@@ -1,0 +1,106 @@
+/// A parsed INI / Desktop Entry file: `[section]` headers and `key = value`
+/// lines, each remembered with its line number for error messages.
+///
+/// Whole-line comments start with `#` or `;`. Keys may carry a locale
+/// suffix (`Name[ko]`). A key outside any section, a malformed line, or a
+/// key given twice in one section is an error naming the line.
+public struct IniFile: Sendable, Equatable {
+    /// One `key = value` line.
+    public struct Entry: Sendable, Equatable {
+        /// The key, as written (`password-command`, `Name[ko]`).
+        public var key: String
+        /// The value, with surrounding spaces removed.
+        public var value: String
+        /// The 1-based line number.
+        public var line: Int
+    }
+
+    /// One `[name]` section and its entries, in file order.
+    public struct Section: Sendable, Equatable {
+        /// The name between the brackets.
+        public var name: String
+        /// The 1-based line number of the header.
+        public var line: Int
+        /// The entries, in file order.
+        public var entries: [Entry]
+
+        /// The entry for `key`, if present.
+        public func entry(_ key: String) -> Entry? { entries.first { $0.key == key } }
+    }
+
+    /// The file's name, used in messages.
+    public var path: String
+    /// The sections, in file order.
+    public var sections: [Section]
+
+    /// The first section called `name`.
+    public func section(_ name: String) -> Section? { sections.first { $0.name == name } }
+
+    /// Parses `text`, naming `path` in errors.
+    public init(parsing text: String, path: String) throws(IniError) {
+        self.path = path
+        sections = []
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            let line = rawLine.trimmingSpaces()
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                guard line.hasSuffix("]"), line.count > 2 else {
+                    throw IniError(path: path, line: number, message: "a section header looks like [name]")
+                }
+                let name = String(line.dropFirst().dropLast()).trimmingSpaces()
+                if let earlier = sections.first(where: { $0.name == name }) {
+                    throw IniError(path: path, line: number, message: "section [\(name)] was already opened on line \(earlier.line)")
+                }
+                sections.append(Section(name: name, line: number, entries: []))
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw IniError(path: path, line: number, message: "expected 'key = value' or a [section], found '\(line)'")
+            }
+            let key = String(line[..<equals]).trimmingSpaces()
+            let value = String(line[line.index(after: equals)...]).trimmingSpaces()
+            guard !key.isEmpty else {
+                throw IniError(path: path, line: number, message: "a key is missing before '='")
+            }
+            guard key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                throw IniError(path: path, line: number, message: "a key cannot contain spaces or control characters: '\(key)'")
+            }
+            guard !sections.isEmpty else {
+                throw IniError(path: path, line: number, message: "'\(key)' comes before any [section]")
+            }
+            if let earlier = sections[sections.count - 1].entry(key) {
+                throw IniError(path: path, line: number, message: "'\(key)' was already set on line \(earlier.line)")
+            }
+            sections[sections.count - 1].entries.append(Entry(key: key, value: value, line: number))
+        }
+    }
+}
+
+/// A malformed INI line: prints as `path:line: message`.
+public struct IniError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file's name.
+    public var path: String
+    /// The 1-based line number.
+    public var line: Int
+    /// What is wrong and how to write it instead.
+    public var message: String
+
+    /// Creates an error for `line` of `path`.
+    public init(path: String, line: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(path):\(line): \(message)" }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and carriage returns.
+    func trimmingSpaces() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

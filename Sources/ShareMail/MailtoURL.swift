@@ -1,0 +1,88 @@
+import Foundation
+
+/// The fields of a `mailto:` URL (RFC 6068) that prefill Mail.
+///
+/// Only `to`, `cc`, `bcc`, `subject` and `body` are read; every other
+/// header (and in particular any attachment header) is ignored, so a link
+/// can never attach a file.
+public struct MailtoURL: Sendable, Equatable {
+    /// Recipients from the path and `to=` fields, in order.
+    public var to: [String] = []
+    /// `cc=` recipients.
+    public var cc: [String] = []
+    /// `bcc=` recipients.
+    public var bcc: [String] = []
+    /// The `subject=` field, if present.
+    public var subject: String?
+    /// The `body=` field, if present (line breaks as `%0D%0A`).
+    public var body: String?
+
+    /// Parses a `mailto:` URL.
+    /// - Throws: ``MailtoError`` for a URL of another scheme or bad percent-encoding.
+    public init(parsing text: String) throws(MailtoError) {
+        guard text.count >= 7, text.prefix(7).lowercased() == "mailto:" else { throw .notMailto(text) }
+        let rest = text.dropFirst(7)
+        let (path, query) = rest.firstIndex(of: "?").map { (rest[..<$0], rest[rest.index(after: $0)...]) } ?? (rest, "")
+        to = try MailtoURL.addresses(String(path), in: text)
+        for field in query.split(separator: "&") where !field.isEmpty {
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = try MailtoURL.decode(String(parts[0]), in: text).lowercased()
+            let value = try MailtoURL.decode(parts.count > 1 ? String(parts[1]) : "", in: text)
+            switch name {
+            case "to": to += MailtoURL.split(value)
+            case "cc": cc += MailtoURL.split(value)
+            case "bcc": bcc += MailtoURL.split(value)
+            case "subject": subject = value
+            case "body": body = value
+            default: continue
+            }
+        }
+    }
+
+    private static func addresses(_ encoded: String, in text: String) throws(MailtoError) -> [String] {
+        split(try decode(encoded, in: text))
+    }
+
+    private static func split(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Percent-decodes as UTF-8; `+` stays a plus sign (RFC 6068 §5).
+    private static func decode(_ encoded: String, in text: String) throws(MailtoError) -> String {
+        var bytes: [UInt8] = []
+        var iterator = Array(encoded.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                throw .badEncoding(text)
+            }
+            bytes.append(high << 4 | low)
+        }
+        guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .badEncoding(text) }
+        return decoded
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+/// Why a `mailto:` URL could not be read.
+public enum MailtoError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The URL's scheme is not `mailto`.
+    case notMailto(String)
+    /// A `%` escape is malformed or the bytes are not UTF-8.
+    case badEncoding(String)
+
+    public var description: String {
+        switch self {
+        case .notMailto(let text): "not a mailto: URL: \(text)"
+        case .badEncoding(let text): "bad percent-encoding in \(text) (each % needs two hex digits of UTF-8)"
+        }
+    }
+}
