@@ -40,7 +40,9 @@ public struct IniFile: Sendable, Equatable {
     public init(parsing text: String, path: String) throws(IniError) {
         self.path = path
         sections = []
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift, so split on both forms of line end.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
             let number = index + 1
             let line = rawLine.trimmingSpaces()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
