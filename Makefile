@@ -6,7 +6,7 @@
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # libmagic: content types from bytes. file: the `file` command used by tests as an independent check.
-APT_PACKAGES := libmagic-dev libmagic-mgc file
+APT_PACKAGES := libmagic-dev libmagic-mgc file libidn2-dev libcurl4-openssl-dev ca-certificates
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 RELEASE_FLAGS := -c release --static-swift-stdlib $(SWIFT_FLAGS)
 BIN := .build/release/share

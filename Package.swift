@@ -10,11 +10,13 @@ let package = Package(
     targets: [
         // C shims: one per C library, a module map and a header of inline wrappers.
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
+        .systemLibrary(name: "CIdn2", path: "Sources/CIdn2"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
 
         // The shared core: items, sources, providers, activities, eligibility, results.
         .target(name: "ShareCore", dependencies: ["CMagic"]),
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
-        .target(name: "ShareMail", dependencies: ["ShareCore"]),
+        .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.
         .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
@@ -25,6 +27,7 @@ let package = Package(
 
         .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail", "ShareTerminal"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore"]),
+        .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

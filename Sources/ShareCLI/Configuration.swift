@@ -15,6 +15,8 @@ public struct Configuration: Sendable, Equatable {
         public var transport: String?
         /// `tls`: false only when written `off`.
         public var tls = true
+        /// `ca-file`: a CA bundle to trust for the transport instead of the system's, expanded.
+        public var caFile: String?
         /// `password-command`: its first stdout line is the password.
         public var passwordCommand: String?
         /// `sendmail`: a sendmail-compatible command.
@@ -54,7 +56,8 @@ public struct Configuration: Sendable, Equatable {
     public static let services = ["facebook", "flickr", "tencentweibo", "twitter", "vimeo", "weibo"]
 
     private static let schema: [String: [String]] = [
-        "mail": ["from", "transport", "tls", "password-command", "sendmail", "drafts", "sent", "outbox", "signature-file"],
+        "mail": ["from", "transport", "tls", "ca-file", "password-command", "sendmail", "drafts", "sent", "outbox",
+                 "signature-file"],
         "contacts": ["vcard-dir", "aliases", "query-command"],
         "picker": ["pinned", "exclude"],
         "social": ["enabled"],
@@ -97,6 +100,7 @@ public struct Configuration: Sendable, Equatable {
                     case "off", "no", "false": mail.tls = false
                     default: throw fail("tls is on or off, not '\(entry.value)'")
                     }
+                case ("mail", "ca-file"): mail.caFile = try expand()
                 case ("mail", "password-command"): mail.passwordCommand = entry.value
                 case ("mail", "sendmail"): mail.sendmail = try expand()
                 case ("mail", "drafts"): mail.drafts = try expand()

@@ -27,6 +27,19 @@ enum HelpText {
       --json               JSON for --list/--explain; otherwise print the
                            completion object on stdout when done
 
+    Mail (--activity mail, or --send / --save-draft alone):
+      --to ADDR            recipients (repeatable; comma lists ok)
+      --cc ADDR            copy recipients (repeatable)
+      --bcc ADDR           blind copies: in the envelope, never in the sent headers
+      --from ADDR          send as this configured identity
+      --body TEXT          body text (an item, first in the body)
+      --body-file PATH     body text from a UTF-8 file
+      --html               the body is HTML (sent with a plain-text part first)
+      --attach PATH        attach a file (repeatable)
+      --send               send without the compose screen
+      --save-draft         save to drafts without sending
+      --flush              deliver the messages waiting in the outbox
+
     Other:
       --config PATH        read settings from PATH instead of
                            $XDG_CONFIG_HOME/share/config
@@ -46,6 +59,7 @@ enum HelpText {
       share --explain report.pdf https://example.com
       share --list --json photo.png | jq -r '.[].type'
       echo "PIN 4821" | share --list -
+      share --send --to kim@example.com --subject Q4 --attach "Q4 Projections.pdf"
     """ }
 
     /// The system type names, wrapped to fit 80 columns.

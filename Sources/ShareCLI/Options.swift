@@ -1,4 +1,5 @@
 import ShareCore
+import ShareMail
 
 /// One item as given on the command line, in the order given.
 public enum ItemArgument: Sendable, Equatable {
@@ -12,6 +13,8 @@ public enum ItemArgument: Sendable, Equatable {
     case file(String)
     /// `-`: standard input.
     case standardInput
+    /// `--body-file PATH`: the file's UTF-8 text, as a text item.
+    case bodyFile(String)
 }
 
 /// What `share` was asked to do, parsed from argv (SPEC §4).
@@ -30,6 +33,8 @@ public struct Options: Sendable, Equatable {
         case help
         /// `--version`.
         case version
+        /// `--flush`: deliver the outbox.
+        case flush
     }
 
     public var mode: Mode = .pick
@@ -41,13 +46,17 @@ public struct Options: Sendable, Equatable {
     public var json = false
     public var noColor = false
     public var configPath: String?
+    /// Mail's options: recipients, sender, HTML, send or save.
+    public var mail = MailRequest()
 
     public init() {}
 
     /// The options every `--flag VALUE` takes, for the help text and error messages.
-    public static let valueOptions = ["--text", "--url", "--file", "--subject", "--title", "--exclude", "--only", "--activity", "--config"]
+    public static let valueOptions = ["--text", "--url", "--file", "--subject", "--title", "--exclude", "--only", "--activity", "--config",
+                                      "--to", "--cc", "--bcc", "--from", "--body", "--body-file", "--attach"]
     /// The options without a value.
-    public static let flagOptions = ["--list", "--explain", "--json", "--no-color", "--version", "--help"]
+    public static let flagOptions = ["--list", "--explain", "--json", "--no-color", "--version", "--help",
+                                     "--html", "--send", "--save-draft", "--flush"]
 
     /// Parses the arguments after the program name.
     /// - Throws: ``UsageError`` naming the bad word and listing the valid ones.
@@ -112,6 +121,13 @@ public struct Options: Sendable, Equatable {
                     do { type = try ActivityType(parsing: value) } catch { throw UsageError("--activity: \(error)") }
                     try setMode(.activity(type), name)
                 case "--config": options.configPath = value
+                case "--to": options.mail.to.append(value)
+                case "--cc": options.mail.cc.append(value)
+                case "--bcc": options.mail.bcc.append(value)
+                case "--from": options.mail.from = value
+                case "--body": options.items.append(.text(value))
+                case "--body-file": options.items.append(.bodyFile(value))
+                case "--attach": options.items.append(.file(value))
                 default: break
                 }
                 continue
@@ -124,11 +140,27 @@ public struct Options: Sendable, Equatable {
             case "--explain": try setMode(.explain, name)
             case "--json": options.json = true
             case "--no-color": options.noColor = true
+            case "--html": options.mail.html = true
+            case "--send", "--save-draft":
+                let mode: MailRequest.Mode = name == "--send" ? .send : .saveDraft
+                if options.mail.mode != .compose && options.mail.mode != mode {
+                    throw UsageError("--send and --save-draft cannot be used together")
+                }
+                options.mail.mode = mode
+            case "--flush": try setMode(.flush, name)
             case "--version": options.mode = .version; return options
             case "--help": options.mode = .help; return options
             default:
                 throw UsageError("unknown option '\(name)'; valid options: "
                     + (valueOptions + flagOptions).sorted().joined(separator: ", ") + ", -h")
+            }
+        }
+        if options.mail.mode != .compose {
+            switch options.mode {
+            case .pick: options.mode = .activity(.mail)
+            case .activity(.mail): break
+            default:
+                throw UsageError("--send and --save-draft go with --activity mail (or alone), not with \(modeFlag ?? "this mode")")
             }
         }
         return options

@@ -1,6 +1,7 @@
 import Foundation
 import ShareActivities
 import ShareCore
+import ShareMail
 import ShareTerminal
 
 /// Everything `share` does, from argv to exit code.
@@ -10,6 +11,23 @@ import ShareTerminal
 /// stderr and an exit code of SPEC §3; nothing here ever traps on input.
 @MainActor
 public enum ShareCommand {
+    /// Runs `share` with the raw bytes of its arguments (without the program name).
+    ///
+    /// A word that is not UTF-8 is refused with its bytes shown, since paths
+    /// are handled as text from here on and must not change on the way.
+    public static func main(rawArguments: [[UInt8]], console: Console) async -> Int32 {
+        var arguments: [String] = []
+        for bytes in rawArguments {
+            guard let word = String(validating: bytes, as: UTF8.self) else {
+                let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }
+                    .joined()
+                return usage("'\(shown)' is not UTF-8; rename the file, or pass its bytes on standard input: share - < FILE", console)
+            }
+            arguments.append(word)
+        }
+        return await run(arguments, console: console)
+    }
+
     /// Runs `share` with `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], console: Console,
                            detector: any ContentTypeDetector = MagicContentTypeDetector()) async -> Int32 {
@@ -32,6 +50,14 @@ public enum ShareCommand {
             return usage(error.message, console)
         }
 
+        let mailSettings: MailSettings
+        do {
+            mailSettings = try MailSetup.settings(configuration, environment: console.environment)
+        } catch {
+            return usage(error.message, console)
+        }
+        if options.mode == .flush { return flush(Mailer(settings: mailSettings), options: options, console: console) }
+
         if options.items.isEmpty && options.mode != .explain {
             return usage("nothing to share: give a path, a URL, --text TEXT, or - for standard input", console)
         }
@@ -42,7 +68,8 @@ public enum ShareCommand {
             return usage(error.description, console)
         }
 
-        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item), systemActivities: SystemActivities.all())
+        let mail = MailActivity(request: options.mail, settings: mailSettings)
+        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item), systemActivities: SystemActivities.all(built: [mail]))
         sheet.subject = options.subject
         sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
                                    only: options.only.map(Set.init), pinned: configuration.pinned))
@@ -51,7 +78,7 @@ public enum ShareCommand {
         case .list: return list(sheet, options: options, console: console)
         case .explain: return explain(sheet, items: items, options: options, console: console)
         case .activity(let type): return await runActivity(type, sheet: sheet, options: options, console: console)
-        case .pick, .help, .version: return pick(sheet, console: console)
+        case .pick, .help, .version, .flush: return pick(sheet, console: console)
         }
     }
 
@@ -68,6 +95,7 @@ public enum ShareCommand {
             case .url(let text): items.append(try resolver.url(text))
             case .file(let path): items.append(try resolver.file(atPath: path))
             case .standardInput: items.append(try resolver.standardInput(console.readInput()))
+            case .bodyFile(let path): items.append(.text(try resolver.text(ofFileAt: path)))
             }
         }
         return items
@@ -123,14 +151,40 @@ public enum ShareCommand {
             return usage("--activity: no activity '\(type.rawValue)' is installed; known types: " + known.joined(separator: ", "), console)
         }
         let verdict = sheet.evaluate(activity)
+        if type == .mail && options.mail.mode == .compose && verdict.isEligible {
+            let fix = "add --send to send it, or --save-draft to keep it"
+            return usage(console.hasTerminal() ? "the compose screen is not built yet; \(fix)" : "no terminal for the compose screen; \(fix)", console)
+        }
         if let reason = verdict.reason {
-            console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(verdict.detail ?? ""))\n")
+            console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(TerminalText.sanitized(verdict.detail ?? "")))\n")
             return ExitCode.noActivity
         }
         let result = await sheet.run(activity, presenter: nil)
         if options.json { console.output(result.json.serialized + "\n") }
-        if let error = result.error { console.error("share: \(error.message)\n") }
+        if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
         return result.exitCode
+    }
+
+    static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {
+        let outcomes = mailer.flushOutbox()
+        var rows: [JSONValue] = []
+        var text = ""
+        var worst = ExitCode.completed
+        for outcome in outcomes {
+            let (path, word, message): (String, String, String?) = switch outcome {
+            case .sent(let copy, _): (copy, "sent", nil)
+            case .queued(let path, let reason): (path, "queued", reason)
+            case .saved(let path): (path, "saved", nil)
+            case .failed(let error, let draft): (draft ?? "", "failed", error.message)
+            }
+            if word == "queued" { worst = max(worst, ExitCode.notCompleted) }
+            if word == "failed" { worst = ExitCode.failed }
+            rows.append(.object([("path", .string(path)), ("outcome", .string(word)), ("error", .optional(message))]))
+            text += "\(word)\t\(path)" + (message.map { "\t\(TerminalText.sanitized($0))" } ?? "") + "\n"
+        }
+        if options.json { console.output(JSONValue.array(rows).serialized + "\n") } else { console.output(text) }
+        if outcomes.isEmpty && !options.json { console.error("share: the outbox is empty\n") }
+        return worst
     }
 
     static func pick(_ sheet: ShareSheet, console: Console) -> Int32 {
@@ -173,7 +227,7 @@ public enum ShareCommand {
     }
 
     static func usage(_ message: String, _ console: Console) -> Int32 {
-        console.error("share: \(message)\n")
+        console.error("share: \(TerminalText.sanitized(message))\n")
         return ExitCode.usage
     }
 }

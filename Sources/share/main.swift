@@ -1,5 +1,12 @@
 import Foundation
 import ShareCLI
 
-let code = await ShareCommand.run(Array(CommandLine.arguments.dropFirst()), console: .process)
+// Arguments as raw bytes, so a word that is not UTF-8 gets a clear error
+// instead of silently turning into another file name.
+let rawArguments = (1..<Int(CommandLine.argc)).map { index in
+    CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
+                                                                   count: strlen($0))) } ?? []
+}
+signal(SIGPIPE, SIG_IGN)
+let code = await ShareCommand.main(rawArguments: rawArguments, console: .process)
 exit(code)

@@ -32,9 +32,12 @@ public final class ActivitySession {
 
     /// Reports the outcome: `performed`, `sent`, `saved`, `queued` or `cancelled`.
     ///
-    /// Reporting `failed` this way records a generic error; prefer ``fail(_:)``.
-    public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = []) {
-        report(ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems))
+    /// `error` may explain an outcome that is not complete (why a message
+    /// was queued). Reporting `failed` without an error records a generic
+    /// one; prefer ``fail(_:)``.
+    public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = [], error: ActivityError? = nil) {
+        report(ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems,
+                              error: outcome.isCompleted ? nil : error))
     }
 
     /// Reports completion as `UIActivity.activityDidFinish(_:)` does:

@@ -29,7 +29,13 @@ enum FileStatus: Equatable {
         }
     }
 
-    /// Whether anything (even a dangling link's target) is reachable at `path`.
+    /// Whether `path` itself is a symbolic link (its target may be missing).
+    static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+    }
+
+    /// Whether anything is reachable at `path`, following links.
     static func exists(_ path: String) -> Bool { of(path) != .missing }
 
     /// Why `path` cannot be opened for reading, or `nil` when it can.

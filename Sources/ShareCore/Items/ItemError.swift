@@ -1,8 +1,12 @@
 /// Why an argument could not become an item. Every case reads as an
 /// actionable message; the command line exits 2 with it.
 public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Neither an existing path nor a URL.
+    /// A word that is neither an existing path nor a URL.
+    case noSuchWord(String)
+    /// `--file` or a `file:` URL names nothing.
     case noSuchFile(String)
+    /// A symbolic link whose target is missing.
+    case brokenLink(String)
     /// A directory was given.
     case isDirectory(String)
     /// A socket, FIFO or device was given.
@@ -11,6 +15,8 @@ public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(String, reason: String)
     /// `--url` or a `file:` URL that is not usable.
     case badURL(String, reason: String)
+    /// A file that must be text is not UTF-8 text.
+    case notText(String)
     /// Standard input held nothing.
     case emptyInput
     /// `-` was given more than once.
@@ -20,11 +26,14 @@ public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noSuchFile(let path): "no such file: \(path) (use --text for text)"
+        case .noSuchWord(let path): "no such file: \(path) (use --text for text)"
+        case .noSuchFile(let path): "no such file: \(path)"
+        case .brokenLink(let path): "\(path) is a symbolic link to a file that does not exist"
         case .isDirectory(let path): "\(path) is a directory: share files, not folders (an archive of it works)"
         case .notRegularFile(let path, let what): "\(path) is \(what), not a regular file"
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         case .badURL(let text, let reason): "not a usable URL: \(text) (\(reason))"
+        case .notText(let path): "\(path) is not UTF-8 text"
         case .emptyInput: "standard input is empty: nothing to share"
         case .stdinTwice: "'-' (standard input) can be given only once"
         case .detectionFailed(let what, let reason): "cannot tell the content type of \(what): \(reason)"

@@ -25,7 +25,11 @@ public struct ItemResolver: Sendable {
            word.contains("://") || ItemResolver.opaqueSchemes.contains(scheme) {
             return try url(word)
         }
-        return try file(atPath: word)
+        do {
+            return try file(atPath: word)
+        } catch .noSuchFile(let path) {
+            throw .noSuchWord(path)
+        }
     }
 
     /// A `--url` argument: must have a scheme; `file:` URLs become files.
@@ -51,7 +55,7 @@ public struct ItemResolver: Sendable {
     /// A `--file` argument or a path: must be a readable regular file.
     public func file(atPath path: String) throws(ItemError) -> ShareItem {
         switch FileStatus.of(path) {
-        case .missing: throw .noSuchFile(path)
+        case .missing: throw FileStatus.isSymbolicLink(path) ? .brokenLink(path) : .noSuchFile(path)
         case .directory: throw .isDirectory(path)
         case .other(let what): throw .notRegularFile(path, what: what)
         case .inaccessible(let reason): throw .unreadable(path, reason: reason)
@@ -60,6 +64,24 @@ public struct ItemResolver: Sendable {
             let type = try detector.contentType(ofFileAt: path)
             let url = URL(fileURLWithPath: path)
             return .fileOrImage(FileItem(name: url.lastPathComponent, contentType: type, size: size, storage: .path(url)))
+        }
+    }
+
+    /// The UTF-8 text of a readable regular file (`--body-file`).
+    public func text(ofFileAt path: String) throws(ItemError) -> String {
+        switch FileStatus.of(path) {
+        case .missing: throw .noSuchFile(path)
+        case .directory: throw .isDirectory(path)
+        case .other(let what): throw .notRegularFile(path, what: what)
+        case .inaccessible(let reason): throw .unreadable(path, reason: reason)
+        case .regular:
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw .unreadable(path, reason: FileStatus.openFailure(path) ?? "read failed")
+            }
+            guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+                throw .notText(path)
+            }
+            return text
         }
     }
 

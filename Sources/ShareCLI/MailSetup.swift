@@ -1,0 +1,41 @@
+import Foundation
+import ShareMail
+
+/// Mail settings from the config: identities, the transport, the folders.
+enum MailSetup {
+    /// Builds the settings; an unusable value is an error naming the key.
+    static func settings(_ configuration: Configuration, environment: [String: String]) throws(ConfigurationError) -> MailSettings {
+        let mail = configuration.mail
+        let file = configuration.path ?? "config"
+        var identities: [MailAddress] = []
+        for (index, text) in mail.identities.enumerated() {
+            do { identities.append(try MailAddress(parsing: text)) } catch {
+                throw ConfigurationError("\(file): [mail] \(index == 0 ? "from" : "from-\(index + 1)"): \(error.description)")
+            }
+        }
+        if identities.isEmpty, let fallback = fallbackIdentity(environment) { identities.append(fallback) }
+
+        var transport: (any MailTransport)?
+        do {
+            if let url = mail.transport {
+                transport = try SMTPTransport(url: url, requireTLS: mail.tls, passwordCommand: mail.passwordCommand, caFile: mail.caFile)
+            } else if let command = mail.sendmail {
+                transport = try SendmailTransport(commandLine: command)
+            }
+        } catch {
+            throw ConfigurationError("\(file): [mail] \(mail.transport != nil ? "transport" : "sendmail"): \(error.message)")
+        }
+        let data = Locations(environment: environment).dataHome
+        return MailSettings(identities: identities, transport: transport,
+                            drafts: Maildir(path: mail.drafts ?? data + "/drafts"),
+                            sent: Maildir(path: mail.sent ?? data + "/sent"),
+                            outbox: Maildir(path: mail.outbox ?? data + "/outbox"))
+    }
+
+    /// `$EMAIL`, or `user@host` as mutt does, when no identity is configured.
+    private static func fallbackIdentity(_ environment: [String: String]) -> MailAddress? {
+        if let email = environment["EMAIL"], let address = try? MailAddress(parsing: email) { return address }
+        guard let user = environment["USER"] ?? environment["LOGNAME"] else { return nil }
+        return MailAddress.localUser(user)
+    }
+}

@@ -1,0 +1,27 @@
+/// What a script asked Mail to do on the command line (SPEC §4), apart
+/// from the content: `--body`, `--body-file` and `--attach` arrive as items.
+public struct MailRequest: Sendable, Equatable {
+    /// Whether to send at once, save a draft, or open the compose screen.
+    public enum Mode: Sendable, Equatable {
+        /// Open the compose screen.
+        case compose
+        /// `--send`: no compose screen.
+        case send
+        /// `--save-draft`: save and stop.
+        case saveDraft
+    }
+
+    /// `--to`, `--cc`, `--bcc` values as typed (each may be a comma list).
+    public var to: [String] = []
+    public var cc: [String] = []
+    public var bcc: [String] = []
+    /// `--from`: one of the configured identities.
+    public var from: String?
+    /// `--html`: the body is HTML.
+    public var html = false
+    /// What to do with the message.
+    public var mode: Mode = .compose
+
+    /// An empty request.
+    public init() {}
+}

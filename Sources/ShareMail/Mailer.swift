@@ -1,0 +1,150 @@
+import Foundation
+
+/// Where mail goes and how: identities, the transport, and the three Maildirs.
+public struct MailSettings: Sendable {
+    /// Sending identities, the first being the default.
+    public var identities: [MailAddress]
+    /// How to deliver; `nil` puts sent messages in the outbox.
+    public var transport: (any MailTransport)?
+    /// Unsent drafts; a failed send stays here.
+    public var drafts: Maildir
+    /// Copies of sent messages (with Bcc), written after the server accepted.
+    public var sent: Maildir
+    /// Messages waiting for delivery (no transport, or a temporary refusal).
+    public var outbox: Maildir
+
+    /// Creates settings.
+    public init(identities: [MailAddress], transport: (any MailTransport)?, drafts: Maildir, sent: Maildir, outbox: Maildir) {
+        self.identities = identities
+        self.transport = transport
+        self.drafts = drafts
+        self.sent = sent
+        self.outbox = outbox
+    }
+}
+
+/// What became of a message.
+public enum MailOutcome: Sendable, Equatable {
+    /// The server (or sendmail) accepted it; the sent copy is at `sentCopy`.
+    case sent(sentCopy: String, reply: String)
+    /// It waits in the outbox at `path`, for the reason given.
+    case queued(path: String, reason: String)
+    /// It was saved as a draft at `path`.
+    case saved(path: String)
+    /// Sending failed; the message stays in drafts at `draft`.
+    case failed(MailError, draft: String?)
+}
+
+/// The mail engine: saves drafts, sends through the transport, files the
+/// sent copy, queues what cannot go now, and flushes the outbox.
+///
+/// Nothing is lost: a message is on disk in drafts before the first byte is
+/// sent, moves to sent only after the server accepted it, and to the outbox
+/// on a temporary refusal.
+public struct Mailer: Sendable {
+    /// The settings in force.
+    public let settings: MailSettings
+
+    /// Creates a mailer.
+    public init(settings: MailSettings) {
+        self.settings = settings
+    }
+
+    /// Saves `message` (with Bcc) as a draft.
+    public func saveDraft(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
+        do {
+            let path = try settings.drafts.deliver(flags: "D") { sink throws(MailError) in
+                try writer.write(message, to: sink, includeBcc: true)
+            }
+            return .saved(path: path)
+        } catch {
+            return .failed(error, draft: nil)
+        }
+    }
+
+    /// Sends `message`: draft first, then the transport, then the sent copy.
+    public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
+        let draft: String
+        switch saveDraft(message, writer: writer) {
+        case .saved(let path): draft = path
+        case let other: return other
+        }
+        let envelope = Envelope(sender: message.from.addrSpec, recipients: message.envelopeRecipients.map(\.addrSpec))
+        if envelope.recipients.isEmpty {
+            return .failed(MailError(.invalidInput, "the message has no recipient; add one with To, Cc or Bcc"), draft: draft)
+        }
+        return deliver(draft: draft, envelope: envelope, removeFrom: settings.drafts)
+    }
+
+    /// Delivers every message in the outbox, oldest first.
+    /// - Returns: one outcome per message.
+    public func flushOutbox() -> [MailOutcome] {
+        settings.outbox.messages().map { path in
+            do throws(MailError) {
+                let file = try MessageFile(path: path)
+                return deliver(draft: path, envelope: try Mailer.envelope(of: file), removeFrom: settings.outbox)
+            } catch {
+                return .failed(error, draft: path)
+            }
+        }
+    }
+
+    /// The envelope of a stored message, from its From, To, Cc and Bcc headers.
+    public static func envelope(of file: MessageFile) throws(MailError) -> Envelope {
+        do {
+            guard let fromValue = file.header("From"),
+                  let from = AddressList.mailboxes(try AddressList.parse(fromValue)).first else {
+                throw MailError(.invalidInput, "\(file.path) has no From header")
+            }
+            var recipients: [String] = []
+            for name in ["To", "Cc", "Bcc"] {
+                for value in file.headerValues(name) {
+                    for address in AddressList.mailboxes(try AddressList.parse(value))
+                    where !recipients.contains(address.addrSpec) {
+                        recipients.append(address.addrSpec)
+                    }
+                }
+            }
+            guard !recipients.isEmpty else { throw MailError(.invalidInput, "\(file.path) has no recipient") }
+            return Envelope(sender: from.addrSpec, recipients: recipients)
+        } catch let error as AddressError {
+            throw MailError(.invalidInput, "\(file.path): \(error.description)")
+        } catch let error as MailError {
+            throw error
+        } catch {
+            throw MailError(.invalidInput, "\(file.path): \(error)")
+        }
+    }
+
+    /// Sends the stored message at `path`; on success files the sent copy
+    /// and removes `path` from `folder`; on a temporary refusal moves it to
+    /// the outbox; on failure leaves it where it is.
+    private func deliver(draft path: String, envelope: Envelope, removeFrom folder: Maildir) -> MailOutcome {
+        guard let transport = settings.transport else {
+            if folder == settings.outbox { return .queued(path: path, reason: "no transport is configured") }
+            return moveToOutbox(path, from: folder, reason: "no transport or sendmail is configured; the message waits in the outbox (share --flush sends it)")
+        }
+        do throws(MailError) {
+            let file = try MessageFile(path: path)
+            let reply = try transport.send(file, envelope: envelope)
+            let copy = try settings.sent.deliver(copyOf: path, flags: "S")
+            folder.remove(path)
+            return .sent(sentCopy: copy, reply: reply)
+        } catch where error.kind == .temporary {
+            if folder == settings.outbox { return .queued(path: path, reason: error.message) }
+            return moveToOutbox(path, from: folder, reason: error.message)
+        } catch {
+            return .failed(error, draft: path)
+        }
+    }
+
+    private func moveToOutbox(_ path: String, from folder: Maildir, reason: String) -> MailOutcome {
+        do {
+            let queued = try settings.outbox.deliver(copyOf: path, flags: nil)
+            folder.remove(path)
+            return .queued(path: queued, reason: reason)
+        } catch {
+            return .failed(error, draft: path)
+        }
+    }
+}

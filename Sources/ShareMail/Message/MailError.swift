@@ -1,0 +1,41 @@
+/// Why the mail engine refused or failed, with words a person can act on.
+public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure this is; decides the outcome and exit code.
+    public enum Kind: String, Sendable, Equatable {
+        /// Bad input: an address, a header value, a file. Nothing was sent (exit 2).
+        case invalidInput = "invalid-input"
+        /// Reading or writing a local file failed.
+        case io = "io-error"
+        /// The server or sendmail refused for good (5xx), or the connection failed or dropped.
+        case rejected = "send-failed"
+        /// A temporary refusal (4xx): the message waits in the outbox.
+        case temporary = "temporary-failure"
+        /// The setup is wrong: a bad transport URL, a password command that failed.
+        case configuration = "configuration"
+    }
+
+    /// The kind of failure.
+    public var kind: Kind
+    /// What happened, including the server's words when there are any.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// Runs `body`, which only ever throws ``MailError`` but through an
+/// untyped `rethrows` API (`withUnsafeBytes`), and throws it typed again.
+func throwingMailError<Result>(_ body: () throws -> Result) throws(MailError) -> Result {
+    do {
+        return try body()
+    } catch let error as MailError {
+        throw error
+    } catch {
+        throw MailError(.io, "\(error)")
+    }
+}

@@ -1,0 +1,266 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Writes a ``MailMessage`` as an RFC 5322 / MIME message, streaming.
+///
+/// - CRLF line ends; header lines folded to 78 columns where possible and
+///   never over 998; non-ASCII in RFC 2047 encoded-words of at most 75
+///   characters; non-ASCII file names as RFC 2231 `filename*` plus an
+///   RFC 2047 `name=` fallback.
+/// - Text parts are 7bit when plain ASCII allows, quoted-printable when
+///   mostly ASCII, base64 otherwise; attachments are base64, read from
+///   disk in chunks, so memory does not grow with their size.
+/// - HTML bodies become `multipart/alternative` with a generated plain
+///   part first; attachments wrap everything in `multipart/mixed`.
+/// - `Bcc:` is written only when `includeBcc` is true (drafts and the sent
+///   copy), never into the transmitted message.
+public struct MIMEWriter {
+    /// A token unique to this message, used to make boundaries.
+    public var boundaryToken: String
+
+    /// Creates a writer; `boundaryToken` is random unless given (tests fix it).
+    public init(boundaryToken: String? = nil) {
+        var generator = SystemRandomNumberGenerator()
+        self.boundaryToken = boundaryToken ?? (0..<2).map { _ in
+            String(generator.next() as UInt64, radix: 16).leftPadded(to: 16)
+        }.joined()
+    }
+
+    /// Writes `message` to `sink`.
+    public func write(_ message: MailMessage, to sink: any ByteSink, includeBcc: Bool) throws(MailError) {
+        var head = ""
+        head += "Date: " + MIMEWriter.rfc5322Date(message.date) + "\r\n"
+        head += addressField("From", [.mailbox(message.from)])
+        if !message.to.isEmpty { head += addressField("To", message.to) }
+        if !message.cc.isEmpty { head += addressField("Cc", message.cc) }
+        if includeBcc && !message.bcc.isEmpty { head += addressField("Bcc", message.bcc) }
+        head += HeaderEncoding.unstructured(name: "Subject", value: message.subject)
+        head += "Message-ID: <\(message.messageID)>\r\n"
+        head += "MIME-Version: 1.0\r\n"
+        try sink.write(head)
+        try writeBody(message, to: sink)
+    }
+
+    // MARK: - Structure
+
+    private func writeBody(_ message: MailMessage, to sink: any ByteSink) throws(MailError) {
+        if message.attachments.isEmpty {
+            try writeText(message.body, to: sink, depth: 0)
+            return
+        }
+        let boundary = self.boundary(0)
+        try sink.write("Content-Type: multipart/mixed;\r\n boundary=\"\(boundary)\"\r\n\r\n")
+        try sink.write("This is a message in MIME format.\r\n")
+        try sink.write("\r\n--\(boundary)\r\n")
+        try writeText(message.body, to: sink, depth: 1)
+        for attachment in message.attachments {
+            try sink.write("\r\n--\(boundary)\r\n")
+            try writeAttachment(attachment, to: sink)
+        }
+        try sink.write("\r\n--\(boundary)--\r\n")
+    }
+
+    private func writeText(_ body: MailBody, to sink: any ByteSink, depth: Int) throws(MailError) {
+        switch body {
+        case .plain(let text):
+            try writeTextPart(text, subtype: "plain", to: sink)
+        case .html(let html):
+            let boundary = self.boundary(depth)
+            try sink.write("Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"\r\n\r\n")
+            try sink.write("--\(boundary)\r\n")
+            try writeTextPart(HTMLText.plainText(from: html), subtype: "plain", to: sink)
+            try sink.write("\r\n--\(boundary)\r\n")
+            try writeTextPart(html, subtype: "html", to: sink)
+            try sink.write("\r\n--\(boundary)--\r\n")
+        }
+    }
+
+    private func writeTextPart(_ text: String, subtype: String, to sink: any ByteSink) throws(MailError) {
+        let normalized = MIMEWriter.crlf(text)
+        let encoding = MIMEWriter.transferEncoding(for: normalized, boundaryPrefix: "--=_\(boundaryToken)")
+        try sink.write("Content-Type: text/\(subtype); charset=utf-8\r\nContent-Transfer-Encoding: \(encoding.rawValue)\r\n\r\n")
+        switch encoding {
+        case .sevenBit:
+            try sink.write(normalized)
+            if !normalized.isEmpty && !normalized.hasSuffix("\r\n") { try sink.write("\r\n") }
+        case .quotedPrintable:
+            try sink.write(QuotedPrintable.encode(normalized))
+            try sink.write("\r\n")
+        case .base64:
+            var encoder = Base64Encoder()
+            defer { encoder.release() }
+            var bytes = Array(normalized.utf8)
+            try throwingMailError { try bytes.withUnsafeBytes { try encoder.encode($0, to: sink) } }
+            try encoder.finish(to: sink)
+            bytes.removeAll()
+        }
+    }
+
+    private func writeAttachment(_ attachment: MailAttachment, to sink: any ByteSink) throws(MailError) {
+        var type = HeaderLine("Content-Type")
+        type.append(attachment.contentType + ";")
+        if HeaderEncoding.isPlain(attachment.fileName) {
+            type.append("name=" + HeaderEncoding.quoted(attachment.fileName))
+        } else {
+            // RFC 2047 words inside the quotes, for readers that ignore RFC 2231;
+            // folding between them is allowed (FWS in a quoted string).
+            var words = HeaderEncoding.encodedWords(attachment.fileName, firstColumn: 8)
+            words[0] = "name=\"" + words[0]
+            words[words.count - 1] += "\""
+            for word in words { type.append(word) }
+        }
+        var disposition = HeaderLine("Content-Disposition")
+        disposition.append("attachment;")
+        let segments = HeaderEncoding.parameterSegments(name: "filename", value: attachment.fileName)
+        for (index, segment) in segments.enumerated() {
+            disposition.append(segment + (index < segments.count - 1 ? ";" : ""))
+        }
+        try sink.write(type.line + disposition.line + "Content-Transfer-Encoding: base64\r\n\r\n")
+        var encoder = Base64Encoder()
+        defer { encoder.release() }
+        switch attachment.source {
+        case .data(let data):
+            try throwingMailError { try data.withUnsafeBytes { try encoder.encode($0, to: sink) } }
+        case .file(let url):
+            try MIMEWriter.stream(file: url) { chunk throws(MailError) in try encoder.encode(chunk, to: sink) }
+        }
+        try encoder.finish(to: sink)
+    }
+
+    // MARK: - Pieces
+
+    private func boundary(_ depth: Int) -> String { "=_\(boundaryToken)_\(depth)" }
+
+    private func addressField(_ name: String, _ entries: [AddressListEntry]) -> String {
+        var line = HeaderLine(name)
+        var first = true
+        func mailboxTokens(_ address: MailAddress) -> [String] {
+            guard let display = address.displayName, !display.isEmpty else { return [address.addrSpec] }
+            let phrase = HeaderEncoding.isPlain(display)
+                ? [HeaderEncoding.phrase(display, column: 1)]
+                : HeaderEncoding.encodedWords(display, firstColumn: 1)
+            return phrase + ["<\(address.addrSpec)>"]
+        }
+        for entry in entries {
+            var tokens: [String]
+            switch entry {
+            case .mailbox(let address):
+                tokens = mailboxTokens(address)
+            case .group(let groupName, let members):
+                let phrase = HeaderEncoding.isPlain(groupName)
+                    ? [HeaderEncoding.phrase(groupName, column: 1)]
+                    : HeaderEncoding.encodedWords(groupName, firstColumn: 1)
+                tokens = phrase
+                tokens[tokens.count - 1] += ":"
+                var memberTokens: [String] = []
+                for (index, member) in members.enumerated() {
+                    var own = mailboxTokens(member)
+                    if index < members.count - 1 { own[own.count - 1] += "," }
+                    memberTokens += own
+                }
+                if memberTokens.isEmpty { tokens[tokens.count - 1] += ";" } else {
+                    memberTokens[memberTokens.count - 1] += ";"
+                    tokens += memberTokens
+                }
+            }
+            for (index, token) in tokens.enumerated() {
+                line.append(token, glue: index == 0 && !first ? ", " : " ")
+            }
+            first = false
+        }
+        return line.line
+    }
+
+    /// Content-Transfer-Encodings the writer chooses among.
+    enum TransferEncoding: String {
+        case sevenBit = "7bit"
+        case quotedPrintable = "quoted-printable"
+        case base64
+    }
+
+    /// 7bit for short-lined plain ASCII that no transport can mangle;
+    /// quoted-printable when at most a fifth of the bytes are not ASCII;
+    /// base64 otherwise.
+    static func transferEncoding(for text: String, boundaryPrefix: String) -> TransferEncoding {
+        var nonASCII = 0
+        var total = 0
+        var plain = true
+        for line in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+            total += line.count + 1
+            if line.count > 78 { plain = false }
+            if line.starts(with: "From ".utf8) || line.first == UInt8(ascii: ".") { plain = false }
+            let content = line.last == 13 ? line.dropLast() : line[...]
+            if let last = content.last, last == 32 || last == 9 { plain = false }
+            for byte in content {
+                if byte >= 0x80 { nonASCII += 1; plain = false } else if byte < 0x20 && byte != 9 || byte == 0x7F { plain = false }
+            }
+        }
+        if plain && !text.contains(boundaryPrefix) { return .sevenBit }
+        return nonASCII * 5 <= total ? .quotedPrintable : .base64
+    }
+
+    /// `text` with every line end as CRLF.
+    static func crlf(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var previousCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                if !previousCR { out.append("\r") }
+                out.append("\n")
+            } else if previousCR {
+                out.append("\n")
+                if scalar != "\r" { out.append(scalar) } else { out.append("\r") }
+            } else if scalar != "\r" {
+                out.append(scalar)
+            } else {
+                out.append("\r")
+            }
+            previousCR = scalar == "\r"
+        }
+        if previousCR { out.append("\n") }
+        return String(out)
+    }
+
+    /// Reads `file` in large chunks (a multiple of 57 bytes, one base64 line each).
+    static func stream(file url: URL, _ body: (UnsafeRawBufferPointer) throws(MailError) -> Void) throws(MailError) {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw MailError(.io, "cannot read attachment \(url.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        let size = Base64Encoder.lineInput * 4096
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            var filled = 0
+            while filled < size {
+                let count = read(fd, buffer.baseAddress! + filled, size - filled)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw MailError(.io, "cannot read attachment \(url.path): \(String(cString: strerror(errno)))")
+                }
+                if count == 0 { break }
+                filled += count
+            }
+            if filled == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<filled]))
+            if filled < size { return }
+        }
+    }
+
+    /// A date as RFC 5322 writes it, in the local time zone, in English.
+    public static func rfc5322Date(_ date: Date, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let offset = timeZone.secondsFromGMT(for: date) / 60
+        let sign = offset < 0 ? "-" : "+"
+        func two(_ value: Int?) -> String { String(value ?? 0).leftPadded(to: 2) }
+        return "\(days[(parts.weekday ?? 1) - 1]), \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970) "
+            + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) \(sign)\(two(abs(offset) / 60))\(two(abs(offset) % 60))"
+    }
+}

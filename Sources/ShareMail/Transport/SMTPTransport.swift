@@ -1,0 +1,170 @@
+import CCurl
+import Foundation
+
+/// Delivery over SMTP with libcurl: `smtp://` with STARTTLS (required
+/// unless `tls` is off) or `smtps://` with implicit TLS, AUTH when the URL
+/// has a user, certificate checks always on.
+public struct SMTPTransport: MailTransport {
+    /// The server URL without user or password (`smtp://mail.example.com:587`).
+    public let serverURL: String
+    /// The user name from the URL, if any.
+    public let username: String?
+    /// Whether STARTTLS is required on `smtp://`.
+    public let requireTLS: Bool
+    /// The command whose first output line is the password.
+    public let passwordCommand: String?
+    /// A CA bundle to trust instead of the system's.
+    public let caFile: String?
+
+    /// Reads a transport URL: `smtp://[user@]host[:port]` or `smtps://…`.
+    /// - Throws: ``MailError`` for another scheme, a missing host, or a password in the URL.
+    public init(url: String, requireTLS: Bool = true, passwordCommand: String? = nil, caFile: String? = nil) throws(MailError) {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "smtp" || scheme == "smtps" else {
+            throw MailError(.configuration, "transport '\(url)' is not an smtp:// or smtps:// URL")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw MailError(.configuration, "transport '\(url)' names no server")
+        }
+        if components.password != nil {
+            throw MailError(.configuration, "transport '\(url)' has a password in it; use password-command instead")
+        }
+        let port = components.port.map { ":\($0)" } ?? ""
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        serverURL = "\(scheme)://\(bracketed)\(port)"
+        username = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }
+        self.requireTLS = requireTLS
+        self.passwordCommand = passwordCommand
+        self.caFile = caFile
+    }
+
+    public var summary: String { serverURL }
+
+    public func send(_ file: MessageFile, envelope: Envelope) throws(MailError) -> String {
+        CurlRuntime.start()
+        guard let handle = curl_easy_init() else { throw MailError(.io, "libcurl could not start") }
+        defer { curl_easy_cleanup(handle) }
+
+        let reader = try TransmissionReader(file)
+        let log = ServerLog()
+        var recipients: UnsafeMutablePointer<curl_slist>?
+        for recipient in envelope.recipients { recipients = curl_slist_append(recipients, "<\(recipient)>") }
+        defer { curl_slist_free_all(recipients) }
+        var password = try passwordCommand.map { command throws(MailError) in try PasswordCommand.run(command) }
+        defer { password = nil }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+
+        let code: CURLcode = withExtendedLifetime((reader, log)) {
+            errorBuffer.withUnsafeMutableBufferPointer { errors in
+                share_curl_setopt_string(handle, CURLOPT_URL, serverURL)
+                share_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(envelope.sender)>")
+                share_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients)
+                share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+                share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 30)
+                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60)
+                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+                share_curl_setopt_long(handle, CURLOPT_USE_SSL,
+                                       Int(requireTLS || serverURL.hasPrefix("smtps") ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
+                if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
+                if let username { share_curl_setopt_string(handle, CURLOPT_USERNAME, username) }
+                if let password { share_curl_setopt_string(handle, CURLOPT_PASSWORD, password) }
+                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+                share_curl_setopt_read_function(handle) { buffer, size, count, context in
+                    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+                    let reader = Unmanaged<TransmissionReader>.fromOpaque(context).takeUnretainedValue()
+                    let read = reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+                    return read < 0 ? Int(CURL_READFUNC_ABORT) : read
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(reader).toOpaque())
+                share_curl_setopt_debug_function(handle) { _, type, data, size, context in
+                    guard type == CURLINFO_HEADER_IN, let data, let context else { return 0 }
+                    let log = Unmanaged<ServerLog>.fromOpaque(context).takeUnretainedValue()
+                    log.append(UnsafeRawBufferPointer(start: data, count: size))
+                    return 0
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
+                share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)  // feeds the debug function; nothing is printed
+                return curl_easy_perform(handle)
+            }
+        }
+        // Forget the password as soon as the connection is done.
+        share_curl_setopt_string(handle, CURLOPT_PASSWORD, "")
+
+        var response = 0
+        share_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &response)
+        let reply = log.lastReply
+        if code == CURLE_OK { return reply }
+        let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let curlMessage = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        let words = reply.isEmpty ? curlMessage : "\(curlMessage); the server said: \(reply)"
+        if (400..<500).contains(response) {
+            throw MailError(.temporary, "\(serverURL) refused for now (\(response)): \(words)")
+        }
+        if code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_OPERATION_TIMEDOUT {
+            throw MailError(.rejected, "cannot reach \(serverURL): \(words)")
+        }
+        if code == CURLE_USE_SSL_FAILED {
+            throw MailError(.rejected, "\(serverURL) does not offer STARTTLS; share will not send in clear text (set tls = off only for a local test server)")
+        }
+        throw MailError(.rejected, "\(serverURL) did not accept the message: \(words)")
+    }
+}
+
+/// The server's reply lines, kept for error messages (bounded).
+final class ServerLog {
+    private var lines: [String] = []
+
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return }
+        lines.append(text)
+        if lines.count > 20 { lines.removeFirst(lines.count - 20) }
+    }
+
+    /// The last reply line the server sent.
+    var lastReply: String { lines.last ?? "" }
+}
+
+/// One `curl_global_init` per process, before the first handle.
+enum CurlRuntime {
+    private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    static func start() { _ = started }
+}
+
+/// Runs `password-command` and returns the first line of its output.
+///
+/// The command runs through `/bin/sh -c`, as mutt's and msmtp's do, since
+/// it is the user's own command line (`pass show mail`). The password is
+/// never logged and never passed in argv.
+enum PasswordCommand {
+    static func run(_ command: String) throws(MailError) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch {
+            throw MailError(.configuration, "password-command could not start: \(error.localizedDescription)")
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let detail = errorText.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw MailError(.configuration, "password-command failed (exit \(process.terminationStatus))"
+                + (detail.isEmpty ? "" : ": \(detail)"))
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        guard !password.isEmpty else { throw MailError(.configuration, "password-command printed no password") }
+        return password
+    }
+}

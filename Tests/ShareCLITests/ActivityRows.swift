@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// One object of `--explain --json` / `--list --json`:
+/// `{type, title, category, eligible, reason, detail}` (SPEC §4).
+struct ActivityRow: Equatable, CustomStringConvertible {
+    var type: String
+    var title: String
+    var category: String
+    var eligible: Bool
+    var reason: String?
+    var detail: String?
+
+    var description: String { "\(type): \(reason ?? "eligible") (\(detail ?? "-"))" }
+
+    /// The keys every object has, no more and no fewer.
+    static let keys: Set<String> = ["type", "title", "category", "eligible", "reason", "detail"]
+
+    /// Parses all of `run`'s stdout as one JSON array of activity objects,
+    /// checking each object's exact key set and value types.
+    static func parse(_ run: ShareRun, sourceLocation: SourceLocation = #_sourceLocation) throws -> [ActivityRow] {
+        let json = try JSONSerialization.jsonObject(with: run.stdout)
+        let array = try #require(json as? [Any], "stdout is not a JSON array: \(run.out)", sourceLocation: sourceLocation)
+        return try array.map { element in
+            let object = try #require(element as? [String: Any], "not an object: \(element)", sourceLocation: sourceLocation)
+            #expect(Set(object.keys) == keys, "keys of \(object)", sourceLocation: sourceLocation)
+            func string(_ key: String) throws -> String {
+                try #require(object[key] as? String, "\(key) is not a string in \(object)", sourceLocation: sourceLocation)
+            }
+            func optionalString(_ key: String) throws -> String? {
+                let value = try #require(object[key], "\(key) is missing in \(object)", sourceLocation: sourceLocation)
+                if value is NSNull { return nil }
+                return try #require(value as? String, "\(key) is neither null nor a string in \(object)",
+                                    sourceLocation: sourceLocation)
+            }
+            let eligible = try #require(object["eligible"], "eligible is missing in \(object)", sourceLocation: sourceLocation)
+            try #require(isJSONBoolean(eligible), "eligible is not true/false in \(object)", sourceLocation: sourceLocation)
+            return ActivityRow(type: try string("type"), title: try string("title"), category: try string("category"),
+                               eligible: eligible as? Bool ?? false,
+                               reason: try optionalString("reason"), detail: try optionalString("detail"))
+        }
+    }
+
+    /// Whether a JSONSerialization value was the literal `true` or `false` (not a number).
+    private static func isJSONBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return Swift.type(of: number) == Swift.type(of: NSNumber(value: true))
+    }
+}
+
+extension [ActivityRow] {
+    /// The types, in output order.
+    var types: [String] { map(\.type) }
+
+    /// The row for `type`; records an issue when it is missing.
+    func row(_ type: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ActivityRow {
+        try #require(first { $0.type == type }, "no row for \(type) in \(types)", sourceLocation: sourceLocation)
+    }
+
+    /// The reason given for `type` (`nil` when eligible or missing).
+    func reason(_ type: String) -> String? { first { $0.type == type }?.reason }
+
+    /// type → reason, for comparing whole verdicts at once (`"eligible"` for no reason).
+    var reasons: [String: String] {
+        Dictionary(map { ($0.type, $0.reason ?? "eligible") }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+/// The 14 system activities of SPEC §2, in display order: the share row,
+/// then the action row, each in table order.
+enum SystemActivity {
+    /// (type, title, category) in display order.
+    static let rows: [(type: String, title: String, category: String)] = [
+        ("mail", "Mail", "share"),
+        ("message", "Message", "share"),
+        ("postToFacebook", "Facebook", "share"),
+        ("postToFlickr", "Flickr", "share"),
+        ("postToTencentWeibo", "Tencent Weibo", "share"),
+        ("postToTwitter", "Twitter", "share"),
+        ("postToVimeo", "Vimeo", "share"),
+        ("postToWeibo", "Weibo", "share"),
+        ("airDrop", "Nearby", "action"),
+        ("addToReadingList", "Add to Reading List", "action"),
+        ("assignToContact", "Assign to Contact", "action"),
+        ("copyToPasteboard", "Copy", "action"),
+        ("print", "Print", "action"),
+        ("saveToCameraRoll", "Save to Pictures", "action"),
+    ]
+
+    /// The types in display order.
+    static let order = rows.map(\.type)
+
+    /// The kinds each type takes (SPEC §2 table): s = String, u = URL, i = Image, f = Files.
+    static let kinds: [String: Set<Character>] = [
+        "airDrop": ["s", "u", "i", "f"], "addToReadingList": ["u"], "assignToContact": ["i"],
+        "copyToPasteboard": ["s", "u", "i", "f"], "print": ["i", "f"], "saveToCameraRoll": ["u", "i"],
+        "mail": ["s", "u", "i", "f"], "message": ["s", "u", "i", "f"], "postToFacebook": ["s", "u", "i"],
+        "postToFlickr": ["u", "i"], "postToTencentWeibo": ["s", "u", "i"], "postToTwitter": ["s", "u", "i"],
+        "postToVimeo": ["u", "i"], "postToWeibo": ["s", "u", "i"],
+    ]
+
+    /// The system activities this build has built; every other one is
+    /// "not built yet" (unavailable).
+    static let built: Set<String> = ["mail"]
+
+    /// The verdicts this build must give when nothing is excluded: a system
+    /// activity is "unsupported-items" when none of the item kinds (an image
+    /// also counts as a file) is one it takes, else "eligible" when built and
+    /// "unavailable" when not.
+    static func expectedReasons(itemKinds: Set<Character>) -> [String: String] {
+        var kinds = itemKinds
+        if kinds.contains("i") { kinds.insert("f") }
+        var result: [String: String] = [:]
+        for type in order {
+            result[type] = kinds.isDisjoint(with: self.kinds[type] ?? []) ? "unsupported-items"
+                : built.contains(type) ? "eligible" : "unavailable"
+        }
+        return result
+    }
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""A real SMTP server on 127.0.0.1 for share's tests (aiosmtpd).
+
+Prints "READY <port>" on stdout once it listens, then serves until stdin
+closes. Every accepted message is written to OUTDIR as N.eml (the bytes
+received, after SMTP dot-unstuffing) and N.json (the envelope) before the
+server answers 250, so a client that has finished has its message on disk.
+
+Modes:
+  --rcpt-reply "451 4.3.0 Try again later"   answer RCPT TO with this
+  --data-reply "554 5.7.1 Rejected"          answer the end of DATA with this
+  --drop-mid-data                            close the connection during DATA
+  --starttls CERT KEY --auth USER:PASS       require STARTTLS and AUTH
+"""
+import argparse
+import asyncio
+import json
+import os
+import ssl
+import sys
+
+from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
+
+
+class Store:
+    def __init__(self, outdir, rcpt_reply, data_reply):
+        self.outdir = outdir
+        self.rcpt_reply = rcpt_reply
+        self.data_reply = data_reply
+        self.count = 0
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.rcpt_reply:
+            return self.rcpt_reply
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.data_reply:
+            return self.data_reply
+        self.count += 1
+        base = os.path.join(self.outdir, str(self.count))
+        with open(base + ".eml.tmp", "wb") as f:
+            f.write(envelope.original_content)
+        os.rename(base + ".eml.tmp", base + ".eml")
+        with open(base + ".json", "w") as f:
+            json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
+                       "login": session.login_data.decode() if isinstance(session.login_data, bytes) else session.login_data,
+                       "tls": session.ssl is not None}, f)
+        return "250 2.0.0 Message accepted"
+
+
+class DropMidData(asyncio.Protocol):
+    """Speaks just enough SMTP to reach DATA, then hangs up after some bytes."""
+
+    def connection_made(self, transport):
+        self.transport = transport
+        self.buffer = b""
+        self.in_data = 0
+        transport.write(b"220 drop.test ESMTP\r\n")
+
+    def data_received(self, data):
+        if self.in_data:
+            self.in_data += len(data)
+            if self.in_data > 200:
+                self.transport.abort()
+            return
+        self.buffer += data
+        while b"\r\n" in self.buffer:
+            line, self.buffer = self.buffer.split(b"\r\n", 1)
+            verb = line[:4].upper()
+            if verb in (b"EHLO", b"HELO"):
+                self.transport.write(b"250-drop.test\r\n250 SIZE 100000000\r\n")
+            elif verb == b"DATA":
+                self.transport.write(b"354 go ahead\r\n")
+                self.in_data = 1 + len(self.buffer)
+                self.buffer = b""
+                return
+            elif verb == b"QUIT":
+                self.transport.write(b"221 bye\r\n")
+                self.transport.close()
+            else:
+                self.transport.write(b"250 OK\r\n")
+
+
+async def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("outdir")
+    parser.add_argument("--rcpt-reply")
+    parser.add_argument("--data-reply")
+    parser.add_argument("--drop-mid-data", action="store_true")
+    parser.add_argument("--starttls", nargs=2, metavar=("CERT", "KEY"))
+    parser.add_argument("--auth")
+    args = parser.parse_args()
+    loop = asyncio.get_running_loop()
+
+    if args.drop_mid_data:
+        server = await loop.create_server(DropMidData, "127.0.0.1", 0)
+    else:
+        store = Store(args.outdir, args.rcpt_reply, args.data_reply)
+        options = {"hostname": "smtp.test", "data_size_limit": 0}
+        if args.starttls:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(args.starttls[0], args.starttls[1])
+            options.update(tls_context=context, require_starttls=True)
+        if args.auth:
+            user, password = args.auth.split(":", 1)
+
+            def authenticate(server, session, envelope, mechanism, auth_data):
+                ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == user \
+                    and auth_data.password.decode() == password
+                return AuthResult(success=ok, handled=False)
+
+            options.update(authenticator=authenticate, auth_required=True, auth_require_tls=bool(args.starttls))
+        server = await loop.create_server(lambda: SMTP(store, **options), "127.0.0.1", 0)
+
+    port = server.sockets[0].getsockname()[1]
+    print("READY", port, flush=True)
+    # Serve until the test closes our stdin.
+    await loop.run_in_executor(None, sys.stdin.read)
+    server.close()
+
+
+asyncio.run(main())
