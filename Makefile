@@ -5,20 +5,30 @@
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-# libmagic: content types from bytes. file: the `file` command used by tests as an independent check.
-APT_PACKAGES := libmagic-dev libmagic-mgc file libidn2-dev libcurl4-openssl-dev ca-certificates
+# Build: libmagic (content types from bytes), libidn2 (IDN domains), libcurl (SMTP).
+# Tests: Debian's python3-aiosmtpd (a real SMTP server) and openssl (a test certificate).
+APT_PACKAGES := libmagic-dev libmagic-mgc file libidn2-dev libcurl4-openssl-dev ca-certificates \
+                python3-aiosmtpd openssl
+# Benchmarks: the peers share is measured against, and GNU time for peak RSS.
+BENCH_PACKAGES := mutt msmtp curl time
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 RELEASE_FLAGS := -c release --static-swift-stdlib $(SWIFT_FLAGS)
 BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps build run test clean
+.PHONY: all deps bench-deps install-packages build run test bench clean
 
 all: build
 
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(APT_PACKAGES)"
+
+bench-deps:
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(APT_PACKAGES) $(BENCH_PACKAGES)"
+
+install-packages:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
@@ -35,6 +45,11 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+
+# Benchmarks compare share with its peers in one run; see bench/RESULTS.md.
+bench: bench-deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+	bench/mime/run.sh
 
 clean:
 	rm -rf .build

@@ -21,10 +21,11 @@ struct MIMEWriterTests {
 
     @Test func aPlainMessageHasEveryRequiredHeaderAndCRLF() throws {
         let text = try render(try message())
-        let utc = MIMEWriter.rfc5322Date(date, timeZone: TimeZone(identifier: "UTC")!)
+        let utc = MIMEWriter.rfc5322Date(date, utcOffset: 0)
         #expect(utc == "Mon, 30 Nov 2026 00:53:20 +0000")
-        let seoul = MIMEWriter.rfc5322Date(date, timeZone: TimeZone(identifier: "Asia/Seoul")!)
+        let seoul = MIMEWriter.rfc5322Date(date, utcOffset: 9 * 3600)
         #expect(seoul == "Mon, 30 Nov 2026 09:53:20 +0900")
+        #expect(MIMEWriter.rfc5322Date(date, utcOffset: -(3 * 3600 + 1800)) == "Sun, 29 Nov 2026 21:23:20 -0330")
         #expect(text.hasPrefix("Date: "))
         #expect(text.contains("\r\nFrom: =?UTF-8?B?6rmA66+87IiY?= <kim@example.com>\r\n"))
         #expect(text.contains("\r\nTo: =?UTF-8?B?67CV7KeA7ISx?= <park@example.com>, \"Lee, J\" <lee@example.com>\r\n"))

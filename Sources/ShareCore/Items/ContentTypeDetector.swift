@@ -44,6 +44,11 @@ public final class MagicContentTypeDetector: ContentTypeDetector {
                 guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR | MAGIC_SYMLINK) else {
                     return .failure(.detectionFailed(what, "libmagic could not start"))
                 }
+                // libmagic reads up to 7 MiB of a file by default and widens it
+                // four times for its text checks: 256 KiB is enough to type a
+                // file and keeps memory flat whatever the file's size.
+                var bytesMax = 256 * 1024
+                magic_setparam(cookie, MAGIC_PARAM_BYTES_MAX, &bytesMax)
                 guard magic_load(cookie, nil) == 0 else {
                     let reason = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
                     magic_close(cookie)

@@ -250,17 +250,27 @@ public struct MIMEWriter {
         }
     }
 
-    /// A date as RFC 5322 writes it, in the local time zone, in English.
-    public static func rfc5322Date(_ date: Date, timeZone: TimeZone = .current) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
+    /// A date as RFC 5322 writes it, in English, in the local time zone
+    /// (or `utcOffset` seconds east of UTC when given).
+    ///
+    /// Uses the C library rather than `Calendar`: ICU's data costs
+    /// megabytes of memory and is not needed for one fixed format.
+    public static func rfc5322Date(_ date: Date, utcOffset: Int? = nil) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        if let utcOffset {
+            seconds += time_t(utcOffset)
+            gmtime_r(&seconds, &parts)
+            parts.tm_gmtoff = utcOffset
+        } else {
+            localtime_r(&seconds, &parts)
+        }
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let offset = timeZone.secondsFromGMT(for: date) / 60
-        let sign = offset < 0 ? "-" : "+"
-        func two(_ value: Int?) -> String { String(value ?? 0).leftPadded(to: 2) }
-        return "\(days[(parts.weekday ?? 1) - 1]), \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970) "
-            + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) \(sign)\(two(abs(offset) / 60))\(two(abs(offset) % 60))"
+        let offset = parts.tm_gmtoff / 60
+        func two(_ value: Int) -> String { String(value).leftPadded(to: 2) }
+        return "\(days[Int(parts.tm_wday)]), \(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+            + "\(two(Int(parts.tm_hour))):\(two(Int(parts.tm_min))):\(two(Int(parts.tm_sec))) "
+            + "\(offset < 0 ? "-" : "+")\(two(abs(offset) / 60))\(two(abs(offset) % 60))"
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// Header and SMTP injection (SPEC §5: CR/LF/NUL in any header value or
+/// address is rejected with a clear error): every attempt exits 2 and
+/// nothing reaches the server or any folder (SPEC §3: "nothing done").
+@Suite struct MailInjectionTests {
+    struct Attempt: Sendable, CustomTestStringConvertible {
+        var name: String
+        var arguments: [String]
+        var testDescription: String { name }
+    }
+
+    static let attempts: [Attempt] = [
+        Attempt(name: "subject with CRLF Bcc", arguments: ["--to", "park@example.com", "--subject", "Hi\r\nBcc: evil@x.com"]),
+        Attempt(name: "subject with LF Bcc", arguments: ["--to", "park@example.com", "--subject", "Hi\nBcc: evil@x.com"]),
+        Attempt(name: "to with CRLF RCPT TO", arguments: ["--to", "a@example.com\r\nRCPT TO:<evil@x.com>", "--subject", "x"]),
+        Attempt(name: "to with two @", arguments: ["--to", "a@b@c.com", "--subject", "x"]),
+        Attempt(name: "to with unclosed angle", arguments: ["--to", "<a@example.com", "--subject", "x"]),
+        Attempt(name: "cc with LF", arguments: ["--to", "park@example.com", "--cc", "b@example.com\nBcc: evil@x.com", "--subject", "x"]),
+        Attempt(name: "bcc with LF", arguments: ["--to", "park@example.com", "--bcc", "hidden@example.com\nevil@x.com", "--subject", "x"]),
+        Attempt(name: "from not a configured identity", arguments: ["--to", "park@example.com", "--from", "boss@example.com", "--subject", "x"]),
+        Attempt(name: "from with CRLF in the display name",
+                arguments: ["--to", "park@example.com", "--from", "Kim\r\nBcc: evil@x.com <kim@example.com>", "--subject", "x"]),
+        Attempt(name: "display name with CR", arguments: ["--to", "Evil\rName <a@example.com>", "--subject", "x"]),
+        Attempt(name: "attachment that does not exist",
+                arguments: ["--to", "park@example.com", "--subject", "x", "--attach", "/nonexistent/share-test/report.pdf"]),
+        Attempt(name: "mailto subject with %0D%0A", arguments: ["mailto:park@example.com?subject=Hi%0D%0ABcc:%20evil@x.com"]),
+        Attempt(name: "mailto subject with %00", arguments: ["mailto:park@example.com?subject=Hi%00there"]),
+        Attempt(name: "mailto to with %0D%0A", arguments: ["mailto:park@example.com%0D%0ARCPT%20TO:%3Cevil@x.com%3E?subject=x"]),
+    ]
+
+    @Test(arguments: attempts) func injectionIsRefused(_ attempt: Attempt) throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+
+        let run = try world.share(["--send", "--json", "--body", "hello"] + attempt.arguments)
+        #expect(run.status == 2, "\(attempt.name): exit \(run.status), stdout: \(run.out) stderr: \(run.err)")
+        #expect(run.err.hasPrefix("share: ") && run.err.count > "share: \n".count, "a clear error on stderr: \(run.err)")
+        if !run.stdout.isEmpty {
+            let completion = try Completion.parse(run)
+            #expect(!completion.completed && completion.outcome == "failed", "\(completion)")
+        }
+        let received = try server.messages()
+        #expect(received.isEmpty, "\(attempt.name): the server received \(received.map(\.envelope))")
+        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.drafts).isEmpty, "exit 2 means nothing done: \(world.folders)")
+        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
+    }
+
+    /// A file name is a header parameter: a line break in it must not start a new header.
+    @Test func attachmentNameWithLineBreakCannotInjectAHeader() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let name = "report\r\nBcc: evil@x.com\r\nX-Injected: yes.txt"
+        let file = try world.file(name, Data("numbers\n".utf8))
+
+        let run = try world.share(["--send", "--json", "--to", "park@example.com", "--subject", "x", "--body", "hello",
+                                   "--attach", file.path])
+        let received = try server.messages()
+        if run.status == 2 {
+            #expect(received.isEmpty, "refused but sent")
+            #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+            return
+        }
+        #expect(run.status == 0, "either refused (2) or sent safely (0): \(run.status), stderr: \(run.err)")
+        try #require(received.count == 1, "server log: \(server.log)")
+        #expect(received[0].envelope.rcptTos == ["park@example.com"])
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(check.headers["x-injected"] == nil && !check.hasBccHeader, "headers: \(check.headers.keys.sorted())")
+        let raw = RawMessage(received[0].raw)
+        #expect(raw.partHeads.allSatisfy { $0.values("X-Injected").isEmpty && $0.values("Bcc").isEmpty },
+                "a part header was injected: \(raw.partHeads.map(\.lines))")
+        #expect(check.attachments.map(\.filename) == [name])
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// STARTTLS, AUTH and certificate checks against a real server (SPEC §5:
+/// STARTTLS required on smtp:// unless `tls = off`, password from
+/// `password-command`, never logged, certificate checks on).
+@Suite struct MailTLSTests {
+    static let user = "minsu"
+    static let password = "c0rrect horse:battery staple"
+
+    /// A self-signed certificate for localhost / 127.0.0.1, made for this test.
+    struct Certificate {
+        var cert: URL
+        var key: URL
+    }
+
+    static func makeCertificate(in directory: URL) throws -> Certificate {
+        let key = directory.appendingPathComponent("key.pem")
+        let cert = directory.appendingPathComponent("cert.pem")
+        let run = try Share.run(URL(fileURLWithPath: "/usr/bin/openssl"),
+                                ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", cert.path,
+                                 "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+                                environment: ["PATH": "/usr/bin:/bin", "HOME": directory.path], directory: directory)
+        try #require(run.status == 0, "openssl req failed: \(run.err)")
+        return Certificate(cert: cert, key: key)
+    }
+
+    /// Writes the password file and configures the STARTTLS transport.
+    static func configure(_ world: MailWorld, port: Int, password: String = MailTLSTests.password,
+                          caFile: URL?) throws {
+        let secret = world.root.appendingPathComponent("password.txt")
+        try Data((password + "\n").utf8).write(to: secret)
+        var lines = ["transport = smtp://\(user)@localhost:\(port)", "tls = on", "password-command = cat \(secret.path)"]
+        if let caFile { lines.append("ca-file = \(caFile.path)") }
+        try world.configure(lines)
+    }
+
+    static let message = ["--send", "--json", "--to", "park@example.com", "--bcc", "hidden@example.com",
+                          "--subject", "보안 연결", "--body", "over TLS"]
+
+    @Test func starttlsAndAuthDeliver() throws {
+        let world = try MailWorld()
+        let certificate = try Self.makeCertificate(in: world.root)
+        let server = try SMTPServer(directory: world.root, arguments: [
+            "--starttls", certificate.cert.path, certificate.key.path, "--auth", "\(Self.user):\(Self.password)",
+        ])
+        defer { server.stop() }
+        try Self.configure(world, port: server.port, caFile: certificate.cert)
+
+        let run = try world.share(Self.message)
+        #expect(run.status == 0, "stderr: \(run.err); server log: \(server.log)")
+        #expect(try Completion.parse(run).outcome == "sent")
+        #expect(!run.out.contains(Self.password) && !run.err.contains(Self.password), "the password must never be shown")
+
+        let received = try server.messages()
+        try #require(received.count == 1, "server received \(received.count) messages; log: \(server.log)")
+        #expect(received[0].envelope.tls, "the message went in clear text")
+        #expect(received[0].envelope.login == Self.user)
+        #expect(received[0].envelope.rcptTos.sorted() == ["hidden@example.com", "park@example.com"])
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(!check.hasBccHeader)
+        #expect(world.allMessages(in: world.sent).count == 1, world.folders)
+        #expect(world.allMessages(in: world.drafts).isEmpty, world.folders)
+        #expect(!Self.filesContain(world.root, Self.password, except: world.root.appendingPathComponent("password.txt")),
+                "the password was stored in a file")
+    }
+
+    @Test func tlsOnAgainstServerWithoutStarttlsFailsAndKeepsDraft() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.configure(["transport = smtp://127.0.0.1:\(server.port)", "tls = on"])
+
+        let run = try world.share(Self.message)
+        #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
+        let completion = try Completion.parse(run)
+        #expect(completion.outcome == "failed")
+        #expect(!completion.completed)
+        #expect(completion.hasError)
+        #expect(!run.err.isEmpty)
+        #expect(try server.messages().isEmpty, "sent in clear text although tls = on")
+        let drafts = world.messages(in: world.drafts, "cur")
+        #expect(drafts.count == 1, world.folders)
+        #expect(drafts.allSatisfy { maildirFlags($0)?.contains("D") == true }, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+    }
+
+    @Test func untrustedCertificateIsRefused() throws {
+        let world = try MailWorld()
+        let certificate = try Self.makeCertificate(in: world.root)
+        let server = try SMTPServer(directory: world.root, arguments: [
+            "--starttls", certificate.cert.path, certificate.key.path, "--auth", "\(Self.user):\(Self.password)",
+        ])
+        defer { server.stop() }
+        // No ca-file: the self-signed certificate is not trusted by the system.
+        try Self.configure(world, port: server.port, caFile: nil)
+
+        let run = try world.share(Self.message)
+        #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
+        #expect(try Completion.parse(run).outcome == "failed")
+        #expect(try server.messages().isEmpty, "delivered to a server whose certificate is not trusted")
+        #expect(world.messages(in: world.drafts, "cur").count == 1, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+    }
+
+    @Test func wrongPasswordFailsWithoutShowingIt() throws {
+        let world = try MailWorld()
+        let certificate = try Self.makeCertificate(in: world.root)
+        let server = try SMTPServer(directory: world.root, arguments: [
+            "--starttls", certificate.cert.path, certificate.key.path, "--auth", "\(Self.user):\(Self.password)",
+        ])
+        defer { server.stop() }
+        let wrong = "wrong-pass-7391"
+        try Self.configure(world, port: server.port, password: wrong, caFile: certificate.cert)
+
+        let run = try world.share(Self.message)
+        #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
+        #expect(try Completion.parse(run).outcome == "failed")
+        #expect(!run.out.contains(wrong) && !run.err.contains(wrong), "the password must never be shown: \(run.err)")
+        #expect(try server.messages().isEmpty)
+        #expect(world.messages(in: world.drafts, "cur").count == 1, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+    }
+
+    /// Whether any regular file under `directory` (except `except`) contains `text`.
+    static func filesContain(_ directory: URL, _ text: String, except: URL) -> Bool {
+        guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return false
+        }
+        let needle = Data(text.utf8)
+        for case let url as URL in enumerator where url.standardizedFileURL.path != except.standardizedFileURL.path {
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
+                  let data = try? Data(contentsOf: url) else { continue }
+            if data.range(of: needle) != nil { return true }
+        }
+        return false
+    }
+}

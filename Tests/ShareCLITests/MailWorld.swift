@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// A temporary world for a mail test: ``Fixtures`` plus the three Maildirs,
+/// a config file that points at them, and helpers to run `share` with it.
+final class MailWorld {
+    /// The default identity of every test config.
+    static let fromLine = "김민수 <kim@example.com>"
+    static let fromAddress = "kim@example.com"
+
+    let fixtures: Fixtures
+    let drafts: URL
+    let sent: URL
+    let outbox: URL
+    /// The config file; rewritten by ``configure(_:)``.
+    let config: URL
+
+    init() throws {
+        fixtures = try Fixtures()
+        drafts = fixtures.root.appendingPathComponent("Drafts", isDirectory: true)
+        sent = fixtures.root.appendingPathComponent("Sent", isDirectory: true)
+        outbox = fixtures.root.appendingPathComponent("Outbox", isDirectory: true)
+        config = fixtures.root.appendingPathComponent("mail.conf")
+        try configure([])
+    }
+
+    var root: URL { fixtures.root }
+
+    /// Writes the config: the identity, the Maildirs, and `lines` (transport and friends).
+    func configure(_ lines: [String]) throws {
+        let text = (["[mail]", "from = \(MailWorld.fromLine)"] + lines
+            + ["drafts = \(drafts.path)", "sent = \(sent.path)", "outbox = \(outbox.path)"]).joined(separator: "\n") + "\n"
+        try Data(text.utf8).write(to: config)
+    }
+
+    /// Points the config at a plain-text SMTP server on 127.0.0.1.
+    func use(_ server: SMTPServer) throws {
+        try configure(["transport = smtp://127.0.0.1:\(server.port)", "tls = off"])
+    }
+
+    /// Runs `share --config CONFIG ARGUMENTS…` in the fixtures folder.
+    func share(_ arguments: [String]) throws -> ShareRun {
+        try fixtures.share(["--config", config.path] + arguments)
+    }
+
+    /// Writes a file into the fixtures folder.
+    func file(_ name: String, _ contents: Data) throws -> URL {
+        try fixtures.file(name, contents)
+    }
+
+    /// The messages of a Maildir's subfolder (`new`, `cur` or `tmp`), by name.
+    func messages(in folder: URL, _ subfolder: String) -> [URL] {
+        let directory = folder.appendingPathComponent(subfolder, isDirectory: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    /// Every message of a Maildir, in `tmp`, `new` and `cur`.
+    func allMessages(in folder: URL) -> [URL] {
+        ["tmp", "new", "cur"].flatMap { messages(in: folder, $0) }
+    }
+
+    /// A short listing of the three folders for failure messages.
+    var folders: String {
+        [("drafts", drafts), ("sent", sent), ("outbox", outbox)].map { name, url in
+            "\(name): " + allMessages(in: url).map { $0.deletingLastPathComponent().lastPathComponent + "/" + $0.lastPathComponent }
+                .joined(separator: " ")
+        }.joined(separator: "; ")
+    }
+}
+
+/// The Maildir flags of a message file name (`…:2,DS` → `DS`), or `nil`.
+func maildirFlags(_ file: URL) -> String? {
+    let name = file.lastPathComponent
+    guard let range = name.range(of: ":2,", options: .backwards) else { return nil }
+    return String(name[range.upperBound...])
+}
+
+/// The one completion object `share --json` prints on stdout (SPEC §3).
+struct Completion: CustomStringConvertible {
+    var activityType: String
+    var completed: Bool
+    var outcome: String
+    var returnedItems: [Any]
+    var errorCode: String?
+    var errorMessage: String?
+    var hasError: Bool
+
+    var description: String {
+        "\(activityType) completed=\(completed) outcome=\(outcome) error=\(errorCode ?? "nil"): \(errorMessage ?? "")"
+    }
+
+    /// Parses stdout, which must be exactly one JSON object with exactly the
+    /// keys of SPEC §3, on one line.
+    static func parse(_ run: ShareRun) throws -> Completion {
+        let text = run.out
+        try #require(text.hasSuffix("\n") && text.dropLast().firstIndex(of: "\n") == nil,
+                     "stdout must be one line holding the completion object: \(text.debugDescription)")
+        let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let object = try #require(value as? [String: Any], "stdout is not a JSON object: \(text)")
+        #expect(Set(object.keys) == ["activityType", "completed", "outcome", "returnedItems", "error"],
+                "completion keys: \(object.keys.sorted())")
+        let activityType = try #require(object["activityType"] as? String, "activityType: \(text)")
+        let completed = try #require(object["completed"] as? Bool, "completed: \(text)")
+        let outcome = try #require(object["outcome"] as? String, "outcome: \(text)")
+        let returned = try #require(object["returnedItems"] as? [Any], "returnedItems: \(text)")
+        var completion = Completion(activityType: activityType, completed: completed, outcome: outcome, returnedItems: returned,
+                                    errorCode: nil, errorMessage: nil, hasError: false)
+        let error = try #require(object["error"], "error: \(text)")
+        if !(error is NSNull) {
+            let fields = try #require(error as? [String: Any], "error must be null or an object: \(text)")
+            completion.hasError = true
+            completion.errorCode = try #require(fields["code"] as? String, "error.code: \(text)")
+            completion.errorMessage = try #require(fields["message"] as? String, "error.message: \(text)")
+        }
+        return completion
+    }
+}
+
+/// The SHA-256 of a file's bytes, in lower-case hex (coreutils' sha256sum).
+func sha256(of file: URL) throws -> String {
+    let run = try Share.run(URL(fileURLWithPath: "/usr/bin/sha256sum"), ["-b", "--", file.path],
+                            environment: ["LANG": "C"], directory: file.deletingLastPathComponent())
+    try #require(run.status == 0, "sha256sum \(file.path): \(run.err)")
+    let digest = String(run.out.prefix { $0 != " " })
+    try #require(digest.count == 64, "sha256sum printed \(run.out)")
+    return digest
+}
+
+/// The raw structure of a message, read by hand: the header block unfolded
+/// and, for a multipart message, every part's own header block, so tests can
+/// look at what check_mail.py decodes away (encoded-words, RFC 2231
+/// parameters, line lengths).
+struct RawMessage {
+    /// One header block: field name (as written) and unfolded value, in order,
+    /// and the physical lines, for length checks.
+    struct Head {
+        var fields: [(name: String, value: String)]
+        var lines: [String]
+
+        /// Unfolded values of every field called `name` (case-insensitive).
+        func values(_ name: String) -> [String] {
+            fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+        }
+
+        init(_ block: String) {
+            lines = block.components(separatedBy: "\r\n")
+            fields = []
+            for line in lines where !line.isEmpty {
+                if line.first == " " || line.first == "\t", !fields.isEmpty {
+                    fields[fields.count - 1].value += line
+                } else if let colon = line.firstIndex(of: ":") {
+                    fields.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+                }
+            }
+        }
+    }
+
+    var head: Head
+    /// The header blocks of every part, found by walking the boundaries.
+    var partHeads: [Head] = []
+
+    init(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        let split = text.components(separatedBy: "\r\n\r\n")
+        head = Head(split.first ?? "")
+        let body = split.dropFirst().joined(separator: "\r\n\r\n")
+        collectParts(head, body: body)
+    }
+
+    /// The `boundary` parameter of a Content-Type value.
+    static func boundary(_ contentType: String) -> String? {
+        guard contentType.lowercased().hasPrefix("multipart/"),
+              let range = contentType.range(of: "boundary=", options: .caseInsensitive) else { return nil }
+        var value = contentType[range.upperBound...]
+        if value.first == "\"" {
+            value = value.dropFirst()
+            return String(value.prefix { $0 != "\"" })
+        }
+        return String(value.prefix { $0 != ";" && $0 != " " })
+    }
+
+    private mutating func collectParts(_ head: Head, body: String) {
+        guard let contentType = head.values("Content-Type").first, let boundary = RawMessage.boundary(contentType) else { return }
+        let delimiter = "\r\n--" + boundary
+        let pieces = ("\r\n" + body).components(separatedBy: delimiter)
+        // pieces[0] is the preamble; the last piece starts with "--" (the close delimiter).
+        for piece in pieces.dropFirst() where !piece.hasPrefix("--") {
+            let content = piece.hasPrefix("\r\n") ? String(piece.dropFirst(2)) : piece
+            let parts = content.components(separatedBy: "\r\n\r\n")
+            let partHead = Head(parts.first ?? "")
+            partHeads.append(partHead)
+            collectParts(partHead, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+        }
+    }
+}

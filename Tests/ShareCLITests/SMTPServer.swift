@@ -1,0 +1,248 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// A real SMTP server for one test: `Tests/Support/smtp_server.py`
+/// (aiosmtpd) on 127.0.0.1, run under `/usr/bin/python3`.
+///
+/// The server prints `READY <port>` once it listens; ``init(directory:arguments:)``
+/// blocks on reading that line, so a test can connect as soon as it returns.
+/// Each accepted message is on disk (`N.eml` + `N.json`) before the server
+/// answers 250, so once `share` has exited, ``messages()`` sees everything
+/// it delivered. The server serves until its stdin closes: ``stop()``.
+final class SMTPServer {
+    /// One message the server accepted.
+    struct Message {
+        /// Its number (1, 2, …), in the order accepted.
+        var number: Int
+        /// The bytes received, after SMTP dot-unstuffing.
+        var raw: Data
+        /// The SMTP envelope and session facts.
+        var envelope: Envelope
+        /// Where the bytes are stored (for check_mail.py).
+        var file: URL
+    }
+
+    /// The envelope JSON the server writes next to each message.
+    struct Envelope: Decodable, Equatable {
+        var mailFrom: String
+        var rcptTos: [String]
+        var login: String?
+        var tls: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case mailFrom = "mail_from"
+            case rcptTos = "rcpt_tos"
+            case login
+            case tls
+        }
+    }
+
+    /// The interpreter that has Debian's python3-aiosmtpd.
+    static let python = URL(fileURLWithPath: "/usr/bin/python3")
+
+    /// `Tests/Support`, found from this file's path.
+    static func supportDirectory(filePath: String = #filePath) -> URL {
+        URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Support", isDirectory: true)
+    }
+
+    /// How long the server may take to start or to stop before it is killed.
+    static let watchdogSeconds = 30
+
+    /// The port the server listens on (127.0.0.1).
+    let port: Int
+    /// Where accepted messages are stored.
+    let directory: URL
+    /// The server's stderr (Python tracebacks, aiosmtpd warnings).
+    let logFile: URL
+
+    private let process: Process
+    private let input: Pipe
+    private var stopped = false
+
+    /// Starts a server storing messages in a fresh folder under `directory`.
+    /// - Parameter arguments: mode options: `--rcpt-reply TEXT`, `--data-reply TEXT`,
+    ///   `--drop-mid-data`, `--starttls CERT KEY`, `--auth USER:PASS`.
+    init(directory base: URL, arguments: [String] = []) throws {
+        let manager = FileManager.default
+        directory = base.appendingPathComponent("smtp-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+        logFile = base.appendingPathComponent(directory.lastPathComponent + ".log")
+        try #require(manager.createFile(atPath: logFile.path, contents: nil), "cannot create \(logFile.path)")
+
+        process = Process()
+        process.executableURL = SMTPServer.python
+        process.arguments = [SMTPServer.supportDirectory().appendingPathComponent("smtp_server.py").path, directory.path]
+            + arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        try process.run()
+
+        // Read stdout until the READY line: a blocking read, bounded by a watchdog.
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: SMTPServer.watchdogSeconds)
+        let reader = output.fileHandleForReading
+        var bytes = Data()
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            bytes.append(chunk)
+        }
+        let killed = watchdog.finish()
+        let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let words = line.split(separator: " ")
+        guard !killed, words.count == 2, words[0] == "READY", let port = Int(words[1]), port > 0 else {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+            Issue.record("smtp_server.py did not start (stdout: \(line.debugDescription), killed: \(killed)); stderr:\n\(log)")
+            throw SMTPServerError.notStarted
+        }
+        self.port = port
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server: closes its stdin and waits for it to exit.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        try? input.fileHandleForWriting.close()
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: SMTPServer.watchdogSeconds)
+        process.waitUntilExit()
+        if watchdog.finish() { Issue.record("smtp_server.py did not stop when its stdin closed; it was killed") }
+    }
+
+    /// The server's stderr so far, for failure messages.
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// The messages accepted so far, in order.
+    func messages() throws -> [Message] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let numbers = names.compactMap { name -> Int? in
+            guard name.hasSuffix(".eml") else { return nil }
+            return Int(name.dropLast(4))
+        }.sorted()
+        let decoder = JSONDecoder()
+        return try numbers.map { number in
+            let file = directory.appendingPathComponent("\(number).eml")
+            let envelope = try decoder.decode(Envelope.self, from: Data(contentsOf: directory.appendingPathComponent("\(number).json")))
+            return Message(number: number, raw: try Data(contentsOf: file), envelope: envelope, file: file)
+        }
+    }
+
+    /// Parses `message` with Python's email package (check_mail.py).
+    func check(_ message: Message) throws -> MailCheck {
+        try MailCheck.run(file: message.file)
+    }
+}
+
+enum SMTPServerError: Error {
+    case notStarted
+}
+
+/// What check_mail.py found in a message (Python's `email`, policy.default).
+struct MailCheck: Decodable {
+    struct Mailbox: Decodable, Equatable, CustomStringConvertible {
+        var name: String
+        var addr: String
+        var description: String { name.isEmpty ? addr : "\(name) <\(addr)>" }
+    }
+
+    struct Part: Decodable {
+        var type: String
+        var cte: String?
+        var filename: String?
+        var sha256: String?
+        var size: Int?
+        var text: String?
+
+        /// The text with CRLF line ends normalised to LF.
+        var normalizedText: String? { text?.replacingOccurrences(of: "\r\n", with: "\n") }
+    }
+
+    var defects: [String]
+    /// Header name (lower case) → every value, decoded.
+    var headers: [String: [String]]
+    /// from/to/cc/bcc → mailboxes.
+    var addresses: [String: [Mailbox]]
+    /// Every part of `message.walk()`, the multipart containers included.
+    var parts: [Part]
+    var maxLine: Int
+    var maxHeaderLine: Int
+    var bareLf: Int
+    var longestEncodedWord: Int
+    var hasBccHeader: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case defects, headers, addresses, parts
+        case maxLine = "max_line"
+        case maxHeaderLine = "max_header_line"
+        case bareLf = "bare_lf"
+        case longestEncodedWord = "longest_encoded_word"
+        case hasBccHeader = "has_bcc_header"
+    }
+
+    /// The one value of header `name`, or `nil`.
+    func header(_ name: String) -> String? {
+        guard let values = headers[name.lowercased()], values.count == 1 else { return nil }
+        return values[0]
+    }
+
+    /// The leaf parts that carry a file name.
+    var attachments: [Part] { parts.filter { $0.filename != nil } }
+
+    /// The leaf text parts that are not attachments.
+    var textParts: [Part] { parts.filter { $0.text != nil } }
+
+    /// Runs check_mail.py on `file` and decodes its report.
+    static func run(file: URL) throws -> MailCheck {
+        let script = SMTPServer.supportDirectory().appendingPathComponent("check_mail.py")
+        let run = try Share.run(SMTPServer.python, [script.path, file.path],
+                                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
+                                directory: file.deletingLastPathComponent())
+        try #require(run.status == 0, "check_mail.py \(file.path) failed: \(run.err)")
+        do {
+            return try JSONDecoder().decode(MailCheck.self, from: run.stdout)
+        } catch {
+            Issue.record("check_mail.py printed something that is not its report: \(error)\n\(run.out)")
+            throw error
+        }
+    }
+}
+
+/// Kills `pid` if ``finish()`` is not called within `seconds`: a hung
+/// helper fails one test instead of stalling the suite. Not a sleep: the
+/// test never waits on it.
+final class ProcessWatchdog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+    private var fired = false
+
+    init(pid: Int32, seconds: Int) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            if !done {
+                fired = true
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    /// Disarms the watchdog; returns whether it had already killed the process.
+    func finish() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        done = true
+        return fired
+    }
+}
