@@ -11,7 +11,7 @@ let package = Package(
         // C shims: one per C library, a module map and a header of inline wrappers.
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
         .systemLibrary(name: "CIdn2", path: "Sources/CIdn2"),
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CCurl"),
 
         // The shared core: items, sources, providers, activities, eligibility, results.
         .target(name: "ShareCore", dependencies: ["CMagic"]),

@@ -1,23 +1,92 @@
 #include "CCurl.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static struct {
+    void *library;
+    char error[256];
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_perform)(CURL *);
+    const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} curl;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+#define RESOLVE(field, name)                                                         \
+    do {                                                                             \
+        *(void **)(&curl.field) = dlsym(curl.library, name);                        \
+        if (!curl.field) {                                                           \
+            snprintf(curl.error, sizeof curl.error, "libcurl lacks %s", name);       \
+            curl.library = NULL;                                                     \
+            return;                                                                  \
+        }                                                                            \
+    } while (0)
+
+static void load(void) {
+    curl.library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!curl.library) {
+        snprintf(curl.error, sizeof curl.error, "%s", dlerror());
+        return;
+    }
+    RESOLVE(global_init, "curl_global_init");
+    RESOLVE(easy_init, "curl_easy_init");
+    RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_perform, "curl_easy_perform");
+    RESOLVE(easy_strerror, "curl_easy_strerror");
+    RESOLVE(easy_setopt, "curl_easy_setopt");
+    RESOLVE(easy_getinfo, "curl_easy_getinfo");
+    RESOLVE(slist_append, "curl_slist_append");
+    RESOLVE(slist_free_all, "curl_slist_free_all");
+    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        snprintf(curl.error, sizeof curl.error, "curl_global_init failed");
+        curl.library = NULL;
+    }
+}
+
+int share_curl_load(char *error, size_t size) {
+    pthread_once(&once, load);
+    if (curl.library) return 0;
+    snprintf(error, size, "%s", curl.error);
+    return -1;
+}
+
+/* Every function below is called only after share_curl_load returned 0. */
+CURLcode share_curl_global_init(long flags) { return curl.global_init(flags); }
+CURL *share_curl_easy_init(void) { return curl.easy_init(); }
+void share_curl_easy_cleanup(CURL *handle) { curl.easy_cleanup(handle); }
+CURLcode share_curl_easy_perform(CURL *handle) { return curl.easy_perform(handle); }
+const char *share_curl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+struct curl_slist *share_curl_slist_append(struct curl_slist *list, const char *text) {
+    return curl.slist_append(list, text);
+}
+void share_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+
 CURLcode share_curl_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode share_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode share_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode share_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(handle, option, value);
+    return curl.easy_setopt(handle, option, value);
 }
 CURLcode share_curl_setopt_read_function(CURL *handle, curl_read_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+    return curl.easy_setopt(handle, CURLOPT_READFUNCTION, callback);
 }
 CURLcode share_curl_setopt_debug_function(CURL *handle, curl_debug_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+    return curl.easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
 }
 CURLcode share_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
+    return curl.easy_getinfo(handle, info, value);
 }

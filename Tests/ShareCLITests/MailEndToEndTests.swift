@@ -115,7 +115,7 @@ import Testing
 
         // Folders: the sent copy keeps Bcc; drafts and outbox are empty.
         let sentCopies = world.allMessages(in: world.sent)
-        try #require(sentCopies.count == 1, world.folders)
+        try #require(sentCopies.count == 1, "\(world.folders)")
         #expect(sentCopies[0].deletingLastPathComponent().lastPathComponent == "cur")
         #expect(maildirFlags(sentCopies[0])?.contains("S") == true, "sent copy flags: \(sentCopies[0].lastPathComponent)")
         let sentCheck = try MailCheck.run(file: sentCopies[0])
@@ -124,8 +124,8 @@ import Testing
         #expect(sentCheck.addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")])
         #expect(sentCheck.header("Subject") == Self.koreanSubject)
         #expect(sentCheck.header("Message-ID") == check.header("Message-ID"), "the sent copy is the message that was sent")
-        #expect(world.allMessages(in: world.drafts).isEmpty, world.folders)
-        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
     }
 
     @Test func htmlBodyIsMultipartAlternativePlainFirst() throws {
@@ -187,15 +187,15 @@ import Testing
 
         #expect(try server.messages().isEmpty)
         let drafts = world.allMessages(in: world.drafts)
-        try #require(drafts.count == 1, world.folders)
+        try #require(drafts.count == 1, "\(world.folders)")
         #expect(drafts[0].deletingLastPathComponent().lastPathComponent == "cur")
         #expect(maildirFlags(drafts[0])?.contains("D") == true, "draft flags: \(drafts[0].lastPathComponent)")
         let check = try MailCheck.run(file: drafts[0])
         #expect(check.defects.isEmpty, "defects: \(check.defects)")
         #expect(check.header("Subject") == "초안")
         #expect(check.addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")], "a draft keeps Bcc")
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
-        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
     }
 
     @Test func mailtoNeverAttachesFiles() throws {

@@ -25,14 +25,14 @@ import Testing
         #expect(!run.err.isEmpty)
 
         let drafts = world.messages(in: world.drafts, "cur")
-        try #require(drafts.count == 1, world.folders)
-        #expect(maildirFlags(drafts[0])?.contains("D") == true, drafts[0].lastPathComponent)
+        try #require(drafts.count == 1, "\(world.folders)")
+        #expect(maildirFlags(drafts[0])?.contains("D") == true, "\(drafts[0].lastPathComponent)")
         let check = try MailCheck.run(file: drafts[0])
         #expect(check.defects.isEmpty, "defects: \(check.defects)")
         #expect(check.header("Subject") == "다시 보내기")
         #expect(check.addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")], "the kept draft keeps Bcc")
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
-        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
     }
 
     @Test func temporaryRefusalQueuesThenFlushDelivers() throws {
@@ -48,10 +48,10 @@ import Testing
         #expect(!completion.completed)
         #expect(try refusing.messages().isEmpty)
         let queued = world.messages(in: world.outbox, "new")
-        #expect(queued.count == 1, world.folders)
-        #expect(world.messages(in: world.outbox, "cur").isEmpty, world.folders)
-        #expect(world.allMessages(in: world.drafts).isEmpty, world.folders)
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+        #expect(queued.count == 1, "\(world.folders)")
+        #expect(world.messages(in: world.outbox, "cur").isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
 
         // A working server; share --flush delivers the outbox.
         let server = try SMTPServer(directory: world.root)
@@ -71,9 +71,9 @@ import Testing
         #expect(check.header("Subject") == "다시 보내기")
         #expect(check.addresses["to"] == [.init(name: "박지성", addr: "park@example.com")])
 
-        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
         let sent = world.allMessages(in: world.sent)
-        try #require(sent.count == 1, world.folders)
+        try #require(sent.count == 1, "\(world.folders)")
         let sentCheck = try MailCheck.run(file: sent[0])
         #expect(sentCheck.addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")], "the sent copy keeps Bcc")
         #expect(sentCheck.header("Message-ID") == check.header("Message-ID"))
@@ -91,9 +91,9 @@ import Testing
         #expect(run.err.contains("Rejected as spam"), "stderr must carry the server's words: \(run.err)")
         #expect(try server.messages().isEmpty)
         let drafts = world.messages(in: world.drafts, "cur")
-        #expect(drafts.count == 1, world.folders)
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
-        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
+        #expect(drafts.count == 1, "\(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
     }
 
     @Test func connectionDroppedMidDataFailsAndKeepsDraft() throws {
@@ -111,10 +111,10 @@ import Testing
         #expect(completion.outcome == "failed")
         #expect(!completion.completed)
         let drafts = world.messages(in: world.drafts, "cur")
-        try #require(drafts.count == 1, world.folders)
+        try #require(drafts.count == 1, "\(world.folders)")
         let check = try MailCheck.run(file: drafts[0])
         #expect(check.attachments.first?.sha256 == (try sha256(of: big)), "the kept draft is the whole message")
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }
 
     @Test func noTransportQueuesInOutbox() throws {
@@ -128,12 +128,12 @@ import Testing
         #expect(!completion.completed)
         #expect(run.err.contains("outbox"), "share must say the message waits in the outbox: \(run.err)")
         let queued = world.messages(in: world.outbox, "new")
-        try #require(queued.count == 1, world.folders)
+        try #require(queued.count == 1, "\(world.folders)")
         let check = try MailCheck.run(file: queued[0])
         #expect(check.defects.isEmpty, "defects: \(check.defects)")
         #expect(check.header("Subject") == "다시 보내기")
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
-        #expect(world.allMessages(in: world.drafts).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
     }
 
     /// SPEC §5: "share --flush (or the next send with a transport) delivers it".
@@ -142,7 +142,7 @@ import Testing
         try world.configure([])
         let queued = try world.share(Self.message)
         #expect(queued.status == 1, "stderr: \(queued.err)")
-        try #require(world.messages(in: world.outbox, "new").count == 1, world.folders)
+        try #require(world.messages(in: world.outbox, "new").count == 1, "\(world.folders)")
 
         let server = try SMTPServer(directory: world.root)
         defer { server.stop() }
@@ -153,7 +153,7 @@ import Testing
 
         let subjects = try server.messages().map { try server.check($0).header("Subject") ?? "" }
         #expect(subjects.sorted() == ["second", "다시 보내기"].sorted(), "the queued message goes with the next send: \(subjects)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
-        #expect(world.allMessages(in: world.sent).count == 2, world.folders)
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        #expect(world.allMessages(in: world.sent).count == 2, "\(world.folders)")
     }
 }

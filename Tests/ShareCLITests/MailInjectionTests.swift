@@ -45,9 +45,9 @@ import Testing
         }
         let received = try server.messages()
         #expect(received.isEmpty, "\(attempt.name): the server received \(received.map(\.envelope))")
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
         #expect(world.allMessages(in: world.drafts).isEmpty, "exit 2 means nothing done: \(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
     }
 
     /// A file name is a header parameter: a line break in it must not start a new header.
@@ -64,7 +64,7 @@ import Testing
         let received = try server.messages()
         if run.status == 2 {
             #expect(received.isEmpty, "refused but sent")
-            #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+            #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
             return
         }
         #expect(run.status == 0, "either refused (2) or sent safely (0): \(run.status), stderr: \(run.err)")

@@ -60,8 +60,8 @@ import Testing
         let check = try server.check(received[0])
         #expect(check.defects.isEmpty, "defects: \(check.defects)")
         #expect(!check.hasBccHeader)
-        #expect(world.allMessages(in: world.sent).count == 1, world.folders)
-        #expect(world.allMessages(in: world.drafts).isEmpty, world.folders)
+        #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
+        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
         #expect(!Self.filesContain(world.root, Self.password, except: world.root.appendingPathComponent("password.txt")),
                 "the password was stored in a file")
     }
@@ -81,9 +81,9 @@ import Testing
         #expect(!run.err.isEmpty)
         #expect(try server.messages().isEmpty, "sent in clear text although tls = on")
         let drafts = world.messages(in: world.drafts, "cur")
-        #expect(drafts.count == 1, world.folders)
-        #expect(drafts.allSatisfy { maildirFlags($0)?.contains("D") == true }, world.folders)
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+        #expect(drafts.count == 1, "\(world.folders)")
+        #expect(drafts.allSatisfy { maildirFlags($0)?.contains("D") == true }, "\(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }
 
     @Test func untrustedCertificateIsRefused() throws {
@@ -100,8 +100,8 @@ import Testing
         #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
         #expect(try Completion.parse(run).outcome == "failed")
         #expect(try server.messages().isEmpty, "delivered to a server whose certificate is not trusted")
-        #expect(world.messages(in: world.drafts, "cur").count == 1, world.folders)
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+        #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }
 
     @Test func wrongPasswordFailsWithoutShowingIt() throws {
@@ -119,8 +119,8 @@ import Testing
         #expect(try Completion.parse(run).outcome == "failed")
         #expect(!run.out.contains(wrong) && !run.err.contains(wrong), "the password must never be shown: \(run.err)")
         #expect(try server.messages().isEmpty)
-        #expect(world.messages(in: world.drafts, "cur").count == 1, world.folders)
-        #expect(world.allMessages(in: world.sent).isEmpty, world.folders)
+        #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }
 
     /// Whether any regular file under `directory` (except `except`) contains `text`.

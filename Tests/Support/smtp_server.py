@@ -45,7 +45,7 @@ class Store:
         os.rename(base + ".eml.tmp", base + ".eml")
         with open(base + ".json", "w") as f:
             json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
-                       "login": session.login_data.decode() if isinstance(session.login_data, bytes) else session.login_data,
+                       "login": session.auth_data.login.decode() if isinstance(session.auth_data, LoginPassword) else None,
                        "tls": session.ssl is not None}, f)
         return "250 2.0.0 Message accepted"
 

@@ -1,8 +1,28 @@
 #ifndef SHARE_CCURL_H
 #define SHARE_CCURL_H
-/* libcurl from Swift: curl_easy_setopt and curl_easy_getinfo are variadic,
-   which Swift cannot call, so each argument type gets a typed setter. */
+/* libcurl from Swift.
+
+   libcurl is loaded with dlopen the first time mail is sent, not linked:
+   linking it pulls some thirty libraries (TLS, Kerberos, LDAP, SSH …) into
+   every start of share, which costs milliseconds and megabytes that the
+   picker and --list never need. The header is only used for its types and
+   constants.
+
+   curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot
+   call, so each argument type gets a typed wrapper. */
 #include <curl/curl.h>
+#include <stddef.h>
+
+/* Loads libcurl once (thread-safe). Returns 0, or -1 with a message in error. */
+int share_curl_load(char *error, size_t size);
+
+CURLcode share_curl_global_init(long flags);
+CURL *share_curl_easy_init(void);
+void share_curl_easy_cleanup(CURL *handle);
+CURLcode share_curl_easy_perform(CURL *handle);
+const char *share_curl_easy_strerror(CURLcode code);
+struct curl_slist *share_curl_slist_append(struct curl_slist *list, const char *text);
+void share_curl_slist_free_all(struct curl_slist *list);
 
 CURLcode share_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode share_curl_setopt_string(CURL *handle, CURLoption option, const char *value);

@@ -41,15 +41,15 @@ public struct SMTPTransport: MailTransport {
     public var summary: String { serverURL }
 
     public func send(_ file: MessageFile, envelope: Envelope) throws(MailError) -> String {
-        CurlRuntime.start()
-        guard let handle = curl_easy_init() else { throw MailError(.io, "libcurl could not start") }
-        defer { curl_easy_cleanup(handle) }
+        try CurlRuntime.start()
+        guard let handle = share_curl_easy_init() else { throw MailError(.io, "libcurl could not start") }
+        defer { share_curl_easy_cleanup(handle) }
 
         let reader = try TransmissionReader(file)
         let log = ServerLog()
         var recipients: UnsafeMutablePointer<curl_slist>?
-        for recipient in envelope.recipients { recipients = curl_slist_append(recipients, "<\(recipient)>") }
-        defer { curl_slist_free_all(recipients) }
+        for recipient in envelope.recipients { recipients = share_curl_slist_append(recipients, "<\(recipient)>") }
+        defer { share_curl_slist_free_all(recipients) }
         var password = try passwordCommand.map { command throws(MailError) in try PasswordCommand.run(command) }
         defer { password = nil }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
@@ -87,7 +87,7 @@ public struct SMTPTransport: MailTransport {
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
                 share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)  // feeds the debug function; nothing is printed
-                return curl_easy_perform(handle)
+                return share_curl_easy_perform(handle)
             }
         }
         // Forget the password as soon as the connection is done.
@@ -98,7 +98,7 @@ public struct SMTPTransport: MailTransport {
         let reply = log.lastReply
         if code == CURLE_OK { return reply }
         let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let curlMessage = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        let curlMessage = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
         let words = reply.isEmpty ? curlMessage : "\(curlMessage); the server said: \(reply)"
         if (400..<500).contains(response) {
             throw MailError(.temporary, "\(serverURL) refused for now (\(response)): \(words)")
@@ -128,11 +128,15 @@ final class ServerLog {
     var lastReply: String { lines.last ?? "" }
 }
 
-/// One `curl_global_init` per process, before the first handle.
+/// Loads libcurl on first use (and runs `curl_global_init` once).
 enum CurlRuntime {
-    private static let started: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
-    static func start() { _ = started }
+    static func start() throws(MailError) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard share_curl_load(&error, error.count) == 0 else {
+            let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw MailError(.configuration, "cannot load libcurl for SMTP (\(reason)); install it: apt install libcurl4")
+        }
+    }
 }
 
 /// Runs `password-command` and returns the first line of its output.
