@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
         .systemLibrary(name: "CIdn2", path: "Sources/CIdn2"),
         .target(name: "CCurl"),
+        .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
 
         // The shared core: items, sources, providers, activities, eligibility, results.
         .target(name: "ShareCore", dependencies: ["CMagic"]),
@@ -20,7 +21,7 @@ let package = Package(
         // System activities and, later, plugins.
         .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
-        .target(name: "ShareTerminal", dependencies: ["ShareCore"]),
+        .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
         .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),

@@ -78,7 +78,7 @@ public enum ShareCommand {
         case .list: return list(sheet, options: options, console: console)
         case .explain: return explain(sheet, items: items, options: options, console: console)
         case .activity(let type): return await runActivity(type, sheet: sheet, options: options, console: console)
-        case .pick, .help, .version, .flush: return pick(sheet, console: console)
+        case .pick, .help, .version, .flush: return await pick(sheet, items: items, options: options, console: console)
         }
     }
 
@@ -159,10 +159,7 @@ public enum ShareCommand {
             console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(TerminalText.sanitized(verdict.detail ?? "")))\n")
             return ExitCode.noActivity
         }
-        let result = await sheet.run(activity, presenter: nil)
-        if options.json { console.output(result.json.serialized + "\n") }
-        if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
-        return result.exitCode
+        return report(await sheet.run(activity, presenter: nil), options: options, console: console)
     }
 
     static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {
@@ -187,7 +184,7 @@ public enum ShareCommand {
         return worst
     }
 
-    static func pick(_ sheet: ShareSheet, console: Console) -> Int32 {
+    static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console) async -> Int32 {
         guard !sheet.eligibleActivities().isEmpty else {
             console.error("share: no activity can take these items (see share --explain)\n")
             return ExitCode.noActivity
@@ -195,7 +192,29 @@ public enum ShareCommand {
         guard console.hasTerminal() else {
             return usage("no terminal to draw the picker on (/dev/tty); use --list, --explain or --activity TYPE", console)
         }
-        return usage("the interactive picker is not available in this build; use --list, --explain or --activity TYPE", console)
+        let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
+        let picked: ActivityType?
+        do {
+            picked = try PickerSession.run(sheet: sheet, items: items, title: options.title, colors: !noColor)
+        } catch {
+            return usage(error.message, console)
+        }
+        guard let type = picked, let activity = sheet.activity(ofType: type) else {
+            return report(.dismissed, options: options, console: console)
+        }
+        if activity.makeForm() != nil {
+            // Until the compose screen exists, a form cannot be shown: say so, change nothing.
+            let error = ActivityError(code: "no-compose-screen", message: "\(activity.activityTitle) needs the compose screen, "
+                + "which is not built yet; for mail, run again with --send --to ADDRESS or --save-draft")
+            return report(ActivityResult(activityType: type, outcome: .cancelled, error: error), options: options, console: console)
+        }
+        return report(await sheet.run(activity, presenter: nil), options: options, console: console)
+    }
+
+    static func report(_ result: ActivityResult, options: Options, console: Console) -> Int32 {
+        if options.json { console.output(result.json.serialized + "\n") }
+        if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
+        return result.exitCode
     }
 
     // MARK: - Formatting
@@ -218,7 +237,7 @@ public enum ShareCommand {
         case .url(let url): return "url     " + TerminalText.excerpt(url.absoluteString, columns: 60)
         case .image(let file), .file(let file):
             return pad(item.kind.rawValue, 6) + "  " + TerminalText.excerpt(file.name, columns: 40)
-                + "  " + file.contentType + "  " + ByteCount.format(file.size)
+                + "  " + file.contentType + "  " + PickerHeader.byteCount(file.size)
         }
     }
 
@@ -229,17 +248,5 @@ public enum ShareCommand {
     static func usage(_ message: String, _ console: Console) -> Int32 {
         console.error("share: \(TerminalText.sanitized(message))\n")
         return ExitCode.usage
-    }
-}
-
-/// Human sizes: `512 B`, `12.3 KB`, `4.0 MB` (powers of 1000, as file managers show).
-enum ByteCount {
-    static func format(_ bytes: Int64) -> String {
-        if bytes < 1000 { return "\(bytes) B" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(bytes) / 1000
-        var unit = 0
-        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
-        return String(format: "%.1f %@", value, units[unit])
     }
 }

@@ -63,17 +63,23 @@ public struct Mailer: Sendable {
     }
 
     /// Sends `message`: draft first, then the transport, then the sent copy.
+    ///
+    /// After a message went out, what waits in the outbox is delivered too
+    /// (SPEC §5: "the next send with a transport delivers it"); those
+    /// outcomes are returned by ``flushOutbox()`` and do not change this one.
     public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
+        let envelope = Envelope(sender: message.from.addrSpec, recipients: message.envelopeRecipients.map(\.addrSpec))
+        if envelope.recipients.isEmpty {
+            return .failed(MailError(.invalidInput, "the message has no recipient; add one with --to, --cc or --bcc"), draft: nil)
+        }
         let draft: String
         switch saveDraft(message, writer: writer) {
         case .saved(let path): draft = path
         case let other: return other
         }
-        let envelope = Envelope(sender: message.from.addrSpec, recipients: message.envelopeRecipients.map(\.addrSpec))
-        if envelope.recipients.isEmpty {
-            return .failed(MailError(.invalidInput, "the message has no recipient; add one with To, Cc or Bcc"), draft: draft)
-        }
-        return deliver(draft: draft, envelope: envelope, removeFrom: settings.drafts)
+        let outcome = deliver(draft: draft, envelope: envelope, removeFrom: settings.drafts)
+        if case .sent = outcome { _ = flushOutbox() }
+        return outcome
     }
 
     /// Delivers every message in the outbox, oldest first.

@@ -79,6 +79,7 @@ import Testing
         let raw = RawMessage(message.raw)
         let subjectWords = raw.head.values("Subject").first?.components(separatedBy: "=?").count ?? 0
         #expect(subjectWords - 1 >= 2, "a subject this long takes several encoded-words: \(raw.head.values("Subject"))")
+        expectWholeEncodedWords(raw)
         for head in raw.partHeads {
             for line in head.lines {
                 #expect(line.utf8.count <= 78, "part header line over 78: \(line)")
@@ -221,5 +222,144 @@ import Testing
         let passwd = try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd"))
         let firstLine = String(decoding: passwd.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         #expect(!String(decoding: received[0].raw, as: UTF8.self).contains(firstLine), "/etc/passwd leaked into the message")
+    }
+
+    struct SubjectCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var subject: String
+        var testDescription: String { name }
+    }
+
+    static let subjects: [SubjectCase] = [
+        SubjectCase(name: "emoji, flags, combining marks and Korean",
+                    subject: "😀🇰🇷 한국어와 이모지가 섞인 제목 é́ 결합 문자 " + String(repeating: "😀", count: 30) + " 끝"),
+        SubjectCase(name: "one ASCII word longer than 998", subject: String(repeating: "a", count: 1100)),
+        SubjectCase(name: "text that looks like an encoded-word", subject: "=?UTF-8?B?aGk=?= is literal text"),
+        SubjectCase(name: "runs of spaces", subject: "Re: 회의   두 칸  공백"),
+        SubjectCase(name: "long ASCII with spaces", subject: String(repeating: "Quarterly numbers and projections ", count: 12) + "end"),
+    ]
+
+    @Test(arguments: subjects) func subjectsRoundTripWithinLineLimits(_ subjectCase: SubjectCase) throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+
+        let run = try world.share(["--send", "--json", "--to", "park@example.com", "--subject", subjectCase.subject, "--body", "x"])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let received = try server.messages()
+        try #require(received.count == 1, "server log: \(server.log)")
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(check.header("Subject") == subjectCase.subject)
+        #expect(check.maxLine <= 998)
+        #expect(check.maxHeaderLine <= 78)
+        #expect(check.longestEncodedWord <= 75)
+        #expect(check.bareLf == 0)
+        expectWholeEncodedWords(RawMessage(received[0].raw))
+    }
+
+    @Test func longKoreanDisplayNamesRoundTrip() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+
+        let names = ["대한민국 국가대표 축구팀 전 주장 박지성 선수님께 드리는 아주 긴 표시 이름입니다",
+                     "이영표, 국가대표 수비수", "손흥민 \"캡틴\" 토트넘"]
+        let to = [
+            "\"\(names[0])\" <park@example.com>",
+            "\"\(names[1])\" <lee@example.com>",
+            "\"손흥민 \\\"캡틴\\\" 토트넘\" <son@한국.example>",
+        ].joined(separator: ", ")
+        let run = try world.share(["--send", "--json", "--to", to, "--subject", "명단", "--body", "x"])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let received = try server.messages()
+        try #require(received.count == 1, "server log: \(server.log)")
+        #expect(received[0].envelope.rcptTos == ["park@example.com", "lee@example.com", "son@xn--3e0b707e.example"])
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let addresses = check.addresses["to"] ?? []
+        #expect(addresses.map(\.addr) == ["park@example.com", "lee@example.com", "son@xn--3e0b707e.example"])
+        // Python splits long encoded display names with extra spaces (CPython
+        // gh-128110): compare its names without spaces, and judge the exact
+        // text with an RFC 2047 §6.2 decoding of the raw header.
+        let squeezed = { (text: String) in text.filter { $0 != " " } }
+        #expect(addresses.map { squeezed($0.name) } == names.map(squeezed), "display names: \(addresses)")
+        let raw = RawMessage(received[0].raw)
+        let decoded = RawMessage.decodingEncodedWords(raw.head.values("To").first ?? "")
+        #expect(decoded.contains("\(names[0]) <park@example.com>"), "To decodes to \(decoded)")
+        #expect(check.maxHeaderLine <= 78)
+        #expect(check.longestEncodedWord <= 75)
+        expectWholeEncodedWords(RawMessage(received[0].raw))
+    }
+
+    /// SPEC §5: attachments streamed (memory does not grow with attachment size).
+    @Test func attachmentsAreStreamed() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+
+        let small = try world.file("small.bin", Self.noise(count: 64 * 1024))
+        let big = try world.file("big.bin", Self.noise(count: 32 * 1024 * 1024))
+        let smallPeak = try Self.peakMemory(world, attaching: small)
+        let bigPeak = try Self.peakMemory(world, attaching: big)
+        #expect(bigPeak - smallPeak < 12 * 1024 * 1024,
+                "peak memory grew from \(smallPeak / 1024) KiB to \(bigPeak / 1024) KiB with a 32 MiB attachment")
+
+        let received = try server.messages()
+        try #require(received.count == 2, "server log: \(server.log)")
+        let check = try server.check(received[1])
+        #expect(check.attachments.first?.sha256 == (try sha256(of: big)))
+        #expect(check.maxLine <= 998)
+    }
+
+    /// Bytes that neither compress nor repeat in a way anything could exploit.
+    static func noise(count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { buffer in
+            let words = buffer.bindMemory(to: UInt64.self)
+            for index in words.indices { words[index] = generator.next() }
+        }
+        return data
+    }
+
+    /// Runs one send under a tiny Python wrapper and returns share's peak RSS in bytes.
+    static func peakMemory(_ world: MailWorld, attaching file: URL) throws -> Int {
+        let report = world.root.appendingPathComponent("rss-\(file.lastPathComponent).txt")
+        let wrapper = """
+            import resource, subprocess, sys
+            status = subprocess.run(sys.argv[2:]).returncode
+            open(sys.argv[1], "w").write("%d %d" % (status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+            """
+        let arguments = ["-c", wrapper, report.path, try Share.binary().path, "--config", world.config.path,
+                         "--send", "--json", "--to", "park@example.com", "--subject", "big", "--body", "x", "--attach", file.path]
+        let run = try Share.run(SMTPServer.python, arguments, environment: world.fixtures.environment, directory: world.fixtures.files)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let words = try String(contentsOf: report, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
+        try #require(words.count == 2, "wrapper report: \(words)")
+        #expect(words[0] == 0, "share exited \(words[0]) attaching \(file.lastPathComponent): \(run.err)")
+        return words[1] * 1024
+    }
+
+    @Test func fromChoosesAConfiguredIdentity() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.configure(["from-2 = 회사 계정 <work@회사.example>", "transport = smtp://127.0.0.1:\(server.port)", "tls = off"])
+
+        for from in ["work@회사.example", "work@xn--vf4b131b.example"] {
+            let run = try world.share(["--send", "--json", "--from", from, "--to", "park@example.com", "--subject", "s", "--body", "b"])
+            #expect(run.status == 0, "--from \(from): stderr: \(run.err)")
+        }
+        let received = try server.messages()
+        try #require(received.count == 2, "server log: \(server.log)")
+        for message in received {
+            #expect(message.envelope.mailFrom == "work@xn--vf4b131b.example")
+            let check = try server.check(message)
+            #expect(check.addresses["from"] == [.init(name: "회사 계정", addr: "work@xn--vf4b131b.example")])
+        }
     }
 }

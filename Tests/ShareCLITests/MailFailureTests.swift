@@ -156,4 +156,31 @@ import Testing
         #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
         #expect(world.allMessages(in: world.sent).count == 2, "\(world.folders)")
     }
+
+    /// An outbox message the server refuses stays in the outbox: 4xx → exit 1, 5xx → exit 3.
+    @Test func flushThatIsRefusedKeepsTheOutbox() throws {
+        let world = try MailWorld()
+        try world.configure([])
+        let queued = try world.share(Self.message)
+        #expect(queued.status == 1, "stderr: \(queued.err)")
+        let before = world.messages(in: world.outbox, "new")
+        try #require(before.count == 1, "\(world.folders)")
+
+        let later = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "451 4.3.0 Try again later"])
+        defer { later.stop() }
+        try world.use(later)
+        let temporary = try world.share(["--flush"])
+        #expect(temporary.status == 1, "stdout: \(temporary.out) stderr: \(temporary.err)")
+        #expect(world.allMessages(in: world.outbox) == before, "\(world.folders)")
+
+        let spam = try SMTPServer(directory: world.root, arguments: ["--data-reply", "554 5.7.1 Rejected as spam"])
+        defer { spam.stop() }
+        try world.use(spam)
+        let permanent = try world.share(["--flush"])
+        #expect(permanent.status == 3, "stdout: \(permanent.out) stderr: \(permanent.err)")
+        #expect((permanent.out + permanent.err).contains("Rejected as spam"), "the server's words: \(permanent.out) \(permanent.err)")
+        #expect(world.allMessages(in: world.outbox) == before, "nothing lost: \(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        #expect(try later.messages().isEmpty && spam.messages().isEmpty)
+    }
 }

@@ -7,27 +7,38 @@ import Testing
 @Suite struct MailInjectionTests {
     struct Attempt: Sendable, CustomTestStringConvertible {
         var name: String
+        /// What the error on stderr must name (case-insensitive): the field or the file.
+        var mentions: String
         var arguments: [String]
         var testDescription: String { name }
     }
 
     static let attempts: [Attempt] = [
-        Attempt(name: "subject with CRLF Bcc", arguments: ["--to", "park@example.com", "--subject", "Hi\r\nBcc: evil@x.com"]),
-        Attempt(name: "subject with LF Bcc", arguments: ["--to", "park@example.com", "--subject", "Hi\nBcc: evil@x.com"]),
-        Attempt(name: "to with CRLF RCPT TO", arguments: ["--to", "a@example.com\r\nRCPT TO:<evil@x.com>", "--subject", "x"]),
-        Attempt(name: "to with two @", arguments: ["--to", "a@b@c.com", "--subject", "x"]),
-        Attempt(name: "to with unclosed angle", arguments: ["--to", "<a@example.com", "--subject", "x"]),
-        Attempt(name: "cc with LF", arguments: ["--to", "park@example.com", "--cc", "b@example.com\nBcc: evil@x.com", "--subject", "x"]),
-        Attempt(name: "bcc with LF", arguments: ["--to", "park@example.com", "--bcc", "hidden@example.com\nevil@x.com", "--subject", "x"]),
-        Attempt(name: "from not a configured identity", arguments: ["--to", "park@example.com", "--from", "boss@example.com", "--subject", "x"]),
-        Attempt(name: "from with CRLF in the display name",
+        Attempt(name: "subject with CRLF Bcc", mentions: "subject",
+                arguments: ["--to", "park@example.com", "--subject", "Hi\r\nBcc: evil@x.com"]),
+        Attempt(name: "subject with LF Bcc", mentions: "subject",
+                arguments: ["--to", "park@example.com", "--subject", "Hi\nBcc: evil@x.com"]),
+        Attempt(name: "to with CRLF RCPT TO", mentions: "To:",
+                arguments: ["--to", "a@example.com\r\nRCPT TO:<evil@x.com>", "--subject", "x"]),
+        Attempt(name: "to with two @", mentions: "To:", arguments: ["--to", "a@b@c.com", "--subject", "x"]),
+        Attempt(name: "to with unclosed angle", mentions: "To:", arguments: ["--to", "<a@example.com", "--subject", "x"]),
+        Attempt(name: "cc with LF", mentions: "Cc:",
+                arguments: ["--to", "park@example.com", "--cc", "b@example.com\nBcc: evil@x.com", "--subject", "x"]),
+        Attempt(name: "bcc with LF", mentions: "Bcc:",
+                arguments: ["--to", "park@example.com", "--bcc", "hidden@example.com\nevil@x.com", "--subject", "x"]),
+        Attempt(name: "from not a configured identity", mentions: "boss@example.com",
+                arguments: ["--to", "park@example.com", "--from", "boss@example.com", "--subject", "x"]),
+        Attempt(name: "from with CRLF in the display name", mentions: "From:",
                 arguments: ["--to", "park@example.com", "--from", "Kim\r\nBcc: evil@x.com <kim@example.com>", "--subject", "x"]),
-        Attempt(name: "display name with CR", arguments: ["--to", "Evil\rName <a@example.com>", "--subject", "x"]),
-        Attempt(name: "attachment that does not exist",
+        Attempt(name: "display name with CR", mentions: "To:", arguments: ["--to", "Evil\rName <a@example.com>", "--subject", "x"]),
+        Attempt(name: "attachment that does not exist", mentions: "/nonexistent/share-test/report.pdf",
                 arguments: ["--to", "park@example.com", "--subject", "x", "--attach", "/nonexistent/share-test/report.pdf"]),
-        Attempt(name: "mailto subject with %0D%0A", arguments: ["mailto:park@example.com?subject=Hi%0D%0ABcc:%20evil@x.com"]),
-        Attempt(name: "mailto subject with %00", arguments: ["mailto:park@example.com?subject=Hi%00there"]),
-        Attempt(name: "mailto to with %0D%0A", arguments: ["mailto:park@example.com%0D%0ARCPT%20TO:%3Cevil@x.com%3E?subject=x"]),
+        Attempt(name: "mailto subject with %0D%0A", mentions: "subject",
+                arguments: ["mailto:park@example.com?subject=Hi%0D%0ABcc:%20evil@x.com"]),
+        Attempt(name: "mailto subject with %00", mentions: "subject", arguments: ["mailto:park@example.com?subject=Hi%00there"]),
+        Attempt(name: "no recipient at all", mentions: "recipient", arguments: ["--subject", "x"]),
+        Attempt(name: "mailto to with %0D%0A", mentions: "To:",
+                arguments: ["mailto:park@example.com%0D%0ARCPT%20TO:%3Cevil@x.com%3E?subject=x"]),
     ]
 
     @Test(arguments: attempts) func injectionIsRefused(_ attempt: Attempt) throws {
@@ -38,7 +49,8 @@ import Testing
 
         let run = try world.share(["--send", "--json", "--body", "hello"] + attempt.arguments)
         #expect(run.status == 2, "\(attempt.name): exit \(run.status), stdout: \(run.out) stderr: \(run.err)")
-        #expect(run.err.hasPrefix("share: ") && run.err.count > "share: \n".count, "a clear error on stderr: \(run.err)")
+        #expect(run.err.hasPrefix("share: "), "a clear error on stderr: \(run.err)")
+        #expect(run.err.lowercased().contains(attempt.mentions.lowercased()), "the error must name \(attempt.mentions): \(run.err)")
         if !run.stdout.isEmpty {
             let completion = try Completion.parse(run)
             #expect(!completion.completed && completion.outcome == "failed", "\(completion)")

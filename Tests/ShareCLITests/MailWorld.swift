@@ -186,11 +186,91 @@ struct RawMessage {
         let pieces = ("\r\n" + body).components(separatedBy: delimiter)
         // pieces[0] is the preamble; the last piece starts with "--" (the close delimiter).
         for piece in pieces.dropFirst() where !piece.hasPrefix("--") {
-            let content = piece.hasPrefix("\r\n") ? String(piece.dropFirst(2)) : piece
+            // "\r\n" is one Character in Swift: drop its two bytes.
+            let content = piece.hasPrefix("\r\n") ? String(decoding: piece.utf8.dropFirst(2), as: UTF8.self) : piece
             let parts = content.components(separatedBy: "\r\n\r\n")
             let partHead = Head(parts.first ?? "")
             partHeads.append(partHead)
             collectParts(partHead, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
         }
+    }
+}
+
+extension RawMessage {
+    /// One RFC 2047 encoded-word as written, and its decoded bytes.
+    struct EncodedWord {
+        var text: String
+        var charset: String
+        var bytes: Data
+    }
+
+    /// Every encoded-word (`=?charset?B|Q?text?=`) in `value`, decoded to bytes.
+    static func encodedWords(in value: String) -> [EncodedWord] {
+        guard let pattern = try? NSRegularExpression(pattern: "=\\?([^?\\s]+)\\?([bBqQ])\\?([^?\\s]*)\\?=") else { return [] }
+        let range = NSRange(value.startIndex..., in: value)
+        return pattern.matches(in: value, range: range).compactMap { match in
+            guard let whole = Range(match.range, in: value), let charset = Range(match.range(at: 1), in: value),
+                  let encoding = Range(match.range(at: 2), in: value), let text = Range(match.range(at: 3), in: value) else { return nil }
+            let payload = String(value[text])
+            let bytes: Data
+            if value[encoding].uppercased() == "B" {
+                bytes = Data(base64Encoded: payload) ?? Data()
+            } else {
+                var decoded: [UInt8] = []
+                var utf8 = Array(payload.utf8)[...]
+                while let byte = utf8.popFirst() {
+                    if byte == UInt8(ascii: "_") {
+                        decoded.append(0x20)
+                    } else if byte == UInt8(ascii: "="), utf8.count >= 2,
+                              let high = utf8.popFirst(), let low = utf8.popFirst(),
+                              let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) {
+                        decoded.append(value)
+                    } else {
+                        decoded.append(byte)
+                    }
+                }
+                bytes = Data(decoded)
+            }
+            return EncodedWord(text: String(value[whole]), charset: String(value[charset]), bytes: bytes)
+        }
+    }
+
+    /// `value` with its encoded-words decoded as RFC 2047 §6.2 says: the
+    /// whitespace between two adjacent encoded-words is dropped. (Python's
+    /// address parser keeps it as a space, CPython gh-128110, so long
+    /// display names are judged with this decoder as well.)
+    static func decodingEncodedWords(_ value: String) -> String {
+        guard let pattern = try? NSRegularExpression(pattern: "=\\?[^?\\s]+\\?[bBqQ]\\?[^?\\s]*\\?=") else { return value }
+        let matches = pattern.matches(in: value, range: NSRange(value.startIndex..., in: value))
+        var out = ""
+        var cursor = value.startIndex
+        var previousWasWord = false
+        for match in matches {
+            guard let range = Range(match.range, in: value) else { continue }
+            let gap = value[cursor..<range.lowerBound]
+            if !(previousWasWord && gap.allSatisfy { $0 == " " || $0 == "\t" }) { out += gap }
+            let word = String(value[range])
+            out += RawMessage.encodedWords(in: word).first.map { String(decoding: $0.bytes, as: UTF8.self) } ?? word
+            cursor = range.upperBound
+            previousWasWord = true
+        }
+        out += value[cursor...]
+        return out
+    }
+
+    /// Every encoded-word in the message's and its parts' header fields.
+    var allEncodedWords: [EncodedWord] {
+        ([head] + partHeads).flatMap { $0.fields.flatMap { RawMessage.encodedWords(in: $0.value) } }
+    }
+}
+
+/// Checks that every encoded-word of `message` is at most 75 characters and
+/// holds whole UTF-8 sequences (SPEC §5: never splitting a UTF-8 sequence).
+func expectWholeEncodedWords(_ message: RawMessage, sourceLocation: SourceLocation = #_sourceLocation) {
+    for word in message.allEncodedWords {
+        #expect(word.text.count <= 75, "encoded-word over 75 characters: \(word.text)", sourceLocation: sourceLocation)
+        #expect(String(validating: word.bytes, as: UTF8.self) != nil,
+                "encoded-word splits a UTF-8 sequence: \(word.text)", sourceLocation: sourceLocation)
+        #expect(!word.bytes.isEmpty, "empty or undecodable encoded-word: \(word.text)", sourceLocation: sourceLocation)
     }
 }

@@ -41,8 +41,8 @@ public struct ActivityError: Error, Sendable, Equatable, CustomStringConvertible
 /// `completed` is derived from the outcome, so success cannot be claimed
 /// for work that did not happen.
 public struct ActivityResult: Sendable, Equatable {
-    /// The activity that ran.
-    public var activityType: ActivityType
+    /// The activity that ran, or `nil` when the person dismissed the picker.
+    public var activityType: ActivityType?
     /// How it ended.
     public var outcome: ActivityOutcome
     /// Items the activity handed back (a plugin's output lines, a saved path).
@@ -51,14 +51,17 @@ public struct ActivityResult: Sendable, Equatable {
     public var error: ActivityError?
 
     /// Creates a result. A `failed` outcome without an error gets a generic one.
-    public init(activityType: ActivityType, outcome: ActivityOutcome, returnedItems: [ShareItem] = [],
+    public init(activityType: ActivityType?, outcome: ActivityOutcome, returnedItems: [ShareItem] = [],
                 error: ActivityError? = nil) {
         self.activityType = activityType
         self.outcome = outcome
         self.returnedItems = returnedItems
         self.error = error ?? (outcome == .failed
-            ? ActivityError(code: "failed", message: "\(activityType.rawValue) failed without saying why") : nil)
+            ? ActivityError(code: "failed", message: "\(activityType?.rawValue ?? "the share sheet") failed without saying why") : nil)
     }
+
+    /// The result when the person dismissed the picker without picking.
+    public static let dismissed = ActivityResult(activityType: nil, outcome: .cancelled)
 
     /// A failed result carrying `error`.
     public static func failure(_ activityType: ActivityType, _ error: ActivityError) -> ActivityResult {
@@ -85,7 +88,7 @@ public struct ActivityResult: Sendable, Equatable {
     /// The completion object of SPEC §3, keys in contract order.
     public var json: JSONValue {
         .object([
-            ("activityType", .string(activityType.rawValue)),
+            ("activityType", .optional(activityType?.rawValue)),
             ("completed", .bool(completed)),
             ("outcome", .string(outcome.rawValue)),
             ("returnedItems", .array(returnedItems.map(\.json))),

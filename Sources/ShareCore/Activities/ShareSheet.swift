@@ -110,12 +110,13 @@ public final class ShareSheet {
         }
         for category in [ActivityCategory.share, .action] {
             for activity in applicationActivities where activity.activityCategory == category { add(activity) }
-            for activity in system where category == categoryOf(activity) { add(activity) }
+            for activity in system where category == self.category(of: activity) { add(activity) }
         }
         return result
     }
 
-    private func categoryOf(_ activity: any Activity) -> ActivityCategory {
+    /// The row an activity's tile goes in: the support table's for system types.
+    public func category(of activity: any Activity) -> ActivityCategory {
         SupportTable.descriptor(for: activity.activityType)?.category ?? activity.activityCategory
     }
 

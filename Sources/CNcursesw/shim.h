@@ -1,0 +1,37 @@
+#ifndef SHARE_CNCURSESW_SHIM_H
+#define SHARE_CNCURSESW_SHIM_H
+/* ncursesw from Swift: wide characters on, and tiny inline functions for
+   what Swift cannot import (macros) or may not read (C globals under
+   Swift 6 concurrency checking). */
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+#include <locale.h>
+#include <stdio.h>
+#include <wchar.h>
+#include <ncursesw/ncurses.h>
+
+static inline WINDOW *nc_stdscr(void) { return stdscr; }
+static inline int nc_lines(void) { return LINES; }
+static inline int nc_cols(void) { return COLS; }
+static inline int nc_colors(void) { return COLORS; }
+static inline int nc_color_pairs(void) { return COLOR_PAIRS; }
+
+static inline attr_t nc_a_bold(void) { return A_BOLD; }
+static inline attr_t nc_a_reverse(void) { return A_REVERSE; }
+static inline attr_t nc_a_dim(void) { return A_DIM; }
+static inline attr_t nc_a_underline(void) { return A_UNDERLINE; }
+
+static inline mmask_t nc_mouse_mask(void) {
+    return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
+}
+static inline int nc_is_button1(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
+static inline int nc_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
+static inline int nc_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }
+
+/* Draws one grapheme (up to CCHARW_MAX wide characters) at y, x. */
+static inline int nc_put(int y, int x, const wchar_t *text, attr_t attributes, short pair) {
+    cchar_t cell;
+    if (setcchar(&cell, text, attributes, pair, NULL) != OK) return ERR;
+    return mvadd_wch(y, x, &cell);
+}
+#endif

@@ -1,0 +1,166 @@
+import CNcursesw
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one place that talks to ncurses: draws frames on `/dev/tty` and
+/// reads keys, mouse and resizes from it.
+///
+/// Drawing on `/dev/tty` (as fzf does) keeps stdout for the JSON result and
+/// stdin free to be an item. Colours come from the terminal's palette
+/// (`use_default_colors`), and are off when `colors` is false or the
+/// terminal has none.
+public final class NcursesTerminal {
+    private let input: UnsafeMutablePointer<FILE>
+    private let output: UnsafeMutablePointer<FILE>
+    private let screen: OpaquePointer
+    /// Whether colours are in use.
+    public let colors: Bool
+    private var pairs: [Int: Int16] = [:]
+    private var ended = false
+
+    /// Opens `/dev/tty` and starts ncurses on it.
+    /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
+    public init(wantColors: Bool) throws(TerminalError) {
+        setlocale(LC_ALL, "")
+        guard let input = fopen("/dev/tty", "r") else { throw TerminalError("cannot open /dev/tty for reading") }
+        guard let output = fopen("/dev/tty", "w") else {
+            fclose(input)
+            throw TerminalError("cannot open /dev/tty for writing")
+        }
+        guard let screen = newterm(nil, output, input) else {
+            fclose(input)
+            fclose(output)
+            let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
+            throw TerminalError("ncurses cannot drive this terminal (TERM=\(term))")
+        }
+        self.input = input
+        self.output = output
+        self.screen = screen
+        set_term(screen)
+        raw()
+        noecho()
+        nonl()
+        keypad(nc_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        mouseinterval(0)
+        mousemask(nc_mouse_mask(), nil)
+        if wantColors && has_colors() {
+            start_color()
+            use_default_colors()
+            colors = true
+        } else {
+            colors = false
+        }
+    }
+
+    deinit { end() }
+
+    /// The terminal's size now.
+    public var size: (width: Int, height: Int) { (Int(nc_cols()), Int(nc_lines())) }
+
+    /// Restores the terminal (idempotent).
+    public func end() {
+        guard !ended else { return }
+        ended = true
+        endwin()
+        delscreen(screen)
+        fclose(input)
+        fclose(output)
+    }
+
+    /// Draws `frame`; ncurses sends only what changed since the last one.
+    public func draw(_ frame: Frame) {
+        var buffer = [wchar_t](repeating: 0, count: 6)
+        for y in 0..<min(frame.height, Int(nc_lines())) {
+            for x in 0..<min(frame.width, Int(nc_cols())) {
+                let cell = frame[x, y]
+                if cell.text.isEmpty { continue }  // the second half of a wide character
+                var count = 0
+                for scalar in cell.text.unicodeScalars where count < 5 {
+                    buffer[count] = wchar_t(bitPattern: scalar.value)
+                    count += 1
+                }
+                buffer[count] = 0
+                let (attributes, pair) = look(cell.style)
+                _ = nc_put(Int32(y), Int32(x), buffer, attributes, pair)
+            }
+        }
+        if let cursor = frame.cursor {
+            curs_set(1)
+            move(Int32(cursor.y), Int32(cursor.x))
+        } else {
+            curs_set(0)
+        }
+        refresh()
+    }
+
+    /// Waits for the next event.
+    public func nextEvent() -> InputEvent? {
+        var character: wint_t = 0
+        let kind = get_wch(&character)
+        if kind == KEY_CODE_YES { return key(Int32(character)) }
+        guard kind == OK else { return nil }
+        switch character {
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(UInt8(character) + 96)))
+        default:
+            guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
+            return .character(Character(scalar))
+        }
+    }
+
+    private func key(_ code: Int32) -> InputEvent? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_BTAB: return .backTab
+        case KEY_ENTER: return .enter
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_RESIZE: return .resize(width: Int(nc_cols()), height: Int(nc_lines()))
+        case KEY_MOUSE:
+            var event = MEVENT()
+            guard getmouse(&event) == OK else { return nil }
+            if nc_is_wheel_up(event.bstate) != 0 { return .wheelUp }
+            if nc_is_wheel_down(event.bstate) != 0 { return .wheelDown }
+            if nc_is_button1(event.bstate) != 0 { return .click(x: Int(event.x), y: Int(event.y)) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// ncurses attributes and colour pair for a style.
+    private func look(_ style: CellStyle) -> (attr_t, Int16) {
+        var attributes: attr_t = 0
+        if style.bold { attributes |= nc_a_bold() }
+        if style.reverse { attributes |= nc_a_reverse() }
+        if style.dim { attributes |= nc_a_dim() }
+        if style.underline { attributes |= nc_a_underline() }
+        guard colors, style.foreground != nil || style.background != nil else { return (attributes, 0) }
+        let key = (style.foreground.map { $0.rawValue + 1 } ?? 0) * 9 + (style.background.map { $0.rawValue + 1 } ?? 0)
+        if let pair = pairs[key] { return (attributes, pair) }
+        let pair = Int16(pairs.count + 1)
+        guard Int32(pair) < nc_color_pairs() else { return (attributes, 0) }
+        init_pair(pair, Int16(style.foreground?.rawValue ?? -1), Int16(style.background?.rawValue ?? -1))
+        pairs[key] = pair
+        return (attributes, pair)
+    }
+}
+
+/// The terminal cannot be used; the message says why.
+public struct TerminalError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

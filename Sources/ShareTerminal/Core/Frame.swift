@@ -1,0 +1,156 @@
+/// A colour from the terminal's own palette (the 8 ANSI colours), so the
+/// UI follows the user's theme instead of imposing one.
+public enum TerminalColor: Int, Sendable, Equatable, CaseIterable {
+    case black, red, green, yellow, blue, magenta, cyan, white
+}
+
+/// How a cell is drawn. With colours off, only the attributes remain, and
+/// the selection (reverse video) still shows on a monochrome terminal.
+public struct CellStyle: Sendable, Equatable, Hashable {
+    public var foreground: TerminalColor?
+    public var background: TerminalColor?
+    public var bold = false
+    public var reverse = false
+    public var dim = false
+    public var underline = false
+
+    /// Creates a style.
+    public init(foreground: TerminalColor? = nil, background: TerminalColor? = nil, bold: Bool = false,
+                reverse: Bool = false, dim: Bool = false, underline: Bool = false) {
+        self.foreground = foreground
+        self.background = background
+        self.bold = bold
+        self.reverse = reverse
+        self.dim = dim
+        self.underline = underline
+    }
+
+    /// The terminal's default look.
+    public static let plain = CellStyle()
+
+    /// The style without colours (for `NO_COLOR` and `--no-color`).
+    public var monochrome: CellStyle {
+        CellStyle(bold: bold, reverse: reverse, dim: dim, underline: underline)
+    }
+
+    /// A short code for snapshot style maps: `.` plain, `r` reverse, `b` bold,
+    /// `d` dim, `u` underline, `c` coloured, `R` reverse+bold.
+    var code: Character {
+        switch (reverse, bold, dim, underline) {
+        case (true, true, _, _): "R"
+        case (true, false, _, _): "r"
+        case (false, true, _, _): "b"
+        case (false, false, true, _): "d"
+        case (false, false, false, true): "u"
+        default: foreground != nil || background != nil ? "c" : "."
+        }
+    }
+}
+
+/// One screen cell: a grapheme (or nothing, for the right half of a wide one).
+public struct Cell: Sendable, Equatable {
+    /// The grapheme drawn here; empty for the second column of a wide character.
+    public var text: String
+    /// How it is drawn.
+    public var style: CellStyle
+
+    /// A blank cell.
+    public static let blank = Cell(text: " ", style: .plain)
+}
+
+/// A screen's worth of styled cells: what a view returns and a backend draws.
+///
+/// Text is placed by display width: a Hangul syllable or an emoji takes
+/// two cells (the second is a continuation), a combining mark stays with
+/// its base, and nothing is ever drawn past the right edge.
+public struct Frame: Sendable, Equatable {
+    /// Columns.
+    public let width: Int
+    /// Lines.
+    public let height: Int
+    /// Cells, row by row.
+    public private(set) var cells: [Cell]
+    /// Where the terminal cursor should be, if visible.
+    public var cursor: (x: Int, y: Int)?
+
+    /// A blank frame.
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
+            && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y
+    }
+
+    /// The cell at a position.
+    public subscript(x: Int, y: Int) -> Cell {
+        cells[y * width + x]
+    }
+
+    /// Writes `text` at (x, y) without passing `maxX` (exclusive, default the
+    /// right edge); control characters are shown as symbols. Returns the
+    /// column after the last cell written.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxX: Int? = nil) -> Int {
+        guard y >= 0 && y < height else { return x }
+        let limit = min(maxX ?? width, width)
+        var column = x
+        for character in TerminalText.sanitized(text) {
+            let columns = DisplayWidth.of(character)
+            if columns == 0 {
+                // A lone combining mark or format character joins the previous cell.
+                if column > x, column - 1 < limit { cells[y * width + column - 1].text.append(character) }
+                continue
+            }
+            if column + columns > limit { break }
+            if column >= 0 {
+                cells[y * width + column] = Cell(text: String(character), style: style)
+                if columns == 2 { cells[y * width + column + 1] = Cell(text: "", style: style) }
+            }
+            column += columns
+        }
+        return column
+    }
+
+    /// Sets the style of `count` cells from (x, y), keeping their text.
+    public mutating func paint(x: Int, y: Int, count: Int, style: CellStyle) {
+        guard y >= 0 && y < height else { return }
+        for column in max(0, x)..<min(width, x + count) { cells[y * width + column].style = style }
+    }
+
+    /// Fills a rectangle with blanks in `style`.
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, style: CellStyle) {
+        for row in max(0, y)..<min(height, y + h) {
+            for column in max(0, x)..<min(width, x + w) { cells[row * width + column] = Cell(text: " ", style: style) }
+        }
+    }
+
+    /// The frame with every colour removed (for `NO_COLOR`).
+    public var monochrome: Frame {
+        var copy = self
+        for index in copy.cells.indices { copy.cells[index].style = copy.cells[index].style.monochrome }
+        return copy
+    }
+
+    /// Each line as text (wide characters once, continuations skipped), right-trimmed.
+    public var lines: [String] {
+        (0..<height).map { row in
+            var line = ""
+            for column in 0..<width { line += cells[row * width + column].text }
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+
+    /// One line per row of style codes (see ``CellStyle``), right-trimmed of `.`.
+    public var styleMap: [String] {
+        (0..<height).map { row in
+            var line = String((0..<width).map { cells[row * width + $0].style.code })
+            while line.hasSuffix(".") { line.removeLast() }
+            return line
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import ShareCore
+
+/// One tile: an eligible activity as the picker shows it.
+public struct PickerTile: Sendable, Equatable {
+    /// The activity's type, reported when the tile is picked.
+    public var type: ActivityType
+    /// The title under the icon.
+    public var title: String
+    /// The icon: one glyph, or up to three short lines of text art.
+    public var icon: [String]
+    /// The row the tile belongs to.
+    public var category: ActivityCategory
+
+    /// Creates a tile.
+    public init(type: ActivityType, title: String, icon: [String], category: ActivityCategory) {
+        self.type = type
+        self.title = title
+        self.icon = icon
+        self.category = category
+    }
+}
+
+/// The preview header: what is being shared.
+public struct PickerHeader: Sendable, Equatable {
+    /// The main line (the title, or the first item's name).
+    public var title: String
+    /// The second line (what and how much).
+    public var subtitle: String
+    /// A glyph for the kind of item, shown when there is no thumbnail.
+    public var icon: String
+    /// A small picture of the first image, as styled cells, when colours allow.
+    public var thumbnail: [[Cell]]?
+
+    /// Creates a header.
+    public init(title: String, subtitle: String, icon: String, thumbnail: [[Cell]]? = nil) {
+        self.title = title
+        self.subtitle = subtitle
+        self.icon = icon
+        self.thumbnail = thumbnail
+    }
+}
+
+/// Everything the picker shows, as a value: `update` changes it, `view` draws it.
+public struct PickerState: Sendable, Equatable {
+    /// What is being shared.
+    public var header: PickerHeader
+    /// The eligible activities, in display order.
+    public var tiles: [PickerTile]
+    /// The selected tile's type.
+    public var selection: ActivityType?
+    /// The filter text while filtering (`/`), else `nil`.
+    public var filter: String?
+    /// Whether the key help is open.
+    public var showingHelp = false
+    /// Lines scrolled off the top of the tile area.
+    public var scroll = 0
+    /// The terminal size.
+    public var width: Int
+    public var height: Int
+    /// Whether colours may be used (`NO_COLOR`, `--no-color`, monochrome terminals turn this off).
+    public var colors: Bool
+
+    /// Creates the picker's first state: the first tile is selected, so Enter picks it.
+    public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true) {
+        self.header = header
+        self.tiles = tiles
+        self.width = width
+        self.height = height
+        self.colors = colors
+        selection = tiles.first?.type
+    }
+
+    /// The tiles that pass the filter, in order.
+    public var visibleTiles: [PickerTile] {
+        guard let filter, !filter.isEmpty else { return tiles }
+        let needle = filter.lowercased()
+        return tiles.filter { $0.title.lowercased().contains(needle) || $0.type.rawValue.lowercased().contains(needle) }
+    }
+
+    /// The index of the selection among the visible tiles.
+    public var selectedIndex: Int? {
+        visibleTiles.firstIndex { $0.type == selection }
+    }
+
+    /// Whether the terminal is too small for tiles and the picker shows a list.
+    public var isListMode: Bool { width < 60 || height < 16 }
+}

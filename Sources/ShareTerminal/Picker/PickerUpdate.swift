@@ -1,0 +1,125 @@
+import ShareCore
+
+/// What the picker asks the run loop to do.
+public enum PickerEffect: Sendable, Equatable {
+    /// Run this activity.
+    case pick(ActivityType)
+    /// End with `cancelled`.
+    case cancel
+}
+
+/// The picker's update: an event changes the state and may yield effects.
+/// Pure: no terminal, no clock, no environment.
+public enum PickerUpdate {
+    /// Applies `event` to `state`.
+    public static func update(_ state: inout PickerState, _ event: InputEvent, keys: KeyMap = .picker) -> [PickerEffect] {
+        if case .resize(let width, let height) = event {
+            state.width = width
+            state.height = height
+            keepSelectionVisible(&state)
+            return []
+        }
+        if event == .control("c") { return [.cancel] }
+        if state.showingHelp {
+            state.showingHelp = false
+            return []
+        }
+        switch event {
+        case .click(let x, let y):
+            let layout = PickerLayout(state)
+            guard let index = layout.tile(atX: x, y: y, scroll: state.scroll) else { return [] }
+            return [.pick(state.visibleTiles[index].type)]
+        case .wheelUp, .wheelDown:
+            let layout = PickerLayout(state)
+            state.scroll = layout.clamp(state.scroll + (event == .wheelUp ? -1 : 1) * (layout.tileLines + 1))
+            return []
+        default: break
+        }
+        if state.filter != nil, let effects = updateFilter(&state, event) { return effects }
+        if case .character(let digit) = event, let number = digit.wholeNumberValue, (1...9).contains(number) {
+            let tiles = state.visibleTiles
+            return number <= tiles.count ? [.pick(tiles[number - 1].type)] : []
+        }
+        guard let action = keys.action(for: event) else { return [] }
+        return perform(action, on: &state)
+    }
+
+    /// Keys while filtering: text edits the filter; Esc clears it; the rest falls through.
+    private static func updateFilter(_ state: inout PickerState, _ event: InputEvent) -> [PickerEffect]? {
+        switch event {
+        case .character(let character):
+            state.filter?.append(character)
+        case .backspace:
+            if state.filter?.isEmpty == true { state.filter = nil } else { state.filter?.removeLast() }
+        case .escape:
+            state.filter = nil
+        case .control("u"):
+            state.filter = ""
+        default:
+            return nil
+        }
+        reselect(&state)
+        return []
+    }
+
+    private static func perform(_ action: PickerAction, on state: inout PickerState) -> [PickerEffect] {
+        let tiles = state.visibleTiles
+        switch action {
+        case .cancel: return [.cancel]
+        case .help: state.showingHelp = true
+        case .filter: state.filter = state.filter ?? ""
+        case .pick:
+            if let index = state.selectedIndex { return [.pick(tiles[index].type)] }
+        case .left, .right:
+            guard let index = state.selectedIndex else { break }
+            select(index + (action == .left ? -1 : 1), in: &state)
+        case .first: select(0, in: &state)
+        case .last: select(tiles.count - 1, in: &state)
+        case .up, .down: moveVertically(down: action == .down, &state)
+        case .nextRow, .previousRow:
+            guard let index = state.selectedIndex else { break }
+            let category = tiles[index].category
+            let other = tiles.firstIndex { $0.category != category }
+            let own = tiles.firstIndex { $0.category == category }
+            select((other ?? own ?? 0), in: &state)
+        }
+        return []
+    }
+
+    private static func select(_ index: Int, in state: inout PickerState) {
+        let tiles = state.visibleTiles
+        guard !tiles.isEmpty else { return }
+        state.selection = tiles[max(0, min(index, tiles.count - 1))].type
+        keepSelectionVisible(&state)
+    }
+
+    /// Up and down go to the nearest tile on the line above or below, across rows.
+    private static func moveVertically(down: Bool, _ state: inout PickerState) {
+        let layout = PickerLayout(state)
+        guard let index = state.selectedIndex, let current = layout.slot(index) else { return }
+        let lines = Set(layout.slots.map(\.y)).sorted()
+        guard let line = lines.firstIndex(of: current.y) else { return }
+        let target = line + (down ? 1 : -1)
+        guard lines.indices.contains(target) else { return }
+        let candidates = layout.slots.filter { $0.y == lines[target] }
+        if let best = candidates.min(by: { abs($0.x - current.x) < abs($1.x - current.x) }) {
+            select(best.index, in: &state)
+        }
+    }
+
+    /// After the filter changed: keep the selection if still visible, else the first match.
+    private static func reselect(_ state: inout PickerState) {
+        if state.selectedIndex == nil { state.selection = state.visibleTiles.first?.type }
+        state.scroll = 0
+        keepSelectionVisible(&state)
+    }
+
+    private static func keepSelectionVisible(_ state: inout PickerState) {
+        let layout = PickerLayout(state)
+        if let index = state.selectedIndex {
+            state.scroll = layout.scroll(showing: index, from: state.scroll)
+        } else {
+            state.scroll = layout.clamp(state.scroll)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/// The picker's view: state → frame. Pure: the same state and size always
+/// give the same frame, which the snapshot tests compare.
+public enum PickerView {
+    static let helpBar = "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  ? keys  Esc cancel"
+    static let keyHelp: [(String, String)] = [
+        ("← → h l", "previous / next activity"),
+        ("↑ ↓ k j", "line above / below"),
+        ("Tab", "switch between Share and Actions"),
+        ("Enter", "pick the selected activity"),
+        ("1 – 9", "pick by position"),
+        ("/", "filter by title (Esc clears)"),
+        ("mouse", "click picks, wheel scrolls"),
+        ("Esc q Ctrl-C", "cancel"),
+    ]
+
+    /// Draws `state` into a frame of its size.
+    public static func view(_ state: PickerState) -> Frame {
+        var frame = Frame(width: state.width, height: state.height)
+        guard state.width > 0 && state.height > 0 else { return frame }
+        let layout = PickerLayout(state)
+        let accent = CellStyle(foreground: .cyan, bold: true)
+        if state.isListMode {
+            drawCompactHeader(state, layout, into: &frame)
+        } else {
+            drawHeader(state, into: &frame, accent: accent)
+        }
+        drawContent(state, layout, into: &frame, accent: accent)
+        drawBottomLine(state, into: &frame)
+        if state.showingHelp { drawHelp(into: &frame) }
+        return state.colors ? frame : frame.monochrome
+    }
+
+    // MARK: - Header
+
+    private static func drawHeader(_ state: PickerState, into frame: inout Frame, accent: CellStyle) {
+        let width = state.width
+        let border = CellStyle(dim: true)
+        frame.put("╭" + String(repeating: "─", count: max(0, width - 2)) + "╮", x: 0, y: 0, style: border)
+        frame.put("│", x: 0, y: 1, style: border)
+        frame.put("│", x: width - 1, y: 1, style: border)
+        frame.put("│", x: 0, y: 2, style: border)
+        frame.put("│", x: width - 1, y: 2, style: border)
+        frame.put("╰" + String(repeating: "─", count: max(0, width - 2)) + "╯", x: 0, y: 3, style: border)
+        var textX = 4
+        if let thumbnail = state.header.thumbnail, state.colors {
+            for (row, cells) in thumbnail.prefix(2).enumerated() {
+                for (column, cell) in cells.prefix(8).enumerated() {
+                    frame.put(cell.text, x: 2 + column, y: 1 + row, style: cell.style, maxX: 10)
+                }
+            }
+            textX = 2 + min(8, thumbnail.map(\.count).max() ?? 0) + 2
+        } else {
+            frame.put(state.header.icon, x: 2, y: 1, style: accent, maxX: 4)
+        }
+        let limit = width - 2
+        frame.put(DisplayWidth.truncate(TerminalText.sanitized(state.header.title), to: max(0, limit - textX)),
+                  x: textX, y: 1, style: CellStyle(bold: true), maxX: limit)
+        frame.put(DisplayWidth.truncate(TerminalText.sanitized(state.header.subtitle), to: max(0, limit - textX)),
+                  x: textX, y: 2, style: CellStyle(dim: true), maxX: limit)
+    }
+
+    private static func drawCompactHeader(_ state: PickerState, _ layout: PickerLayout, into frame: inout Frame) {
+        guard layout.headerHeight > 0 else { return }
+        let title = state.header.icon + " " + TerminalText.sanitized(state.header.title)
+        frame.put(DisplayWidth.truncate(title, to: state.width), x: 0, y: 0, style: CellStyle(bold: true))
+        if layout.headerHeight > 1 {
+            frame.put(DisplayWidth.truncate(TerminalText.sanitized(state.header.subtitle), to: state.width),
+                      x: 0, y: 1, style: CellStyle(dim: true))
+        }
+    }
+
+    // MARK: - Tiles
+
+    private static func drawContent(_ state: PickerState, _ layout: PickerLayout, into frame: inout Frame, accent: CellStyle) {
+        let top = layout.contentTop
+        let bottom = top + layout.contentHeight
+        func screenY(_ contentY: Int) -> Int? {
+            let y = contentY - state.scroll + top
+            return y >= top && y < bottom ? y : nil
+        }
+        let tiles = state.visibleTiles
+        if tiles.isEmpty {
+            let message = state.filter.map { "No activity matches “\($0)”" } ?? "No activity can take these items"
+            frame.put(DisplayWidth.truncate(message, to: state.width - 2), x: 1, y: min(top, state.height - 1),
+                      style: CellStyle(dim: true))
+            return
+        }
+        for heading in layout.headings {
+            if let y = screenY(heading.y) { frame.put(heading.title, x: 1, y: y, style: CellStyle(foreground: .blue, bold: true)) }
+        }
+        let selected = state.selectedIndex
+        for slot in layout.slots {
+            let tile = tiles[slot.index]
+            let isSelected = slot.index == selected
+            if layout.tileLines == 1 {
+                guard let y = screenY(slot.y) else { continue }
+                let style = isSelected ? CellStyle(bold: true, reverse: true) : .plain
+                if isSelected { frame.fill(x: 0, y: y, width: state.width, height: 1, style: style) }
+                let label = (tile.icon.first.map { DisplayWidth.truncate($0, to: 2) } ?? " ") + "  " + tile.title
+                frame.put(DisplayWidth.truncate(label, to: state.width - 3), x: slot.x + 1, y: y, style: style)
+                continue
+            }
+            drawTile(tile, at: slot.x, isSelected: isSelected, accent: accent, into: &frame, line: screenY, baseY: slot.y)
+        }
+        // A scroll hint when tiles are off screen.
+        if state.scroll > 0 { frame.put("▲", x: state.width - 2, y: top, style: CellStyle(dim: true)) }
+        if state.scroll + layout.contentHeight < layout.contentLength, bottom - 1 >= top {
+            frame.put("▼", x: state.width - 2, y: bottom - 1, style: CellStyle(dim: true))
+        }
+    }
+
+    private static func drawTile(_ tile: PickerTile, at x: Int, isSelected: Bool, accent: CellStyle, into frame: inout Frame,
+                                 line: (Int) -> Int?, baseY: Int) {
+        let boxStyle = isSelected ? accent : CellStyle(dim: true)
+        let art = tile.icon.prefix(3).map { TerminalText.sanitized($0) }
+        if art.count <= 1 {
+            let glyph = DisplayWidth.truncate(art.first ?? "◆", to: 4)
+            let inner = 4
+            let pad = (inner - DisplayWidth.of(glyph)) / 2
+            if let y = line(baseY) { frame.put("╭────╮", x: x + 3, y: y, style: boxStyle) }
+            if let y = line(baseY + 1) {
+                frame.put("│", x: x + 3, y: y, style: boxStyle)
+                frame.put(glyph, x: x + 4 + pad, y: y, style: isSelected ? accent : .plain, maxX: x + 8)
+                frame.put("│", x: x + 8, y: y, style: boxStyle)
+            }
+            if let y = line(baseY + 2) { frame.put("╰────╯", x: x + 3, y: y, style: boxStyle) }
+        } else {
+            for (row, text) in art.enumerated() {
+                guard let y = line(baseY + row) else { continue }
+                let cut = DisplayWidth.truncate(text, to: 10)
+                frame.put(cut, x: x + 1 + (10 - DisplayWidth.of(cut)) / 2, y: y, style: isSelected ? accent : .plain, maxX: x + 11)
+            }
+        }
+        if let y = line(baseY + 3) {
+            let title = DisplayWidth.truncate(TerminalText.sanitized(tile.title), to: PickerLayout.tileWidth - 1)
+            // Centred under the icon box, whose middle is 6 columns into the tile.
+            let titleX = max(x, x + 6 - (DisplayWidth.of(title) + 1) / 2)
+            frame.put(title, x: titleX, y: y, style: isSelected ? CellStyle(bold: true, reverse: true) : .plain,
+                      maxX: x + PickerLayout.tileWidth - 1)
+        }
+    }
+
+    // MARK: - Bottom line and help
+
+    private static func drawBottomLine(_ state: PickerState, into frame: inout Frame) {
+        let y = state.height - 1
+        guard y >= 0 else { return }
+        if let filter = state.filter {
+            let end = frame.put("/" + filter, x: 0, y: y, style: CellStyle(bold: true))
+            frame.cursor = (min(end, state.width - 1), y)
+            return
+        }
+        frame.put(DisplayWidth.truncate(helpBar, to: state.width), x: 0, y: y, style: CellStyle(dim: true))
+    }
+
+    private static func drawHelp(into frame: inout Frame) {
+        let width = min(frame.width - 2, 52)
+        let height = min(frame.height - 2, keyHelp.count + 4)
+        guard width > 10 && height > 3 else { return }
+        let x = (frame.width - width) / 2
+        let y = (frame.height - height) / 2
+        frame.fill(x: x, y: y, width: width, height: height, style: .plain)
+        frame.put("╭" + String(repeating: "─", count: width - 2) + "╮", x: x, y: y)
+        for row in 1..<(height - 1) {
+            frame.put("│", x: x, y: y + row)
+            frame.put("│", x: x + width - 1, y: y + row)
+        }
+        frame.put("╰" + String(repeating: "─", count: width - 2) + "╯", x: x, y: y + height - 1)
+        frame.put(" Keys ", x: x + 2, y: y, style: CellStyle(bold: true))
+        for (row, entry) in keyHelp.prefix(height - 4).enumerated() {
+            frame.put(entry.0, x: x + 2, y: y + 2 + row, style: CellStyle(bold: true), maxX: x + 16)
+            frame.put(entry.1, x: x + 16, y: y + 2 + row, maxX: x + width - 1)
+        }
+    }
+}
