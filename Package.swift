@@ -25,10 +25,15 @@ let package = Package(
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
         .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),
+        // The real command line plus application activities from the Swift API,
+        // for the picker's end-to-end tests, screenshots and benchmarks.
+        .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore"]),
 
-        .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail", "ShareTerminal"]),
+        .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),
+        .testTarget(name: "ShareTerminalTests", dependencies: ["ShareTerminal", "ShareCore"],
+                    exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -15,7 +15,8 @@ public enum ShareCommand {
     ///
     /// A word that is not UTF-8 is refused with its bytes shown, since paths
     /// are handled as text from here on and must not change on the way.
-    public static func main(rawArguments: [[UInt8]], console: Console) async -> Int32 {
+    public static func main(rawArguments: [[UInt8]], console: Console,
+                            applicationActivities: [any Activity] = []) async -> Int32 {
         var arguments: [String] = []
         for bytes in rawArguments {
             guard let word = String(validating: bytes, as: UTF8.self) else {
@@ -25,12 +26,16 @@ public enum ShareCommand {
             }
             arguments.append(word)
         }
-        return await run(arguments, console: console)
+        return await run(arguments, console: console, applicationActivities: applicationActivities)
     }
 
     /// Runs `share` with `arguments` (without the program name) and returns the exit code.
+    ///
+    /// `applicationActivities` are a program's own activities (the Swift API's
+    /// custom activities), shown before the system ones in their row.
     public static func run(_ arguments: [String], console: Console,
-                           detector: any ContentTypeDetector = MagicContentTypeDetector()) async -> Int32 {
+                           detector: any ContentTypeDetector = MagicContentTypeDetector(),
+                           applicationActivities: [any Activity] = []) async -> Int32 {
         let options: Options
         do {
             options = try Options.parse(arguments)
@@ -69,7 +74,8 @@ public enum ShareCommand {
         }
 
         let mail = MailActivity(request: options.mail, settings: mailSettings)
-        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item), systemActivities: SystemActivities.all(built: [mail]))
+        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item), applicationActivities: applicationActivities,
+                               systemActivities: SystemActivities.all(built: [mail]))
         sheet.subject = options.subject
         sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
                                    only: options.only.map(Set.init), pinned: configuration.pinned))

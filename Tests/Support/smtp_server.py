@@ -109,7 +109,7 @@ async def main():
             def authenticate(server, session, envelope, mechanism, auth_data):
                 ok = isinstance(auth_data, LoginPassword) and auth_data.login.decode() == user \
                     and auth_data.password.decode() == password
-                return AuthResult(success=ok, handled=False)
+                return AuthResult(success=ok, handled=False, auth_data=auth_data)
 
             options.update(authenticator=authenticate, auth_required=True, auth_require_tls=bool(args.starttls))
         server = await loop.create_server(lambda: SMTP(store, **options), "127.0.0.1", 0)
