@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore"]),
 
         .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),
         .testTarget(name: "ShareTerminalTests", dependencies: ["ShareTerminal", "ShareCore"],
                     exclude: ["Snapshots"]),

@@ -73,9 +73,14 @@ public enum ShareCommand {
             return usage(error.description, console)
         }
 
-        let mail = MailActivity(request: options.mail, settings: mailSettings)
+        let built: [any Activity] = [
+            MailActivity(request: options.mail, settings: mailSettings),
+            CopyActivity(environment: console.environment, hasTerminal: console.hasTerminal()),
+            ReadingListActivity(path: Locations(environment: console.environment).dataHome + "/reading-list.tsv",
+                                title: options.title),
+        ]
         let sheet = ShareSheet(activityItems: items.map(ActivityItem.item), applicationActivities: applicationActivities,
-                               systemActivities: SystemActivities.all(built: [mail]))
+                               systemActivities: SystemActivities.all(built: built))
         sheet.subject = options.subject
         sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
                                    only: options.only.map(Set.init), pinned: configuration.pinned))

@@ -19,7 +19,7 @@ import Testing
         let fixtures = try Fixtures()
         let reasons = try reasons(fixtures, [url])
         #expect(reasons == SystemActivity.expectedReasons(itemKinds: ["u"]))
-        #expect(reasons["addToReadingList"] == "unavailable")
+        #expect(reasons["addToReadingList"] == "eligible")
         #expect(reasons["assignToContact"] == "unsupported-items")
         #expect(reasons["print"] == "unsupported-items")
     }
@@ -64,7 +64,7 @@ import Testing
         let fixtures = try Fixtures()
         let reasons = try reasons(fixtures, ["--text", "hi", "https://example.com"])
         #expect(reasons == SystemActivity.expectedReasons(itemKinds: ["s", "u"]))
-        #expect(reasons["addToReadingList"] == "unavailable")
+        #expect(reasons["addToReadingList"] == "eligible")
     }
 
     @Test func itemAfterDoubleDashIsAPathEvenWithADash() throws {

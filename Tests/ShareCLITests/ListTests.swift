@@ -6,10 +6,16 @@ import Testing
 @Suite struct ListTests {
     @Test func eligibleActivitiesArePrintedTypeTabTitle() throws {
         let fixtures = try Fixtures()
-        for items in [["--text", "hi"], [fixtures.png.path], ["https://example.com"], [fixtures.pdf.path]] {
+        let cases: [([String], String)] = [
+            (["--text", "hi"], "mail\tMail\n"),
+            ([fixtures.png.path], "mail\tMail\n"),
+            (["https://example.com"], "mail\tMail\naddToReadingList\tAdd to Reading List\n"),
+            ([fixtures.pdf.path], "mail\tMail\n"),
+        ]
+        for (items, expected) in cases {
             let run = try fixtures.share(["--list"] + items)
             #expect(run.status == 0, "\(items): stderr: \(run.err)")
-            #expect(run.out == "mail\tMail\n", "\(items): stdout: \(run.out)")
+            #expect(run.out == expected, "\(items): stdout: \(run.out)")
         }
     }
 
@@ -38,5 +44,29 @@ import Testing
         let run = try fixtures.share("--list", "--only", "com.example.x", "--text", "hi")
         #expect(run.status == 4, "stderr: \(run.err)")
         #expect(run.stdout.isEmpty)
+    }
+}
+
+/// Add to Reading List keeps URLs in a tab-separated file under the data folder.
+@Suite struct ReadingListTests {
+    @Test func urlsAreAddedOnceAndEarlierLinesKept() throws {
+        let fixtures = try Fixtures()
+        let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")
+        try FileManager.default.createDirectory(at: list.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("2020-01-01T00:00:00Z\thttps://old.example/\tKept as it was\n".utf8).write(to: list)
+        let first = try fixtures.share("--activity", "addToReadingList", "--json", "--title", "NSHipster\tweekly",
+                                       "https://nshipster.com/uiactivityviewcontroller/", "--text", "ignored")
+        #expect(first.status == 0, "stderr: \(first.err)")
+        #expect(first.out.contains(#""outcome":"performed""#))
+        let again = try fixtures.share("--activity", "addToReadingList", "https://nshipster.com/uiactivityviewcontroller/")
+        #expect(again.status == 0, "stderr: \(again.err)")
+        let lines = try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first == "2020-01-01T00:00:00Z\thttps://old.example/\tKept as it was")
+        let fields = lines.last?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) ?? []
+        #expect(fields.count == 3)
+        #expect(fields.dropFirst().first == "https://nshipster.com/uiactivityviewcontroller/")
+        #expect(fields.last == "NSHipster weekly")
+        #expect(fields.first?.hasSuffix("Z") == true && fields.first?.contains("T") == true)
     }
 }

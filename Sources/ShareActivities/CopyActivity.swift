@@ -1,0 +1,122 @@
+import Foundation
+import ShareCore
+
+/// Copy: the items onto the clipboard.
+///
+/// Text and URLs are copied as text (one item a line). Files are copied as
+/// a `text/uri-list` of `file://` URLs, and a lone image as the image
+/// itself, when `wl-copy` (Wayland) or `xclip` (X11) is there to take a
+/// MIME type; otherwise their paths are copied as text. Without those
+/// programs the text goes through OSC 52 on the terminal, which most
+/// terminals (and tmux with `set-clipboard on`) put on the clipboard.
+@MainActor
+public final class CopyActivity: Activity {
+    /// How the clipboard is reached.
+    public enum Route: Sendable, Equatable {
+        /// `wl-copy` at this path.
+        case wlCopy(String)
+        /// `xclip` at this path.
+        case xclip(String)
+        /// OSC 52 written to the terminal.
+        case osc52
+    }
+
+    /// The route chosen for this run.
+    public let route: Route?
+
+    /// Chooses a route from the environment: Wayland, then X11, then the terminal.
+    public init(environment: [String: String], hasTerminal: Bool) {
+        route = CopyActivity.route(environment: environment, hasTerminal: hasTerminal)
+    }
+
+    public var activityType: ActivityType { .copyToPasteboard }
+    public var activityTitle: String { "Copy" }
+    public var activityImage: ActivityImage { .glyph("⧉") }
+    public var activityCategory: ActivityCategory { .action }
+    public var availability: Availability {
+        route == nil ? .unavailable("no terminal for OSC 52, and neither wl-copy nor xclip") : .available
+    }
+
+    public func perform(_ session: ActivitySession) async {
+        guard let route else {
+            session.fail(ActivityError(code: "no-clipboard", message: "no terminal for OSC 52, and neither wl-copy nor xclip"))
+            return
+        }
+        let (data, type) = CopyActivity.payload(session.items, rich: route != .osc52)
+        do {
+            switch route {
+            case .wlCopy(let program): try CopyActivity.run(program, ["--type", type], input: data)
+            case .xclip(let program): try CopyActivity.run(program, ["-selection", "clipboard", "-t", type, "-i"], input: data)
+            case .osc52: try CopyActivity.osc52(data)
+            }
+            session.finish(.performed)
+        } catch {
+            session.fail(ActivityError(code: "copy-failed", message: "\(error)"))
+        }
+    }
+
+    /// What to copy and its MIME type.
+    static func payload(_ items: [ShareItem], rich: Bool) -> (Data, String) {
+        if rich, items.count == 1, case .image(let file) = items[0] {
+            switch file.storage {
+            case .path(let url): if let data = FileManager.default.contents(atPath: url.path) { return (data, file.contentType) }
+            case .data(let data): return (data, file.contentType)
+            }
+        }
+        let files = items.compactMap(\.fileItem).compactMap(\.path)
+        if rich, !files.isEmpty, files.count == items.count {
+            return (Data((files.map(\.absoluteString).joined(separator: "\r\n") + "\r\n").utf8), "text/uri-list")
+        }
+        let lines = items.map { item -> String in
+            switch item {
+            case .text(let text): text
+            case .url(let url): url.absoluteString
+            case .image(let file), .file(let file): file.path?.path ?? file.name
+            }
+        }
+        return (Data(lines.joined(separator: "\n").utf8), "text/plain;charset=utf-8")
+    }
+
+    static func route(environment: [String: String], hasTerminal: Bool) -> Route? {
+        func find(_ name: String) -> String? {
+            for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+                let candidate = "\(directory)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            }
+            return nil
+        }
+        if !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty, let program = find("wl-copy") { return .wlCopy(program) }
+        if !(environment["DISPLAY"] ?? "").isEmpty, let program = find("xclip") { return .xclip(program) }
+        return hasTerminal ? .osc52 : nil
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func run(_ program: String, _ arguments: [String], input: Data) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try pipe.fileHandleForWriting.write(contentsOf: input)
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\((program as NSString).lastPathComponent) failed (exit \(process.terminationStatus))")
+        }
+    }
+
+    /// Writes `ESC ] 52 ; c ; BASE64 BEL` to the terminal.
+    private static func osc52(_ data: Data) throws {
+        guard let tty = FileHandle(forWritingAtPath: "/dev/tty") else {
+            throw Failure(description: "cannot open /dev/tty for OSC 52")
+        }
+        defer { try? tty.close() }
+        try tty.write(contentsOf: Data("\u{1B}]52;c;\(data.base64EncodedString())\u{07}".utf8))
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import ShareCore
+
+/// Add to Reading List: URLs saved to a local reading list.
+///
+/// The list is a UTF-8 file of tab-separated lines, `ADDED<TAB>URL<TAB>TITLE`
+/// (ADDED in ISO 8601, UTC), oldest first — easy to read with `cut`, `awk`
+/// or a spreadsheet. It is rewritten atomically (temp file, fsync, rename),
+/// keeping every line it had; a URL already on the list is not added twice.
+@MainActor
+public final class ReadingListActivity: Activity {
+    /// The list file.
+    public let path: String
+    /// The title to record (`--title`, or the items' link metadata).
+    public let title: String?
+    private let clock: @Sendable () -> Date
+
+    /// Creates the activity for the list at `path`.
+    public init(path: String, title: String?, clock: @escaping @Sendable () -> Date = Date.init) {
+        self.path = path
+        self.title = title
+        self.clock = clock
+    }
+
+    public var activityType: ActivityType { .addToReadingList }
+    public var activityTitle: String { "Add to Reading List" }
+    public var activityImage: ActivityImage { .glyph("☰") }
+    public var activityCategory: ActivityCategory { .action }
+    public var supportedKinds: Set<ItemKind> { [.url] }
+
+    public func perform(_ session: ActivitySession) async {
+        let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item { url } else { nil } }
+        do {
+            let existing = try read()
+            let known = Set(existing.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first })
+            let stamp = ISO8601DateFormatter().string(from: clock())
+            let label = (title ?? "").replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
+                .replacingOccurrences(of: "\r", with: " ")
+            let added = urls.map(\.absoluteString).filter { !known.contains(Substring($0)) }
+            guard !added.isEmpty else {
+                session.finish(.performed, returnedItems: urls.map { .url($0) })
+                return
+            }
+            let lines = existing + added.map { "\(stamp)\t\($0)\t\(label)" }
+            try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: path)
+            session.finish(.performed, returnedItems: urls.map { .url($0) })
+        } catch {
+            session.fail(ActivityError(code: "reading-list", message: "\(error)"))
+        }
+    }
+
+    private func read() throws -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
+}
+
+/// Writes a file atomically: a temporary file beside it, fsync, rename.
+enum AtomicFile {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let temporary = directory + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                throw Failure(description: "cannot write \(temporary): \(reason)")
+            }
+            offset += written
+        }
+        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw Failure(description: "cannot save \(path): \(reason)")
+        }
+    }
+}
