@@ -5,10 +5,13 @@
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
-# Build: libmagic (content types from bytes), libidn2 (IDN domains), libcurl (SMTP).
-# Tests: Debian's python3-aiosmtpd (a real SMTP server) and openssl (a test certificate).
+# Build: libmagic (content types from bytes), libidn2 (IDN domains), libcurl (SMTP),
+# ncursesw (the picker), libpng/libturbojpeg headers and libchafa (thumbnails, loaded
+# at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
+# test certificate) and tmux (the picker driven end to end).
 APT_PACKAGES := libmagic-dev libmagic-mgc file libidn2-dev libcurl4-openssl-dev ca-certificates \
-                python3-aiosmtpd openssl
+                libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
+                python3-aiosmtpd openssl tmux
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors

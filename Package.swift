@@ -13,6 +13,7 @@ let package = Package(
         .systemLibrary(name: "CIdn2", path: "Sources/CIdn2"),
         .target(name: "CCurl"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        .target(name: "CThumbnail"),
 
         // The shared core: items, sources, providers, activities, eligibility, results.
         .target(name: "ShareCore", dependencies: ["CMagic"]),
@@ -21,7 +22,7 @@ let package = Package(
         // System activities and, later, plugins.
         .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
-        .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw"]),
+        .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
         .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI"]),

@@ -18,6 +18,11 @@ enum PickerSession {
         let size = terminal.size
         var state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors)
         var failures = 0
+        // The thumbnail comes after the first paint, so it never delays it.
+        terminal.draw(PickerView.view(state))
+        if terminal.paletteSize >= 256, let image = items.first(where: { $0.kind == .image })?.fileItem?.path {
+            state.header.thumbnail = Thumbnailer.cells(forImageAt: image.path, columns: 8, rows: 2)
+        }
         while true {
             terminal.draw(PickerView.view(state))
             guard let event = terminal.nextEvent() else {

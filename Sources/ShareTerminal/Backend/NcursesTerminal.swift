@@ -57,6 +57,9 @@ public final class NcursesTerminal {
 
     deinit { end() }
 
+    /// How many palette colours the terminal has (8, 256 …; 0 without colours).
+    public var paletteSize: Int { colors ? Int(nc_colors()) : 0 }
+
     /// The terminal's size now.
     public var size: (width: Int, height: Int) { (Int(nc_cols()), Int(nc_lines())) }
 
@@ -148,11 +151,12 @@ public final class NcursesTerminal {
         if style.dim { attributes |= nc_a_dim() }
         if style.underline { attributes |= nc_a_underline() }
         guard colors, style.foreground != nil || style.background != nil else { return (attributes, 0) }
-        let key = (style.foreground.map { $0.rawValue + 1 } ?? 0) * 9 + (style.background.map { $0.rawValue + 1 } ?? 0)
+        if let color = style.foreground ?? style.background, Int32(color.index) >= nc_colors() { return (attributes, 0) }
+        let key = (style.foreground.map { $0.index + 1 } ?? 0) * 257 + (style.background.map { $0.index + 1 } ?? 0)
         if let pair = pairs[key] { return (attributes, pair) }
         let pair = Int16(pairs.count + 1)
         guard Int32(pair) < nc_color_pairs() else { return (attributes, 0) }
-        init_pair(pair, Int16(style.foreground?.rawValue ?? -1), Int16(style.background?.rawValue ?? -1))
+        init_pair(pair, Int16(style.foreground?.index ?? -1), Int16(style.background?.index ?? -1))
         pairs[key] = pair
         return (attributes, pair)
     }

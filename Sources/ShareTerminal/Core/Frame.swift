@@ -1,7 +1,21 @@
-/// A colour from the terminal's own palette (the 8 ANSI colours), so the
-/// UI follows the user's theme instead of imposing one.
-public enum TerminalColor: Int, Sendable, Equatable, CaseIterable {
-    case black, red, green, yellow, blue, magenta, cyan, white
+/// A colour from the terminal's own palette: the 8 ANSI colours for the
+/// UI (so it follows the user's theme), or an index of the 256-colour
+/// palette for thumbnails.
+public struct TerminalColor: Sendable, Equatable, Hashable {
+    /// The palette index, 0–255.
+    public let index: Int
+
+    /// A palette colour.
+    public init(index: Int) { self.index = max(0, min(255, index)) }
+
+    public static let black = TerminalColor(index: 0)
+    public static let red = TerminalColor(index: 1)
+    public static let green = TerminalColor(index: 2)
+    public static let yellow = TerminalColor(index: 3)
+    public static let blue = TerminalColor(index: 4)
+    public static let magenta = TerminalColor(index: 5)
+    public static let cyan = TerminalColor(index: 6)
+    public static let white = TerminalColor(index: 7)
 }
 
 /// How a cell is drawn. With colours off, only the attributes remain, and
