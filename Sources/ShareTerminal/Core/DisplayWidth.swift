@@ -45,6 +45,8 @@ public enum DisplayWidth {
             result.append(character)
             used += width
         }
+        // "Assign to…", not "Assign to …".
+        while result.last?.isWhitespace == true { result.removeLast() }
         return result + "…"
     }
 

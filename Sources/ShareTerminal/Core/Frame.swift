@@ -121,12 +121,24 @@ public struct Frame: Sendable, Equatable {
             }
             if column + columns > limit { break }
             if column >= 0 {
+                for covered in column..<(column + columns) { unsplit(x: covered, y: y) }
                 cells[y * width + column] = Cell(text: String(character), style: style)
                 if columns == 2 { cells[y * width + column + 1] = Cell(text: "", style: style) }
             }
             column += columns
         }
         return column
+    }
+
+    /// Before cell (x, y) is overwritten: if it is one half of a wide
+    /// character, blank the other half, so no half character is left behind.
+    private mutating func unsplit(x: Int, y: Int) {
+        let index = y * width + x
+        if cells[index].text.isEmpty, x > 0 {
+            cells[index - 1] = Cell(text: " ", style: cells[index - 1].style)
+        } else if x + 1 < width, cells[index + 1].text.isEmpty {
+            cells[index + 1] = Cell(text: " ", style: cells[index + 1].style)
+        }
     }
 
     /// Sets the style of `count` cells from (x, y), keeping their text.
@@ -138,7 +150,10 @@ public struct Frame: Sendable, Equatable {
     /// Fills a rectangle with blanks in `style`.
     public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, style: CellStyle) {
         for row in max(0, y)..<min(height, y + h) {
-            for column in max(0, x)..<min(width, x + w) { cells[row * width + column] = Cell(text: " ", style: style) }
+            for column in max(0, x)..<min(width, x + w) {
+                unsplit(x: column, y: row)
+                cells[row * width + column] = Cell(text: " ", style: style)
+            }
         }
     }
 

@@ -9,7 +9,9 @@ extension PickerHeader {
         let first = items.first
         let heading = title ?? metadata?.title ?? first.map(name) ?? "Nothing to share"
         let subtitle: String
-        if items.count == 1, let item = first {
+        if items.isEmpty {
+            subtitle = ""
+        } else if items.count == 1, let item = first {
             subtitle = detail(item)
         } else {
             var counts: [(String, Int)] = []
@@ -32,7 +34,7 @@ extension PickerHeader {
 
     static func detail(_ item: ShareItem) -> String {
         switch item {
-        case .text(let text): "Text · \(text.count) characters"
+        case .text(let text): "Text · \(text.count) character\(text.count == 1 ? "" : "s")"
         case .url(let url): url.absoluteString
         case .image(let file), .file(let file): "\(file.contentType) · \(byteCount(file.size))"
         }
@@ -62,7 +64,8 @@ extension PickerHeader {
         let units = ["KB", "MB", "GB", "TB"]
         var value = Double(bytes) / 1000
         var unit = 0
-        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        // 999.96 would print as "1000.0": move up a unit before rounding can do that.
+        while value >= 999.95 && unit < units.count - 1 { value /= 1000; unit += 1 }
         return String(format: "%.1f %@", value, units[unit])
     }
 }

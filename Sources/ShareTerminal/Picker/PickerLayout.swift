@@ -70,8 +70,9 @@ public struct PickerLayout: Sendable, Equatable {
         let contentY = y - contentTop + scroll
         guard y >= contentTop && y < contentTop + contentHeight else { return nil }
         return slots.first { slot in
-            contentY >= slot.y && contentY < slot.y + tileLines && x >= slot.x
-                && x < slot.x + (tileLines == 1 ? Int.max / 2 : PickerLayout.tileWidth)
+            // A list row is the whole line; a tile is its 12 columns.
+            contentY >= slot.y && contentY < slot.y + tileLines
+                && (tileLines == 1 || (x >= slot.x && x < slot.x + PickerLayout.tileWidth))
         }?.index
     }
 

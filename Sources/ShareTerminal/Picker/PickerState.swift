@@ -63,18 +63,20 @@ public struct PickerState: Sendable, Equatable {
     /// Creates the picker's first state: the first tile is selected, so Enter picks it.
     public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true) {
         self.header = header
-        self.tiles = tiles
+        // Screen order: the share row above the action row, each keeping its
+        // own order (pinned tiles first), so keys and digits follow what is drawn.
+        self.tiles = tiles.filter { $0.category == .share } + tiles.filter { $0.category != .share }
         self.width = width
         self.height = height
         self.colors = colors
-        selection = tiles.first?.type
+        selection = self.tiles.first?.type
     }
 
     /// The tiles that pass the filter, in order.
     public var visibleTiles: [PickerTile] {
         guard let filter, !filter.isEmpty else { return tiles }
         let needle = filter.lowercased()
-        return tiles.filter { $0.title.lowercased().contains(needle) || $0.type.rawValue.lowercased().contains(needle) }
+        return tiles.filter { $0.title.lowercased().contains(needle) }
     }
 
     /// The index of the selection among the visible tiles.

@@ -107,9 +107,9 @@ public enum PickerUpdate {
         }
     }
 
-    /// After the filter changed: keep the selection if still visible, else the first match.
+    /// After the filter changed: the first match is selected, so Enter picks it.
     private static func reselect(_ state: inout PickerState) {
-        if state.selectedIndex == nil { state.selection = state.visibleTiles.first?.type }
+        state.selection = state.visibleTiles.first?.type
         state.scroll = 0
         keepSelectionVisible(&state)
     }

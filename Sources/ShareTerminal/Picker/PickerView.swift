@@ -96,8 +96,12 @@ public enum PickerView {
                 guard let y = screenY(slot.y) else { continue }
                 let style = isSelected ? CellStyle(bold: true, reverse: true) : .plain
                 if isSelected { frame.fill(x: 0, y: y, width: state.width, height: 1, style: style) }
-                let label = (tile.icon.first.map { DisplayWidth.truncate($0, to: 2) } ?? " ") + "  " + tile.title
-                frame.put(DisplayWidth.truncate(label, to: state.width - 3), x: slot.x + 1, y: y, style: style)
+                // The icon padded to two columns so titles line up; the row stops
+                // short of the scroll hint in the last columns.
+                let glyph = DisplayWidth.truncate(TerminalText.sanitized(String((tile.icon.first ?? "").drop(while: \.isWhitespace))), to: 2)
+                let icon = (glyph.isEmpty ? "◆" : glyph)
+                let label = icon + String(repeating: " ", count: 2 - DisplayWidth.of(icon)) + "  " + TerminalText.sanitized(tile.title)
+                frame.put(DisplayWidth.truncate(label, to: max(0, state.width - 4)), x: slot.x + 1, y: y, style: style)
                 continue
             }
             drawTile(tile, at: slot.x, isSelected: isSelected, accent: accent, into: &frame, line: screenY, baseY: slot.y)
@@ -155,10 +159,13 @@ public enum PickerView {
 
     private static func drawHelp(into frame: inout Frame) {
         let width = min(frame.width - 2, 52)
-        let height = min(frame.height - 2, keyHelp.count + 4)
+        // Blank lines above and below the keys only when there is room for them.
+        let roomy = frame.height - 2 >= keyHelp.count + 4
+        let height = min(frame.height - 2, keyHelp.count + (roomy ? 4 : 2))
         guard width > 10 && height > 3 else { return }
         let x = (frame.width - width) / 2
         let y = (frame.height - height) / 2
+        let keyWidth = min(14, max(13, width / 3))
         frame.fill(x: x, y: y, width: width, height: height, style: .plain)
         frame.put("╭" + String(repeating: "─", count: width - 2) + "╮", x: x, y: y)
         for row in 1..<(height - 1) {
@@ -167,9 +174,10 @@ public enum PickerView {
         }
         frame.put("╰" + String(repeating: "─", count: width - 2) + "╯", x: x, y: y + height - 1)
         frame.put(" Keys ", x: x + 2, y: y, style: CellStyle(bold: true))
-        for (row, entry) in keyHelp.prefix(height - 4).enumerated() {
-            frame.put(entry.0, x: x + 2, y: y + 2 + row, style: CellStyle(bold: true), maxX: x + 16)
-            frame.put(entry.1, x: x + 16, y: y + 2 + row, maxX: x + width - 1)
+        let top = y + (roomy ? 2 : 1)
+        for (row, entry) in keyHelp.prefix(height - (roomy ? 4 : 2)).enumerated() {
+            frame.put(DisplayWidth.truncate(entry.0, to: keyWidth - 1), x: x + 2, y: top + row, style: CellStyle(bold: true))
+            frame.put(DisplayWidth.truncate(entry.1, to: width - keyWidth - 3), x: x + 2 + keyWidth, y: top + row)
         }
     }
 }

@@ -1,0 +1,47 @@
+import Testing
+@testable import ShareTerminal
+
+/// The frame rules the picker relies on (see ``expectWellFormed``).
+struct FrameTests {
+    @Test func wideCharactersTakeTwoCellsAndAreNeverCut() {
+        var frame = Frame(width: 6, height: 1)
+        let end = frame.put("한글a", x: 0, y: 0)
+        #expect(end == 5)
+        #expect(frame[0, 0].text == "한" && frame[1, 0].text.isEmpty && frame[2, 0].text == "글" && frame[3, 0].text.isEmpty)
+        #expect(frame.lines == ["한글a"])
+
+        var narrow = Frame(width: 3, height: 1)
+        narrow.put("한글", x: 0, y: 0)
+        #expect(narrow.lines == ["한"], "글 would straddle the edge: dropped whole")
+        expectWellFormed(narrow)
+    }
+
+    @Test func controlCharactersAreShownAsSymbols() {
+        var frame = Frame(width: 20, height: 1)
+        frame.put("\u{1B}[31mred\u{7}", x: 0, y: 0)
+        #expect(frame.lines == ["␛[31mred␇"])
+        expectWellFormed(frame)
+    }
+
+    /// Writing over one half of a wide character must not leave the other
+    /// half behind: the whole character goes (a terminal would blank it too).
+    @Test func writingOverHalfAWideCharacterRemovesAllOfIt() {
+        var right = Frame(width: 6, height: 1)
+        right.put("사진", x: 0, y: 0)
+        right.put("│", x: 1, y: 0)
+        expectWellFormed(right)
+        #expect(right.lines == [" │진"])
+
+        var left = Frame(width: 6, height: 1)
+        left.put("사진", x: 0, y: 0)
+        left.put("│", x: 2, y: 0)
+        expectWellFormed(left)
+        #expect(left.lines == ["사│"])
+
+        var filled = Frame(width: 6, height: 1)
+        filled.put("사진", x: 0, y: 0)
+        filled.fill(x: 1, y: 0, width: 2, height: 1, style: .plain)
+        expectWellFormed(filled)
+        #expect(filled.lines == [""], "both characters lost a half, so both go")
+    }
+}
