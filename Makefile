@@ -13,9 +13,11 @@ APT_PACKAGES := libmagic-dev libmagic-mgc file libidn2-dev libcurl4-openssl-dev 
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
                 python3-aiosmtpd openssl tmux
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
-BENCH_PACKAGES := mutt msmtp curl time
+BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-RELEASE_FLAGS := -c release --static-swift-stdlib $(SWIFT_FLAGS)
+# The Swift runtime linked statically, and no PIE: no relocation pass over
+# the runtime's metadata at each start (2.9 ms instead of 3.7 for --version).
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie $(SWIFT_FLAGS)
 BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
@@ -52,6 +54,7 @@ test: deps
 # Benchmarks compare share with its peers in one run; see bench/RESULTS.md.
 bench: bench-deps
 	$(SWIFT) build $(RELEASE_FLAGS)
+	bench/tui/run.sh
 	bench/mime/run.sh
 
 clean:

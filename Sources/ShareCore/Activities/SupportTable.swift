@@ -36,14 +36,16 @@ public enum SupportTable {
         row(.postToWeibo, "Weibo", .share, [.string, .url, .image], "service enabled in config"),
     ]
 
+    private static let positions: [ActivityType: Int] = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.type, $0) })
+
     /// The row for a system type, or `nil` for a custom type.
     public static func descriptor(for type: ActivityType) -> SystemActivityDescriptor? {
-        rows.first { $0.type == type }
+        positions[type].map { rows[$0] }
     }
 
     /// The position of a system type in the table (for ordering), or `nil`.
     public static func position(of type: ActivityType) -> Int? {
-        rows.firstIndex { $0.type == type }
+        positions[type]
     }
 
     private static func row(_ type: ActivityType, _ title: String, _ category: ActivityCategory,

@@ -22,7 +22,9 @@ public final class NcursesTerminal {
     /// Opens `/dev/tty` and starts ncurses on it.
     /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
     public init(wantColors: Bool) throws(TerminalError) {
-        setlocale(LC_ALL, "")
+        // Only the character type matters to ncurses (UTF-8, wide characters);
+        // loading every category read a dozen locale files before the first paint.
+        setlocale(LC_CTYPE, "")
         guard let input = fopen("/dev/tty", "r") else { throw TerminalError("cannot open /dev/tty for reading") }
         guard let output = fopen("/dev/tty", "w") else {
             fclose(input)
@@ -34,6 +36,9 @@ public final class NcursesTerminal {
             let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
             throw TerminalError("ncurses cannot drive this terminal (TERM=\(term))")
         }
+        // One write per refresh: a FILE on a terminal is line-buffered, which
+        // made ncurses send a frame in dozens of writes.
+        setvbuf(output, nil, _IOFBF, 1 << 16)
         self.input = input
         self.output = output
         self.screen = screen
@@ -42,6 +47,13 @@ public final class NcursesTerminal {
         noecho()
         nonl()
         keypad(nc_stdscr(), true)
+        // Arrows in both forms: ESC O A (application cursor mode, which keypad
+        // turns on) and ESC [ A (terminals and multiplexers that ignore it).
+        for (sequence, key) in [("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
+                                ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END)] {
+            _ = define_key(sequence, key)
+        }
+        leaveok(nc_stdscr(), true)
         set_escdelay(25)
         curs_set(0)
         mouseinterval(0)
@@ -91,9 +103,12 @@ public final class NcursesTerminal {
             }
         }
         if let cursor = frame.cursor {
+            leaveok(nc_stdscr(), false)
             curs_set(1)
             move(Int32(cursor.y), Int32(cursor.x))
         } else {
+            // Leave the hardware cursor where it is: no move back after each change.
+            leaveok(nc_stdscr(), true)
             curs_set(0)
         }
         refresh()

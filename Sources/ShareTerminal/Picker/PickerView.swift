@@ -115,7 +115,9 @@ public enum PickerView {
 
     private static func drawTile(_ tile: PickerTile, at x: Int, isSelected: Bool, accent: CellStyle, into frame: inout Frame,
                                  line: (Int) -> Int?, baseY: Int) {
-        let boxStyle = isSelected ? accent : CellStyle(dim: true)
+        guard (0..<PickerLayout.tileHeight).contains(where: { line(baseY + $0) != nil }) else { return }
+        // Only the title shows the selection, so moving it redraws two titles, not two boxes.
+        let boxStyle = CellStyle(dim: true)
         let art = tile.icon.prefix(3).map { TerminalText.sanitized($0) }
         if art.count <= 1 {
             let glyph = DisplayWidth.truncate(art.first ?? "◆", to: 4)
@@ -124,7 +126,7 @@ public enum PickerView {
             if let y = line(baseY) { frame.put("╭────╮", x: x + 3, y: y, style: boxStyle) }
             if let y = line(baseY + 1) {
                 frame.put("│", x: x + 3, y: y, style: boxStyle)
-                frame.put(glyph, x: x + 4 + pad, y: y, style: isSelected ? accent : .plain, maxX: x + 8)
+                frame.put(glyph, x: x + 4 + pad, y: y, style: .plain, maxX: x + 8)
                 frame.put("│", x: x + 8, y: y, style: boxStyle)
             }
             if let y = line(baseY + 2) { frame.put("╰────╯", x: x + 3, y: y, style: boxStyle) }
@@ -132,7 +134,7 @@ public enum PickerView {
             for (row, text) in art.enumerated() {
                 guard let y = line(baseY + row) else { continue }
                 let cut = DisplayWidth.truncate(text, to: 10)
-                frame.put(cut, x: x + 1 + (10 - DisplayWidth.of(cut)) / 2, y: y, style: isSelected ? accent : .plain, maxX: x + 11)
+                frame.put(cut, x: x + 1 + (10 - DisplayWidth.of(cut)) / 2, y: y, style: .plain, maxX: x + 11)
             }
         }
         if let y = line(baseY + 3) {
