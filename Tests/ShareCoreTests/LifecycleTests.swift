@@ -63,7 +63,7 @@ struct LifecycleTests {
         activity.form = ActivityForm(title: "Post", fields: [FormField(id: "body", label: "Body", kind: .multilineText)])
         var seen: [String: String] = [:]
         activity.body = { session in seen = session.formValues; session.finish(.performed) }
-        let presenter = ScriptedPresenter(.submitted(["body": "hello"]))
+        let presenter = ScriptedPresenter([["body": "hello"]])
         let result = await sheet(activity).run(activity, presenter: presenter)
         #expect(presenter.presented.map(\.title) == ["Post"])
         #expect(seen == ["body": "hello"])
@@ -73,11 +73,32 @@ struct LifecycleTests {
     @Test func cancellingTheFormCancelsTheRun() async {
         let activity = RecordingActivity("com.example.post")
         activity.form = ActivityForm(title: "Post", fields: [])
-        let result = await sheet(activity).run(activity, presenter: ScriptedPresenter(.cancelled))
+        let result = await sheet(activity).run(activity, presenter: ScriptedPresenter([nil]))
         #expect(result.outcome == .cancelled)
         #expect(!result.completed)
         #expect(result.exitCode == 1)
         #expect(!activity.calls.contains("perform"))
+    }
+
+    @Test func aFailedSubmissionKeepsTheFormOpenUntilOneSucceeds() async {
+        let activity = RecordingActivity("com.example.post")
+        activity.form = ActivityForm(title: "Post", fields: [FormField(id: "to", label: "To", kind: .addressList)])
+        activity.body = { session in
+            if session.formValues["to"] == "bad" {
+                session.fail(ActivityError(code: "invalid-input", message: "To: invalid address 'bad'"))
+            } else {
+                session.finish(.sent)
+            }
+        }
+        let presenter = ScriptedPresenter([["to": "bad"], ["to": "kim@example.com"]])
+        var completions = 0
+        let sheet = sheet(activity)
+        sheet.completionWithItemsHandler = { _ in completions += 1 }
+        let result = await sheet.run(activity, presenter: presenter)
+        #expect(presenter.answers == [.retry("To: invalid address 'bad'"), .finished(result)])
+        #expect(result.outcome == .sent)
+        #expect(completions == 1)
+        #expect(activity.calls.filter { $0 == "perform" }.count == 2)
     }
 
     @Test func aFormWithoutAPresenterFailsClearly() async {

@@ -72,15 +72,23 @@ final class SystemStandIn: Activity {
     static func all() -> [any Activity] { SupportTable.rows.map { SystemStandIn($0) } }
 }
 
-/// Presents a form by answering with a fixed response.
+/// Presents a form by submitting scripted values in turn; `nil` cancels.
 @MainActor
 final class ScriptedPresenter: ActivityFormPresenter {
-    let response: FormResponse
+    let submissions: [[String: String]?]
     private(set) var presented: [ActivityForm] = []
-    init(_ response: FormResponse) { self.response = response }
-    func present(_ form: ActivityForm, for activity: any Activity) async -> FormResponse {
+    private(set) var answers: [FormSubmission] = []
+    init(_ submissions: [[String: String]?]) { self.submissions = submissions }
+    func present(_ form: ActivityForm, for activity: any Activity,
+                 submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult {
         presented.append(form)
-        return response
+        for values in submissions {
+            guard let values else { break }
+            let answer = await submit(values)
+            answers.append(answer)
+            if case .finished(let result) = answer { return result }
+        }
+        return ActivityResult(activityType: activity.activityType, outcome: .cancelled)
     }
 }
 

@@ -49,19 +49,26 @@ public struct FormField: Sendable, Equatable {
     }
 }
 
-/// How a person left a form.
-public enum FormResponse: Sendable, Equatable {
-    /// They submitted these values, by field id.
-    case submitted([String: String])
-    /// They cancelled.
-    case cancelled
+/// What became of one submission of a form.
+public enum FormSubmission: Sendable, Equatable {
+    /// The activity finished: the form closes with this result.
+    case finished(ActivityResult)
+    /// The activity refused or failed but nothing is lost: the form stays
+    /// open, showing this message (a bad address, the server's words).
+    case retry(String)
 }
 
-/// Shows an activity's form and returns how the person left it.
+/// Shows an activity's form until it is submitted for good or cancelled.
 ///
-/// The terminal front end conforms; tests can conform with scripted answers.
+/// The terminal front end conforms (the compose screen); tests can
+/// conform with scripted answers. The presenter calls `submit` with the
+/// field values each time the person submits (Send, Save); when `submit`
+/// answers `.retry`, the form stays open with the message. The presenter
+/// returns the result that closed the form: `submit`'s, or a cancelled
+/// one.
 @MainActor
 public protocol ActivityFormPresenter: AnyObject {
     /// Shows `form` for `activity` and waits for the person.
-    func present(_ form: ActivityForm, for activity: any Activity) async -> FormResponse
+    func present(_ form: ActivityForm, for activity: any Activity,
+                 submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult
 }

@@ -171,18 +171,28 @@ public final class ShareSheet {
         } catch {
             return .failure(type, ActivityError(code: "prepare-failed", message: "\(type.rawValue) could not prepare: \(error)"))
         }
-        var values: [String: String] = [:]
-        if let form = activity.makeForm() {
-            guard let presenter else {
-                return .failure(type, ActivityError(code: "no-terminal",
-                    message: "\(type.rawValue) needs its form shown, and there is no terminal to show it on"))
-            }
-            switch await presenter.present(form, for: activity) {
-            case .cancelled: return ActivityResult(activityType: type, outcome: .cancelled)
-            case .submitted(let submitted): values = submitted
-            }
+        let subject = subject(for: type)
+        guard let form = activity.makeForm() else {
+            return await perform(activity, items: items, subject: subject, values: [:])
         }
-        let session = ActivitySession(activityType: type, items: items, subject: subject(for: type), formValues: values)
+        guard let presenter else {
+            return .failure(type, ActivityError(code: "no-terminal",
+                message: "\(type.rawValue) needs its form shown, and there is no terminal to show it on"))
+        }
+        // Each submission is one perform; a failure that loses nothing keeps the form open.
+        return await presenter.present(form, for: activity) { [self] values in
+            let result = await self.perform(activity, items: items, subject: subject, values: values)
+            if result.outcome == .failed, let error = result.error, error.code != "no-finish" {
+                return .retry(error.message)
+            }
+            return .finished(result)
+        }
+    }
+
+    private func perform(_ activity: any Activity, items: [ShareItem], subject: String?,
+                         values: [String: String]) async -> ActivityResult {
+        let type = activity.activityType
+        let session = ActivitySession(activityType: type, items: items, subject: subject, formValues: values)
         lastSession = session
         await activity.perform(session)
         guard let result = session.result else {

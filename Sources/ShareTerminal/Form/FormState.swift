@@ -1,0 +1,150 @@
+import ShareCore
+
+/// A file in a form's attachment list.
+public struct AttachmentRow: Sendable, Equatable {
+    /// Where the file is.
+    public var path: String
+    /// The name shown.
+    public var name: String
+    /// Its detected MIME type.
+    public var contentType: String
+    /// Its size in bytes and modification time when attached, to notice a change before sending.
+    public var size: Int64
+    public var modified: Double
+
+    /// Creates a row.
+    public init(path: String, name: String, contentType: String, size: Int64, modified: Double) {
+        self.path = path
+        self.name = name
+        self.contentType = contentType
+        self.size = size
+        self.modified = modified
+    }
+
+    /// The row as one line of a form value: `path<TAB>size<TAB>mtime`.
+    public var encoded: String { "\(path)\t\(size)\t\(modified)" }
+
+    /// Reads `encoded` back (name and type are looked up again by whoever needs them).
+    public static func decodePath(_ line: String) -> (path: String, size: Int64?, modified: Double?) {
+        let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        return (parts[0], parts.count > 1 ? Int64(parts[1]) : nil, parts.count > 2 ? Double(parts[2]) : nil)
+    }
+}
+
+/// One field of a form on screen.
+public struct FormFieldState: Sendable, Equatable {
+    /// The declaration.
+    public let field: FormField
+    /// The text of text, address and multi-line fields.
+    public var editor: TextEditor
+    /// The chosen option of a choice field.
+    public var choice: Int
+    /// The files of an attachment list.
+    public var attachments: [AttachmentRow]
+    /// The selected row of an attachment list.
+    public var selectedAttachment: Int
+    /// What is wrong with the value (an invalid address), shown beside it.
+    public var problem: String?
+
+    /// The field with its initial value.
+    public init(_ field: FormField, attachments: [AttachmentRow] = []) {
+        self.field = field
+        editor = TextEditor(field.initialValue, multiline: field.kind == .multilineText)
+        if case .choice(let options) = field.kind {
+            choice = max(0, options.firstIndex(of: field.initialValue) ?? 0)
+        } else {
+            choice = 0
+        }
+        self.attachments = attachments
+        selectedAttachment = 0
+    }
+
+    /// The value reported for this field.
+    public var value: String {
+        switch field.kind {
+        case .choice(let options): options.indices.contains(choice) ? options[choice] : ""
+        case .attachmentList: attachments.map(\.encoded).joined(separator: "\n")
+        default: editor.text
+        }
+    }
+
+    /// Whether the field takes keyboard focus (a preview does not).
+    public var isFocusable: Bool { field.kind != .preview }
+
+    /// Whether the field has no value yet.
+    public var isEmpty: Bool {
+        switch field.kind {
+        case .attachmentList: attachments.isEmpty
+        case .choice: false
+        default: editor.text.isEmpty
+        }
+    }
+}
+
+/// A question the form is asking, over the fields.
+public enum FormDialog: Sendable, Equatable {
+    /// Send although: the warnings listed. y sends, n or Esc goes back.
+    case confirmSend([String])
+    /// The message changed: s saves a draft, d discards, Esc keeps editing.
+    case confirmCancel
+    /// Remove this attachment? y removes.
+    case confirmRemove(Int)
+    /// Attach a file: a path, with Tab completion.
+    case attachPath(TextEditor, completions: [String])
+}
+
+/// Everything a form screen shows, as a value.
+public struct FormState: Sendable, Equatable {
+    /// The heading (`New Message`).
+    public var title: String
+    /// The fields, in order.
+    public var fields: [FormFieldState]
+    /// The focused field.
+    public var focus: Int
+    /// An open question, if any.
+    public var dialog: FormDialog?
+    /// One line of news for the person (errors in red, progress).
+    public var status: String?
+    /// Whether the status is an error.
+    public var statusIsError = false
+    /// While a submission runs (Sending…), input waits.
+    public var isBusy = false
+    /// Whether anything changed since the form opened or was last saved.
+    public var changed = false
+    /// Address completions for the focused field, and the chosen one.
+    public var completions: [String] = []
+    public var completionIndex = 0
+    /// Lines of the body scrolled off the top.
+    public var bodyScroll = 0
+    public var width: Int
+    public var height: Int
+    public var colors: Bool
+
+    /// The form's first state: focus on the first empty field that takes focus.
+    public init(form: ActivityForm, attachments: [AttachmentRow] = [], width: Int, height: Int, colors: Bool = true) {
+        title = form.title
+        let fields = form.fields.map { field in
+            FormFieldState(field, attachments: field.kind == .attachmentList ? attachments : [])
+        }
+        self.fields = fields
+        self.width = width
+        self.height = height
+        self.colors = colors
+        let editable = fields.indices.filter { fields[$0].isFocusable && fields[$0].field.kind != .attachmentList
+            && !isChoice(fields[$0].field.kind) }
+        focus = editable.first { fields[$0].isEmpty } ?? editable.first ?? 0
+    }
+
+    /// The values by field id.
+    public var values: [String: String] {
+        Dictionary(uniqueKeysWithValues: fields.map { ($0.field.id, $0.value) })
+    }
+
+    /// The index of the field with `id`.
+    public func index(of id: String) -> Int? { fields.firstIndex { $0.field.id == id } }
+}
+
+func isChoice(_ kind: FormField.Kind) -> Bool {
+    if case .choice = kind { return true }
+    return false
+}

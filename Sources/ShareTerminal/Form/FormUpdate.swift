@@ -1,0 +1,351 @@
+import ShareCore
+
+/// What the form screen hears: keys, and answers from the run loop.
+public enum FormMessage: Sendable, Equatable {
+    /// A key, mouse or resize event.
+    case input(InputEvent)
+    /// Address completions for the focused field.
+    case completions([String])
+    /// Path completions for the attach prompt.
+    case pathCompletions([String])
+    /// A file was checked and can be attached.
+    case attached(AttachmentRow)
+    /// Something to tell the person; `isError` shows it as a problem.
+    case status(String, isError: Bool)
+    /// The validation of a field (nil: fine).
+    case problem(field: String, String?)
+    /// The external editor returned text (nil: it failed, keep the old text).
+    case edited(field: String, text: String?)
+    /// A submission began or ended.
+    case busy(Bool)
+    /// The values were saved (autosave or Save): nothing is unsaved any more.
+    case saved
+}
+
+/// What the form screen asks the run loop to do.
+public enum FormEffect: Sendable, Equatable {
+    /// Send: submit the values.
+    case submit([String: String])
+    /// Save a draft.
+    case save([String: String])
+    /// Close without sending or saving.
+    case discard
+    /// The values changed: autosave them and check the field.
+    case changed([String: String], field: String)
+    /// Look up completions for an address being typed.
+    case completeAddress(String)
+    /// Look up completions for a path being typed.
+    case completePath(String)
+    /// Check and attach the file at this path.
+    case attach(String)
+    /// Edit this field's text in `$EDITOR`.
+    case openEditor(field: String, text: String)
+}
+
+/// The form screen's update: pure, like the picker's.
+public enum FormUpdate {
+    /// Words that mean "something is attached" (SPEC §7).
+    public static let attachmentWords = ["attach", "attached", "attachment", "첨부"]
+
+    /// Applies a message.
+    public static func update(_ state: inout FormState, _ message: FormMessage) -> [FormEffect] {
+        switch message {
+        case .input(let event): return input(&state, event)
+        case .completions(let list):
+            state.completions = Array(list.prefix(8))
+            state.completionIndex = 0
+        case .pathCompletions(let list):
+            if case .attachPath(var editor, _) = state.dialog {
+                if list.count == 1, let only = list.first {
+                    editor.setText(only)
+                    state.dialog = .attachPath(editor, completions: [])
+                } else {
+                    if let prefix = commonPrefix(list), prefix.count > editor.text.count { editor.setText(prefix) }
+                    state.dialog = .attachPath(editor, completions: Array(list.prefix(12)))
+                }
+            }
+        case .attached(let row):
+            guard let index = attachmentField(state) else { return [] }
+            state.fields[index].attachments.append(row)
+            state.fields[index].selectedAttachment = state.fields[index].attachments.count - 1
+            state.dialog = nil
+            setStatus(&state, "Attached \(row.name)", error: false)
+            return changed(&state, field: state.fields[index].field.id)
+        case .status(let text, let isError): setStatus(&state, text, error: isError)
+        case .problem(let field, let text):
+            if let index = state.index(of: field) { state.fields[index].problem = text }
+        case .edited(let field, let text):
+            guard let index = state.index(of: field) else { return [] }
+            guard let text else {
+                setStatus(&state, "The editor failed; the text is as it was", error: true)
+                return []
+            }
+            state.fields[index].editor.setText(text)
+            return changed(&state, field: field)
+        case .busy(let busy):
+            state.isBusy = busy
+            if busy { setStatus(&state, "Sending…", error: false) }
+        case .saved: state.changed = false
+        }
+        return []
+    }
+
+    // MARK: - Keys
+
+    private static func input(_ state: inout FormState, _ event: InputEvent) -> [FormEffect] {
+        if case .resize(let width, let height) = event {
+            state.width = width
+            state.height = height
+            return []
+        }
+        if state.isBusy { return [] }
+        if let dialog = state.dialog { return answer(dialog, &state, event) }
+        switch event {
+        case .control("x"): return send(&state)
+        case .control("o"): return [.save(state.values)]
+        case .control("t"):
+            state.dialog = .attachPath(TextEditor("~/"), completions: [])
+            return []
+        case .control("g"):
+            let field = state.fields[state.focus]
+            guard field.field.kind == .multilineText || field.field.kind == .text || field.field.kind == .addressList else { return [] }
+            return [.openEditor(field: field.field.id, text: field.editor.text)]
+        case .escape:
+            if !state.completions.isEmpty {
+                state.completions = []
+                return []
+            }
+            if state.changed {
+                state.dialog = .confirmCancel
+                return []
+            }
+            return [.discard]
+        case .control("c"):
+            if state.changed {
+                state.dialog = .confirmCancel
+                return []
+            }
+            return [.discard]
+        case .tab:
+            if !state.completions.isEmpty { return acceptCompletion(&state) }
+            move(&state, by: 1)
+            return []
+        case .backTab:
+            move(&state, by: -1)
+            return []
+        default: break
+        }
+        return fieldInput(&state, event)
+    }
+
+    /// Keys for the focused field.
+    private static func fieldInput(_ state: inout FormState, _ event: InputEvent) -> [FormEffect] {
+        let index = state.focus
+        let field = state.fields[index]
+        switch field.field.kind {
+        case .choice(let options):
+            switch event {
+            case .left, .character("h"): state.fields[index].choice = (field.choice + options.count - 1) % max(1, options.count)
+            case .right, .character(" "), .character("l"): state.fields[index].choice = (field.choice + 1) % max(1, options.count)
+            case .up: move(&state, by: -1); return []
+            case .down, .enter: move(&state, by: 1); return []
+            default: return []
+            }
+            return changed(&state, field: field.field.id)
+        case .attachmentList:
+            switch event {
+            case .up, .character("k"): state.fields[index].selectedAttachment = max(0, field.selectedAttachment - 1)
+            case .down, .character("j"):
+                state.fields[index].selectedAttachment = min(max(0, field.attachments.count - 1), field.selectedAttachment + 1)
+            case .delete, .backspace, .character("d"):
+                if field.attachments.indices.contains(field.selectedAttachment) {
+                    state.dialog = .confirmRemove(field.selectedAttachment)
+                }
+            default: break
+            }
+            return []
+        case .preview:
+            return []
+        case .text, .addressList:
+            if !state.completions.isEmpty {
+                switch event {
+                case .down:
+                    state.completionIndex = (state.completionIndex + 1) % state.completions.count
+                    return []
+                case .up:
+                    state.completionIndex = (state.completionIndex + state.completions.count - 1) % state.completions.count
+                    return []
+                case .enter: return acceptCompletion(&state)
+                default: break
+                }
+            }
+            switch event {
+            case .enter, .down: move(&state, by: 1); return []
+            case .up: move(&state, by: -1); return []
+            default: break
+            }
+            return edit(&state, index, event)
+        case .multilineText:
+            return edit(&state, index, event)
+        }
+    }
+
+    private static func edit(_ state: inout FormState, _ index: Int, _ event: InputEvent) -> [FormEffect] {
+        let before = state.fields[index].editor
+        guard state.fields[index].editor.handle(event) else { return [] }
+        guard state.fields[index].editor.text != before.text else { return [] }
+        state.fields[index].problem = nil
+        var effects = changed(&state, field: state.fields[index].field.id)
+        if state.fields[index].field.kind == .addressList {
+            let token = currentAddressToken(state.fields[index].editor)
+            if token.count >= 2 { effects.append(.completeAddress(token)) } else { state.completions = [] }
+        }
+        return effects
+    }
+
+    // MARK: - Dialogs
+
+    private static func answer(_ dialog: FormDialog, _ state: inout FormState, _ event: InputEvent) -> [FormEffect] {
+        switch dialog {
+        case .confirmSend:
+            switch event {
+            case .character("y"), .character("Y"):
+                state.dialog = nil
+                return [.submit(state.values)]
+            case .character("n"), .character("N"), .escape: state.dialog = nil
+            default: break
+            }
+        case .confirmCancel:
+            switch event {
+            case .character("s"), .character("S"):
+                state.dialog = nil
+                return [.save(state.values)]
+            case .character("d"), .character("D"):
+                state.dialog = nil
+                return [.discard]
+            case .escape, .character("k"), .character("K"): state.dialog = nil
+            default: break
+            }
+        case .confirmRemove(let row):
+            if event == .character("y") || event == .character("Y"), let index = attachmentField(state),
+               state.fields[index].attachments.indices.contains(row) {
+                let removed = state.fields[index].attachments.remove(at: row)
+                state.fields[index].selectedAttachment = max(0, min(row, state.fields[index].attachments.count - 1))
+                state.dialog = nil
+                setStatus(&state, "Removed \(removed.name)", error: false)
+                return changed(&state, field: state.fields[index].field.id)
+            }
+            state.dialog = nil
+        case .attachPath(var editor, _):
+            switch event {
+            case .escape: state.dialog = nil
+            case .enter:
+                let path = editor.text
+                return path.isEmpty ? [] : [.attach(path)]
+            case .tab: return [.completePath(editor.text)]
+            default:
+                if editor.handle(event) { state.dialog = .attachPath(editor, completions: []) }
+            }
+        }
+        return []
+    }
+
+    // MARK: - Send
+
+    /// Send, or first the warnings: an empty subject, or a body that speaks
+    /// of an attachment when none is attached (quoted lines and the
+    /// signature do not count).
+    static func send(_ state: inout FormState) -> [FormEffect] {
+        let warnings = sendWarnings(state)
+        if !warnings.isEmpty {
+            state.dialog = .confirmSend(warnings)
+            return []
+        }
+        return [.submit(state.values)]
+    }
+
+    /// The warnings that Send asks about first.
+    public static func sendWarnings(_ state: FormState) -> [String] {
+        var warnings: [String] = []
+        if let subject = state.fields.first(where: { $0.field.id == "subject" }), subject.editor.text.trimmingSpaces().isEmpty {
+            warnings.append("The subject is empty.")
+        }
+        let attached = state.fields.contains { $0.field.kind == .attachmentList && !$0.attachments.isEmpty }
+        if !attached, let body = state.fields.first(where: { $0.field.kind == .multilineText }), mentionsAttachment(body.editor.text) {
+            warnings.append("The message mentions an attachment, but nothing is attached.")
+        }
+        return warnings
+    }
+
+    /// Whether the body's own lines (not quoted, not the signature) mention an attachment.
+    public static func mentionsAttachment(_ body: String) -> Bool {
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "-- " || line == "--" { break }
+            if line.hasPrefix(">") { continue }
+            let lowered = line.lowercased()
+            if attachmentWords.contains(where: { lowered.contains($0) }) { return true }
+        }
+        return false
+    }
+
+    // MARK: - Helpers
+
+    private static func changed(_ state: inout FormState, field: String) -> [FormEffect] {
+        state.changed = true
+        return [.changed(state.values, field: field)]
+    }
+
+    private static func move(_ state: inout FormState, by step: Int) {
+        state.completions = []
+        var index = state.focus
+        for _ in state.fields.indices {
+            index = (index + step + state.fields.count) % state.fields.count
+            if state.fields[index].isFocusable { break }
+        }
+        state.focus = index
+    }
+
+    private static func acceptCompletion(_ state: inout FormState) -> [FormEffect] {
+        let index = state.focus
+        guard state.completions.indices.contains(state.completionIndex) else { return [] }
+        let choice = state.completions[state.completionIndex]
+        var editor = state.fields[index].editor
+        let text = editor.text
+        let start = text.lastIndex(of: ",").map { text.index(after: $0) } ?? text.startIndex
+        let kept = String(text[..<start])
+        editor.setText((kept.isEmpty ? "" : kept + " ") + choice + ", ")
+        state.fields[index].editor = editor
+        state.completions = []
+        return changed(&state, field: state.fields[index].field.id)
+    }
+
+    /// The address being typed: the text after the last comma, trimmed.
+    static func currentAddressToken(_ editor: TextEditor) -> String {
+        let text = String(editor.characters[..<editor.cursor])
+        let token = text.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? text
+        return token.trimmingSpaces()
+    }
+
+    private static func attachmentField(_ state: FormState) -> Int? {
+        state.fields.firstIndex { $0.field.kind == .attachmentList }
+    }
+
+    private static func setStatus(_ state: inout FormState, _ text: String, error: Bool) {
+        state.status = text
+        state.statusIsError = error
+    }
+
+    private static func commonPrefix(_ list: [String]) -> String? {
+        guard var prefix = list.first else { return nil }
+        for item in list.dropFirst() {
+            while !item.hasPrefix(prefix) { prefix.removeLast() }
+        }
+        return prefix
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

@@ -1,0 +1,202 @@
+import ShareCore
+
+/// The form screen's view: state → frame, pure.
+public enum FormView {
+    static let helpBar = "^X Send  ^O Save  ^T Attach  ^G $EDITOR  Tab Next  Esc Cancel"
+    static let labelWidth = 10
+
+    /// Draws `state`.
+    public static func view(_ state: FormState) -> Frame {
+        var frame = Frame(width: state.width, height: state.height)
+        guard state.width >= 20 && state.height >= 8 else {
+            frame.put(DisplayWidth.truncate("Make the terminal larger to compose", to: max(0, state.width)), x: 0, y: 0)
+            return frame
+        }
+        let accent = CellStyle(foreground: .cyan, bold: true)
+        let problem = CellStyle(foreground: .red, bold: true)
+        frame.fill(x: 0, y: 0, width: state.width, height: 1, style: CellStyle(reverse: true))
+        frame.put(" " + state.title, x: 0, y: 0, style: CellStyle(bold: true, reverse: true))
+
+        var y = 1
+        var cursor: (x: Int, y: Int)?
+        var completionAnchor: (x: Int, y: Int)?
+        let headerFields = state.fields.indices.filter { index in
+            let kind = state.fields[index].field.kind
+            return kind != .multilineText && kind != .attachmentList
+        }
+        for index in headerFields {
+            let field = state.fields[index]
+            let focused = index == state.focus && state.dialog == nil
+            let labelStyle = field.problem != nil ? problem : focused ? accent : CellStyle(dim: true)
+            frame.put(DisplayWidth.truncate(field.field.label + ":", to: labelWidth - 1), x: 1, y: y, style: labelStyle)
+            let x = labelWidth + 1
+            let room = state.width - x - 1
+            switch field.field.kind {
+            case .choice(let options):
+                let value = options.indices.contains(field.choice) ? options[field.choice] : ""
+                let marker = options.count > 1 ? (focused ? "  ◂ ▸" : "") : ""
+                frame.put(DisplayWidth.truncate(value, to: max(0, room - DisplayWidth.of(marker))) + marker, x: x, y: y,
+                          style: focused ? CellStyle(bold: true) : .plain)
+            default:
+                let (text, cursorColumn) = window(field.editor, width: room)
+                frame.put(text, x: x, y: y)
+                if focused {
+                    cursor = (x + cursorColumn, y)
+                    completionAnchor = (x, y + 1)
+                }
+            }
+            y += 1
+        }
+
+        let bottomReserved = 2  // status and help bar
+        var attachmentLines = 0
+        if let attachmentIndex = state.fields.firstIndex(where: { $0.field.kind == .attachmentList }) {
+            attachmentLines = 1 + min(4, max(1, state.fields[attachmentIndex].attachments.count))
+        }
+        frame.put(String(repeating: "─", count: state.width), x: 0, y: y, style: CellStyle(dim: true))
+        y += 1
+        let bodyTop = y
+        let bodyBottom = state.height - bottomReserved - attachmentLines  // exclusive
+        if let bodyIndex = state.fields.firstIndex(where: { $0.field.kind == .multilineText }), bodyBottom > bodyTop {
+            let field = state.fields[bodyIndex]
+            let (rows, cursorRow, cursorColumn) = field.editor.wrapped(width: state.width - 2)
+            let visible = bodyBottom - bodyTop
+            var scroll = min(state.bodyScroll, max(0, rows.count - visible))
+            if cursorRow < scroll { scroll = cursorRow }
+            if cursorRow >= scroll + visible { scroll = cursorRow - visible + 1 }
+            for (offset, row) in rows.dropFirst(scroll).prefix(visible).enumerated() {
+                let quoted = row.text.hasPrefix(">")
+                frame.put(row.text, x: 1, y: bodyTop + offset, style: quoted ? CellStyle(dim: true) : .plain)
+            }
+            if field.editor.text.isEmpty && bodyIndex != state.focus {
+                frame.put("Write your message here", x: 1, y: bodyTop, style: CellStyle(dim: true))
+            }
+            if bodyIndex == state.focus && state.dialog == nil {
+                cursor = (1 + cursorColumn, bodyTop + cursorRow - scroll)
+            }
+        }
+        if let attachmentIndex = state.fields.firstIndex(where: { $0.field.kind == .attachmentList }) {
+            let field = state.fields[attachmentIndex]
+            let focused = attachmentIndex == state.focus && state.dialog == nil
+            var row = state.height - bottomReserved - attachmentLines
+            let heading = "\(field.field.label) (\(field.attachments.count))" + (focused ? "  ↑↓ select  d remove" : "  ^T to add")
+            frame.put(String(repeating: "─", count: state.width), x: 0, y: row, style: CellStyle(dim: true))
+            frame.put(" " + heading + " ", x: 2, y: row, style: focused ? accent : CellStyle(dim: true))
+            row += 1
+            let first = max(0, min(field.selectedAttachment - 3, field.attachments.count - 4))
+            for (offset, attachment) in field.attachments.dropFirst(first).prefix(4).enumerated() {
+                let index = first + offset
+                let selected = focused && index == field.selectedAttachment
+                let size = PickerHeader.byteCount(attachment.size)
+                let detail = "  \(attachment.contentType)  \(size)"
+                let nameRoom = max(4, state.width - 6 - DisplayWidth.of(detail))
+                let line = "📎 " + DisplayWidth.truncate(attachment.name, to: nameRoom) + detail
+                if selected { frame.fill(x: 0, y: row + offset, width: state.width, height: 1, style: CellStyle(reverse: true)) }
+                frame.put(line, x: 2, y: row + offset, style: selected ? CellStyle(reverse: true) : .plain)
+            }
+        }
+
+        // Status: the focused field's problem first, then the latest news.
+        let statusY = state.height - 2
+        let focusedProblem = state.fields.indices.contains(state.focus) ? state.fields[state.focus].problem : nil
+        if let text = focusedProblem ?? state.status {
+            let isError = focusedProblem != nil || state.statusIsError
+            frame.put(DisplayWidth.truncate((isError ? "⚠ " : "") + text, to: state.width - 2), x: 1, y: statusY,
+                      style: isError ? problem : CellStyle(bold: true))
+        }
+        frame.put(DisplayWidth.truncate(helpBar, to: state.width), x: 0, y: state.height - 1, style: CellStyle(dim: true))
+
+        if let anchor = completionAnchor, !state.completions.isEmpty, state.dialog == nil {
+            drawCompletions(state, at: anchor, into: &frame)
+        }
+        if let dialog = state.dialog {
+            cursor = drawDialog(dialog, state, into: &frame)
+        }
+        frame.cursor = cursor
+        return state.colors ? frame : frame.monochrome
+    }
+
+    /// The part of a one-line field that fits, keeping the cursor in view.
+    static func window(_ editor: TextEditor, width: Int) -> (String, Int) {
+        let before = String(editor.characters[..<editor.cursor])
+        let cursorColumn = DisplayWidth.of(before)
+        guard width > 1 else { return ("", 0) }
+        if DisplayWidth.of(editor.text) < width { return (editor.text, cursorColumn) }
+        // Scroll so the cursor sits within the field, showing as much before it as fits.
+        var start = 0
+        var column = cursorColumn
+        while column > width - 1 && start < editor.characters.count {
+            column -= DisplayWidth.of(editor.characters[start])
+            start += 1
+        }
+        var shown = ""
+        var used = 0
+        for character in editor.characters[start...] {
+            let w = DisplayWidth.of(character)
+            if used + w > width { break }
+            shown.append(character)
+            used += w
+        }
+        return (shown, column)
+    }
+
+    private static func drawCompletions(_ state: FormState, at anchor: (x: Int, y: Int), into frame: inout Frame) {
+        let width = min(state.width - anchor.x - 1, max(20, state.completions.map { DisplayWidth.of($0) }.max() ?? 0) + 2)
+        for (offset, completion) in state.completions.prefix(6).enumerated() {
+            let y = anchor.y + offset
+            guard y < state.height - 2 else { break }
+            let selected = offset == state.completionIndex
+            let style = selected ? CellStyle(bold: true, reverse: true) : CellStyle(foreground: .black, background: .white)
+            frame.fill(x: anchor.x, y: y, width: width, height: 1, style: style)
+            frame.put(" " + DisplayWidth.truncate(completion, to: width - 2), x: anchor.x, y: y, style: style)
+        }
+    }
+
+    /// Draws a dialog box; returns where the cursor goes (the attach prompt).
+    private static func drawDialog(_ dialog: FormDialog, _ state: FormState, into frame: inout Frame) -> (x: Int, y: Int)? {
+        var lines: [String]
+        var prompt: TextEditor?
+        switch dialog {
+        case .confirmSend(let warnings): lines = warnings + ["", "Send anyway?  y send   n go back"]
+        case .confirmCancel: lines = ["The message has changes.", "", "s save draft   d discard   Esc keep editing"]
+        case .confirmRemove(let row):
+            let name = state.fields.first { $0.field.kind == .attachmentList }.flatMap { field in
+                field.attachments.indices.contains(row) ? field.attachments[row].name : nil
+            } ?? "this file"
+            lines = ["Remove \(name)?", "", "y remove   n keep"]
+        case .attachPath(let editor, let completions):
+            lines = ["Attach a file (Tab completes, Enter attaches, Esc closes):", ""] + completions.prefix(8).map { "  " + $0 }
+            prompt = editor
+        }
+        let width = min(state.width - 4, max(44, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4))
+        let height = min(state.height - 2, lines.count + 2 + (prompt == nil ? 0 : 1))
+        let x = (state.width - width) / 2
+        let y = max(1, (state.height - height) / 2)
+        frame.fill(x: x, y: y, width: width, height: height, style: .plain)
+        frame.put("╭" + String(repeating: "─", count: width - 2) + "╮", x: x, y: y)
+        for row in 1..<(height - 1) {
+            frame.put("│", x: x, y: y + row)
+            frame.put("│", x: x + width - 1, y: y + row)
+        }
+        frame.put("╰" + String(repeating: "─", count: width - 2) + "╯", x: x, y: y + height - 1)
+        var row = y + 1
+        if let prompt {
+            frame.put(DisplayWidth.truncate(lines[0], to: width - 4), x: x + 2, y: row, style: CellStyle(bold: true))
+            row += 1
+            let (text, column) = window(prompt, width: width - 4)
+            frame.put(text, x: x + 2, y: row)
+            let cursor = (x + 2 + column, row)
+            row += 1
+            for line in lines.dropFirst(2) where row < y + height - 1 {
+                frame.put(DisplayWidth.truncate(line, to: width - 4), x: x + 2, y: row, style: CellStyle(dim: true))
+                row += 1
+            }
+            return cursor
+        }
+        for line in lines where row < y + height - 1 {
+            frame.put(DisplayWidth.truncate(line, to: width - 4), x: x + 2, y: row, style: CellStyle(bold: true))
+            row += 1
+        }
+        return nil
+    }
+}
