@@ -8,19 +8,34 @@ import ShareMail
 /// `mailto:` URL fills To, Cc, Bcc, Subject and body (never attachments),
 /// and the subject offered for `mail` becomes the subject. With `--send`
 /// the message goes at once; with `--save-draft` it is saved; otherwise
-/// the compose screen shows Mail's form.
+/// the compose screen shows Mail's form, whose values come back to
+/// ``perform(_:)`` with `_action` = `send` or `save`.
 @MainActor
-public final class MailActivity: Activity {
+public final class MailActivity: Activity, FormAutosaving {
     /// What the command line asked for.
     public let request: MailRequest
     /// Identities, transport and folders.
     public let settings: MailSettings
+    /// Types files attached in the compose screen.
+    public let detector: any ContentTypeDetector
+    /// The signature appended to a new body, if configured.
+    public let signature: String?
+    /// Values to reopen the form with (`--resume`), instead of the items.
+    public let resumedValues: [String: String]?
+    /// The draft the last autosave wrote.
+    public private(set) var autosavePath: String?
     private var items: [ShareItem] = []
 
     /// Creates the Mail activity.
-    public init(request: MailRequest = MailRequest(), settings: MailSettings) {
+    public init(request: MailRequest = MailRequest(), settings: MailSettings,
+                detector: any ContentTypeDetector = MagicContentTypeDetector(), signature: String? = nil,
+                resumedValues: [String: String]? = nil, autosavePath: String? = nil) {
         self.request = request
         self.settings = settings
+        self.detector = detector
+        self.signature = signature
+        self.resumedValues = resumedValues
+        self.autosavePath = autosavePath
     }
 
     public var activityType: ActivityType { .mail }
@@ -33,43 +48,140 @@ public final class MailActivity: Activity {
         self.items = items
     }
 
+    // MARK: - The form
+
     public func makeForm() -> ActivityForm? {
         guard request.mode == .compose else { return nil }
-        let composer = try? makeComposer(subject: nil)
+        let values = resumedValues ?? initialValues()
+        let identities = settings.identities.map(\.displayString)
         return ActivityForm(title: "New Message", fields: [
-            FormField(id: "from", label: "From", kind: .choice(settings.identities.map(\.displayString))),
-            FormField(id: "to", label: "To", kind: .addressList, initialValue: composer?.toRecipients.joined(separator: ", ") ?? ""),
-            FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: composer?.ccRecipients.joined(separator: ", ") ?? ""),
-            FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: composer?.bccRecipients.joined(separator: ", ") ?? ""),
-            FormField(id: "subject", label: "Subject", kind: .text, initialValue: composer?.subject ?? ""),
-            FormField(id: "body", label: "", kind: .multilineText, initialValue: composer?.body ?? ""),
-            FormField(id: "attachments", label: "Attachments", kind: .attachmentList),
+            FormField(id: "from", label: "From", kind: .choice(identities), initialValue: values["from"] ?? identities.first ?? ""),
+            FormField(id: "to", label: "To", kind: .addressList, initialValue: values["to"] ?? ""),
+            FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: values["cc"] ?? ""),
+            FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: values["bcc"] ?? ""),
+            FormField(id: "subject", label: "Subject", kind: .text, initialValue: values["subject"] ?? ""),
+            FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? ""),
+            FormField(id: "attachments", label: "Attachments", kind: .attachmentList, initialValue: values["attachments"] ?? ""),
         ])
     }
 
+    /// The form's first values: the request, the items, the signature.
+    func initialValues() -> [String: String] {
+        let composer = (try? makeComposer(subject: nil)) ?? MailComposer()
+        var body = composer.body
+        if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n\n") + "-- \n" + signature }
+        let preferred = request.from.flatMap { from in
+            settings.identities.first { $0.addrSpec.lowercased() == (try? MailAddress(parsing: from))?.addrSpec.lowercased() }
+        }
+        var attachments: [String] = []
+        for item in items {
+            guard let file = item.fileItem else { continue }
+            if let path = file.path?.path ?? MailActivity.materialize(file) {
+                attachments.append(AttachmentLine(path: path).encoded)
+            }
+        }
+        return ["from": (preferred ?? settings.identities.first)?.displayString ?? "",
+                "to": composer.toRecipients.joined(separator: ", "), "cc": composer.ccRecipients.joined(separator: ", "),
+                "bcc": composer.bccRecipients.joined(separator: ", "), "subject": composer.subject, "body": body,
+                "attachments": attachments.joined(separator: "\n")]
+    }
+
+    // MARK: - Performing
+
     public func perform(_ session: ActivitySession) async {
+        let values = session.formValues
         let message: MailMessage
         do {
-            message = try makeComposer(subject: session.subject).makeMessage(identities: settings.identities)
+            message = try (values.isEmpty ? makeComposer(subject: session.subject) : composer(from: values))
+                .makeMessage(identities: settings.identities)
         } catch {
             session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityResult.invalidInputCode : error.kind.rawValue,
                                        message: error.message))
             return
         }
+        let save = values.isEmpty ? request.mode == .saveDraft : values["_action"] == "save"
         let mailer = Mailer(settings: settings)
-        let outcome = request.mode == .saveDraft ? mailer.saveDraft(message) : mailer.send(message)
+        // The transport blocks on the network: off the main actor, so the screen stays responsive.
+        let outcome = await Task.detached { save ? mailer.saveDraft(message) : mailer.send(message) }.value
         switch outcome {
         case .sent:
+            discardAutosave()
             session.finish(.sent)
         case .saved(let path):
+            discardAutosave()
             session.finish(.saved, error: ActivityError(code: "saved", message: "the message is saved in drafts: \(path)"))
         case .queued(let path, let reason):
+            discardAutosave()
             session.finish(.queued, error: ActivityError(code: "queued", message: "\(reason) (queued as \(path))"))
         case .failed(let error, let draft):
             let kept = draft.map { "; the message is kept in drafts: \($0)" } ?? ""
             session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityResult.invalidInputCode : error.kind.rawValue,
                                        message: error.message + kept))
         }
+    }
+
+    // MARK: - Autosave
+
+    public func autosave(_ values: [String: String]) throws -> String {
+        let message = try lenientMessage(values)
+        let mailer = Mailer(settings: settings)
+        guard case .saved(let path) = mailer.saveDraft(message) else {
+            throw MailError(.io, "cannot autosave the draft in \(settings.drafts.path)")
+        }
+        if let old = autosavePath, old != path { settings.drafts.remove(old) }
+        autosavePath = path
+        return path
+    }
+
+    public func discardAutosave() {
+        if let path = autosavePath { settings.drafts.remove(path) }
+        autosavePath = nil
+    }
+
+    /// The message as far as it is valid: addresses that do not parse yet are
+    /// left out of the draft (the form keeps them), attachments that vanished too.
+    private func lenientMessage(_ values: [String: String]) throws(MailError) -> MailMessage {
+        var lenient = values
+        for field in ["to", "cc", "bcc"] {
+            let parts = (values[field] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            lenient[field] = parts.filter { !$0.isEmpty && (try? AddressList.parse($0)) != nil }.joined(separator: ", ")
+        }
+        lenient["subject"] = (values["subject"] ?? "").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        lenient["attachments"] = (values["attachments"] ?? "").split(separator: "\n")
+            .filter { FileManager.default.fileExists(atPath: AttachmentLine(String($0)).path) }.joined(separator: "\n")
+        var composer = try composer(from: lenient, checkUnchanged: false)
+        if (try? composer.makeMessage(identities: settings.identities)) == nil { composer.preferredSendingAddress = nil }
+        return try composer.makeMessage(identities: settings.identities)
+    }
+
+    // MARK: - Building the composer
+
+    /// The composer from the compose screen's values.
+    func composer(from values: [String: String], checkUnchanged: Bool = true) throws(MailError) -> MailComposer {
+        var composer = MailComposer()
+        composer.preferredSendingAddress = values["from"].flatMap { $0.isEmpty ? nil : $0 }
+        composer.toRecipients = [values["to"] ?? ""].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        composer.ccRecipients = [values["cc"] ?? ""].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        composer.bccRecipients = [values["bcc"] ?? ""].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        composer.subject = values["subject"] ?? ""
+        composer.setMessageBody(values["body"] ?? "", isHTML: request.html)
+        for line in (values["attachments"] ?? "").split(separator: "\n") {
+            let attachment = AttachmentLine(String(line))
+            let url = URL(fileURLWithPath: attachment.path)
+            let name = url.lastPathComponent
+            guard let now = AttachmentLine(path: attachment.path).stamp else {
+                throw MailError(.invalidInput, "the attachment \(name) is gone (\(attachment.path)); remove it or attach it again")
+            }
+            if checkUnchanged, let then = attachment.stamp, then != now {
+                throw MailError(.invalidInput, "the attachment \(name) changed after it was attached; attach it again to send the new version")
+            }
+            let type: String
+            do { type = try detector.contentType(ofFileAt: attachment.path) } catch {
+                throw MailError(.invalidInput, "cannot read the attachment \(attachment.path): \(error)")
+            }
+            try composer.addAttachment(file: url, mimeType: type, fileName: name)
+        }
+        return composer
     }
 
     /// The composer filled from the request, the items and the subject.
@@ -110,4 +222,39 @@ public final class MailActivity: Activity {
         case .data(let data): try composer.addAttachmentData(data, mimeType: file.contentType, fileName: file.name)
         }
     }
+
+    /// Writes bytes held in memory (standard input) to a private temporary
+    /// file, so the compose screen can list them like any attachment.
+    static func materialize(_ file: FileItem) -> String? {
+        guard case .data(let data) = file.storage else { return nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-\(getpid())")
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        let url = directory.appendingPathComponent(file.name)
+        return (try? data.write(to: url)).map { url.path }
+    }
+}
+
+/// One line of the attachments field: `path<TAB>size<TAB>mtime`.
+struct AttachmentLine {
+    var path: String
+    var stamp: String?
+
+    /// Parses a field line.
+    init(_ line: String) {
+        let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+        path = String(parts[0])
+        stamp = parts.count > 1 ? String(parts[1]) : nil
+    }
+
+    /// The line for a file as it is now (`stamp` nil when it is gone).
+    init(path: String) {
+        self.path = path
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+            stamp = "\(info.st_size)\t\(Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)"
+        }
+    }
+
+    var encoded: String { stamp.map { "\(path)\t\($0)" } ?? path }
 }

@@ -39,6 +39,8 @@ enum HelpText {
       --send               send without the compose screen
       --save-draft         save to drafts without sending
       --flush              deliver the messages waiting in the outbox
+      --resume             reopen the compose screen left unfinished (after a
+                           crash, a kill or a closed terminal)
 
     Other:
       --config PATH        read settings from PATH instead of

@@ -35,6 +35,8 @@ public struct Options: Sendable, Equatable {
         case version
         /// `--flush`: deliver the outbox.
         case flush
+        /// `--resume`: reopen the unfinished compose screen.
+        case resume
     }
 
     public var mode: Mode = .pick
@@ -56,7 +58,7 @@ public struct Options: Sendable, Equatable {
                                       "--to", "--cc", "--bcc", "--from", "--body", "--body-file", "--attach"]
     /// The options without a value.
     public static let flagOptions = ["--list", "--explain", "--json", "--no-color", "--version", "--help",
-                                     "--html", "--send", "--save-draft", "--flush"]
+                                     "--html", "--send", "--save-draft", "--flush", "--resume"]
 
     /// Parses the arguments after the program name.
     /// - Throws: ``UsageError`` naming the bad word and listing the valid ones.
@@ -148,6 +150,7 @@ public struct Options: Sendable, Equatable {
                 }
                 options.mail.mode = mode
             case "--flush": try setMode(.flush, name)
+            case "--resume": try setMode(.resume, name)
             case "--version": options.mode = .version; return options
             case "--help": options.mode = .help; return options
             default:

@@ -62,6 +62,23 @@ public enum ShareCommand {
             return usage(error.message, console)
         }
         if options.mode == .flush { return flush(Mailer(settings: mailSettings), options: options, console: console) }
+        let signature = configuration.mail.signatureFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+        let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
+                               queryCommand: configuration.contacts.queryCommand)
+        let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
+        let composeState = ComposeStateFile(environment: console.environment)
+        let presenter = ComposePresenter(colors: !noColor, addressBook: book, detector: detector,
+                                         environment: console.environment, stateFile: composeState)
+        if options.mode == .resume {
+            guard let saved = composeState.read(), saved.activity == ActivityType.mail.rawValue else {
+                return usage("there is no unfinished message to resume (share keeps one in \(composeState.path))", console)
+            }
+            guard console.hasTerminal() else { return usage("no terminal for the compose screen", console) }
+            let mail = MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature,
+                                    resumedValues: saved.values, autosavePath: saved.draft)
+            let sheet = ShareSheet(activityItems: [], systemActivities: SystemActivities.all(built: [mail]))
+            return report(await sheet.resume(mail, presenter: presenter), options: options, console: console)
+        }
 
         if options.items.isEmpty && options.mode != .explain {
             return usage("nothing to share: give a path, a URL, --text TEXT, or - for standard input", console)
@@ -74,7 +91,7 @@ public enum ShareCommand {
         }
 
         let built: [any Activity] = [
-            MailActivity(request: options.mail, settings: mailSettings),
+            MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature),
             CopyActivity(environment: console.environment, hasTerminal: console.hasTerminal()),
             ReadingListActivity(path: Locations(environment: console.environment).dataHome + "/reading-list.tsv",
                                 title: options.title),
@@ -88,8 +105,10 @@ public enum ShareCommand {
         switch options.mode {
         case .list: return list(sheet, options: options, console: console)
         case .explain: return explain(sheet, items: items, options: options, console: console)
-        case .activity(let type): return await runActivity(type, sheet: sheet, options: options, console: console)
-        case .pick, .help, .version, .flush: return await pick(sheet, items: items, options: options, console: console)
+        case .activity(let type):
+            return await runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
+        case .pick, .help, .version, .flush, .resume:
+            return await pick(sheet, items: items, options: options, console: console, presenter: presenter)
         }
     }
 
@@ -156,21 +175,22 @@ public enum ShareCommand {
         return ExitCode.completed
     }
 
-    static func runActivity(_ type: ActivityType, sheet: ShareSheet, options: Options, console: Console) async -> Int32 {
+    static func runActivity(_ type: ActivityType, sheet: ShareSheet, options: Options, console: Console,
+                            presenter: ComposePresenter) async -> Int32 {
         guard let activity = sheet.activity(ofType: type) else {
             let known = (sheet.applicationActivities + sheet.systemActivities).map(\.activityType.rawValue)
             return usage("--activity: no activity '\(type.rawValue)' is installed; known types: " + known.joined(separator: ", "), console)
         }
         let verdict = sheet.evaluate(activity)
-        if type == .mail && options.mail.mode == .compose && verdict.isEligible {
-            let fix = "add --send to send it, or --save-draft to keep it"
-            return usage(console.hasTerminal() ? "the compose screen is not built yet; \(fix)" : "no terminal for the compose screen; \(fix)", console)
+        if verdict.isEligible && activity.makeForm() != nil && !console.hasTerminal() {
+            let fix = type == .mail ? "; add --send to send it, or --save-draft to keep it" : ""
+            return usage("no terminal for the \(activity.activityTitle) form\(fix)", console)
         }
         if let reason = verdict.reason {
             console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(TerminalText.sanitized(verdict.detail ?? "")))\n")
             return ExitCode.noActivity
         }
-        return report(await sheet.run(activity, presenter: nil), options: options, console: console)
+        return report(await sheet.run(activity, presenter: presenter), options: options, console: console)
     }
 
     static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {
@@ -195,7 +215,8 @@ public enum ShareCommand {
         return worst
     }
 
-    static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console) async -> Int32 {
+    static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
+                     presenter: ComposePresenter) async -> Int32 {
         guard !sheet.eligibleActivities().isEmpty else {
             console.error("share: no activity can take these items (see share --explain)\n")
             return ExitCode.noActivity
@@ -213,13 +234,7 @@ public enum ShareCommand {
         guard let type = picked, let activity = sheet.activity(ofType: type) else {
             return report(.dismissed, options: options, console: console)
         }
-        if activity.makeForm() != nil {
-            // Until the compose screen exists, a form cannot be shown: say so, change nothing.
-            let error = ActivityError(code: "no-compose-screen", message: "\(activity.activityTitle) needs the compose screen, "
-                + "which is not built yet; for mail, run again with --send --to ADDRESS or --save-draft")
-            return report(ActivityResult(activityType: type, outcome: .cancelled, error: error), options: options, console: console)
-        }
-        return report(await sheet.run(activity, presenter: nil), options: options, console: console)
+        return report(await sheet.run(activity, presenter: presenter), options: options, console: console)
     }
 
     static func report(_ result: ActivityResult, options: Options, console: Console) -> Int32 {

@@ -72,3 +72,14 @@ public protocol ActivityFormPresenter: AnyObject {
     func present(_ form: ActivityForm, for activity: any Activity,
                  submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult
 }
+
+/// An activity whose form is saved while it is being filled in, so nothing
+/// typed is lost to a crash, a `kill -9` or a closed terminal.
+@MainActor
+public protocol FormAutosaving: Activity {
+    /// Saves the values as they are now (they may be incomplete or invalid),
+    /// replacing the previous autosave; returns where they went.
+    func autosave(_ values: [String: String]) throws -> String
+    /// Forgets the autosave (the form was sent, saved for good, or discarded).
+    func discardAutosave()
+}

@@ -189,6 +189,26 @@ public final class ShareSheet {
         }
     }
 
+    /// Reopens `activity`'s form with values kept from an earlier run
+    /// (`--resume`): no items to resolve, no eligibility to check, the same
+    /// submissions and exactly one completion.
+    @discardableResult
+    public func resume(_ activity: any Activity, presenter: any ActivityFormPresenter) async -> ActivityResult {
+        let type = activity.activityType
+        let result: ActivityResult
+        if let form = activity.makeForm() {
+            result = await presenter.present(form, for: activity) { [self] values in
+                let result = await self.perform(activity, items: [], subject: nil, values: values)
+                if result.outcome == .failed, let error = result.error, error.code != "no-finish" { return .retry(error.message) }
+                return .finished(result)
+            }
+        } else {
+            result = .failure(type, ActivityError(code: "no-form", message: "\(type.rawValue) has no form to resume"))
+        }
+        completionWithItemsHandler?(result)
+        return result
+    }
+
     private func perform(_ activity: any Activity, items: [ShareItem], subject: String?,
                          values: [String: String]) async -> ActivityResult {
         let type = activity.activityType

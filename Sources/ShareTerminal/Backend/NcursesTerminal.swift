@@ -75,6 +75,18 @@ public final class NcursesTerminal {
     /// The terminal's size now.
     public var size: (width: Int, height: Int) { (Int(nc_cols()), Int(nc_lines())) }
 
+    /// Leaves the screen to run `body` (an external editor) on the plain
+    /// terminal, then comes back and redraws everything.
+    public func suspend<Result>(_ body: () -> Result) -> Result {
+        def_prog_mode()
+        endwin()
+        let result = body()
+        reset_prog_mode()
+        clearok(nc_stdscr(), true)
+        refresh()
+        return result
+    }
+
     /// Restores the terminal (idempotent).
     public func end() {
         guard !ended else { return }
@@ -114,8 +126,9 @@ public final class NcursesTerminal {
         refresh()
     }
 
-    /// Waits for the next event.
-    public func nextEvent() -> InputEvent? {
+    /// Waits for the next event; with a timeout, returns `nil` when none came in time.
+    public func nextEvent(timeoutMilliseconds: Int32? = nil) -> InputEvent? {
+        timeout(timeoutMilliseconds ?? -1)
         var character: wint_t = 0
         let kind = get_wch(&character)
         if kind == KEY_CODE_YES { return key(Int32(character)) }
@@ -123,7 +136,14 @@ public final class NcursesTerminal {
         switch character {
         case 9: return .tab
         case 10, 13: return .enter
-        case 27: return .escape
+        case 27:
+            // Alt+key arrives as ESC followed at once by the key.
+            timeout(0)
+            var next: wint_t = 0
+            if get_wch(&next) == OK, let scalar = Unicode.Scalar(UInt32(next)), next >= 32 {
+                return .alt(Character(scalar))
+            }
+            return .escape
         case 8, 127: return .backspace
         case 1...26: return .control(Character(Unicode.Scalar(UInt8(character) + 96)))
         default:

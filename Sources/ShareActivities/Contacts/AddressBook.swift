@@ -1,0 +1,160 @@
+import Foundation
+
+/// Address completion from the places a terminal mail user keeps contacts
+/// (SPEC §8 `[contacts]`): a vCard folder (khard, vdirsyncer), a mutt alias
+/// file, and a `query-command` in mutt's query format.
+public final class AddressBook: @unchecked Sendable {
+    /// One known address.
+    public struct Entry: Sendable, Equatable {
+        public var name: String
+        public var email: String
+        public var nickname: String?
+
+        /// `Name <email>`, with the name quoted when it holds specials (`"Lee, J" <lee@example.com>`).
+        public var formatted: String {
+            guard !name.isEmpty else { return email }
+            let specials = Set("()<>[]:;@\\,.\"")
+            let needsQuotes = name.contains { specials.contains($0) }
+            let shown = needsQuotes
+                ? "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+                : name
+            return "\(shown) <\(email)>"
+        }
+    }
+
+    private let vcardDirectory: String?
+    private let aliasFile: String?
+    private let queryCommand: String?
+    private var loaded: [Entry]?
+
+    /// Creates a book reading from these places (any may be nil).
+    public init(vcardDirectory: String?, aliasFile: String?, queryCommand: String?) {
+        self.vcardDirectory = vcardDirectory
+        self.aliasFile = aliasFile
+        self.queryCommand = queryCommand
+    }
+
+    /// Up to `limit` addresses whose name, address or nickname contains `text` (case-insensitive).
+    public func complete(_ text: String, limit: Int = 8) -> [String] {
+        let needle = text.lowercased()
+        guard !needle.isEmpty else { return [] }
+        var seen = Set<String>()
+        var results: [String] = []
+        let candidates = entries() + query(text)
+        for entry in candidates where entry.name.lowercased().contains(needle) || entry.email.lowercased().contains(needle)
+            || entry.nickname?.lowercased().hasPrefix(needle) == true {
+            if seen.insert(entry.email.lowercased()).inserted { results.append(entry.formatted) }
+            if results.count == limit { break }
+        }
+        return results
+    }
+
+    /// The vCard and alias entries, read once.
+    public func entries() -> [Entry] {
+        if let loaded { return loaded }
+        var all: [Entry] = []
+        if let directory = vcardDirectory { all += AddressBook.readVCards(in: directory) }
+        if let file = aliasFile, let text = try? String(contentsOfFile: file, encoding: .utf8) { all += AddressBook.parseAliases(text) }
+        loaded = all
+        return all
+    }
+
+    // MARK: - vCard
+
+    static func readVCards(in directory: String) -> [Entry] {
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var entries: [Entry] = []
+        for case let relative as String in enumerator where relative.lowercased().hasSuffix(".vcf") {
+            guard let text = try? String(contentsOfFile: directory + "/" + relative, encoding: .utf8) else { continue }
+            entries += parseVCards(text)
+        }
+        return entries.sorted { $0.name.lowercased() < $1.name.lowercased() }
+    }
+
+    /// The names and addresses of every card in `text` (RFC 6350, lines unfolded).
+    static func parseVCards(_ text: String) -> [Entry] {
+        var lines: [String] = []
+        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+            if (raw.hasPrefix(" ") || raw.hasPrefix("\t")), !lines.isEmpty { lines[lines.count - 1] += raw.dropFirst() } else {
+                lines.append(String(raw))
+            }
+        }
+        var entries: [Entry] = []
+        var name = ""
+        var nickname: String?
+        var emails: [String] = []
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let key = line[..<colon].split(separator: ";").first.map { $0.uppercased() } ?? ""
+            let value = unescape(String(line[line.index(after: colon)...]))
+            switch key {
+            case "BEGIN": name = ""; nickname = nil; emails = []
+            case "FN": name = value
+            case "NICKNAME": nickname = value
+            case "EMAIL": if value.contains("@") { emails.append(value) }
+            case "END": entries += emails.map { Entry(name: name, email: $0, nickname: nickname) }
+            default: break
+            }
+        }
+        return entries
+    }
+
+    private static func unescape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+            .replacingOccurrences(of: "\\n", with: " ").replacingOccurrences(of: "\\\\", with: "\\")
+    }
+
+    // MARK: - mutt aliases
+
+    /// `alias NICK [Name] <email>` and `alias NICK email` lines.
+    static func parseAliases(_ text: String) -> [Entry] {
+        var entries: [Entry] = []
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("alias ") || trimmed.hasPrefix("alias\t") else { continue }
+            let rest = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            guard let space = rest.firstIndex(where: { $0 == " " || $0 == "\t" }) else { continue }
+            let nickname = String(rest[..<space])
+            let target = rest[space...].trimmingCharacters(in: .whitespaces)
+            if let open = target.lastIndex(of: "<"), let close = target.lastIndex(of: ">"), open < close {
+                var name = target[..<open].trimmingCharacters(in: .whitespaces)
+                if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+                entries.append(Entry(name: name, email: String(target[target.index(after: open)..<close]), nickname: nickname))
+            } else if target.contains("@"), !target.contains(",") {
+                entries.append(Entry(name: "", email: target, nickname: nickname))
+            }
+        }
+        return entries
+    }
+
+    // MARK: - query-command
+
+    /// Runs `query-command` with `%s` replaced by `text` as its own argument
+    /// (never through a shell, so typed text cannot become a command), and
+    /// reads mutt's format: `email<TAB>name[<TAB>other]` per line.
+    func query(_ text: String) -> [Entry] {
+        guard let command = queryCommand, text.count >= 2 else { return [] }
+        var words = command.split(separator: " ").map(String.init)
+        guard !words.isEmpty else { return [] }
+        if words.contains("%s") { words = words.map { $0 == "%s" ? text : $0 } } else { words.append(text) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = words
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return [] }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return AddressBook.parseQuery(String(decoding: data, as: UTF8.self))
+    }
+
+    static func parseQuery(_ text: String) -> [Entry] {
+        text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard let email = fields.first, email.contains("@"), !email.contains(" ") else { return nil }
+            return Entry(name: fields.count > 1 ? fields[1] : "", email: email)
+        }
+    }
+}
