@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+@testable import ShareActivities
+@testable import ShareCLI
+
+/// Address completion sources (SPEC §8 [contacts]) and the attach prompt's paths.
+struct AddressBookTests {
+    private func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("book-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("default"), withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func vCardsAliasesAndQueryCommandAllComplete() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try """
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        FN:박지성\r
+        NICKNAME:jisung\r
+        EMAIL;TYPE=work:park@example.com\r
+        EMAIL:jisung@home.example\r
+        END:VCARD\r
+        BEGIN:VCARD\r
+        VERSION:3.0\r
+        FN:Lee\\, J\r
+        EMAIL:lee@exam\r
+         ple.com\r
+        END:VCARD\r
+
+        """.write(to: root.appendingPathComponent("default/a.vcf"), atomically: true, encoding: .utf8)
+        let aliases = root.appendingPathComponent("aliases")
+        try "# mutt aliases\nalias boss \"Kim, Minsu\" <boss@example.com>\nalias ops ops@example.com\n"
+            .write(to: aliases, atomically: true, encoding: .utf8)
+        // A query command that echoes its argument back, proving it arrives as one argv word.
+        let script = root.appendingPathComponent("query.sh")
+        try "#!/bin/sh\necho 'searching...'\nprintf 'q@example.com\\tQuery %s\\tlist\\n' \"$1\"\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script.path, 0o755) == 0)
+
+        let book = AddressBook(vcardDirectory: root.path, aliasFile: aliases.path, queryCommand: nil)
+        #expect(book.complete("park") == ["박지성 <park@example.com>"])
+        #expect(book.complete("지성") == ["박지성 <park@example.com>", "박지성 <jisung@home.example>"])
+        #expect(book.complete("jis").contains("박지성 <park@example.com>"))  // nickname
+        #expect(book.complete("lee") == [#""Lee, J" <lee@example.com>"#])
+        #expect(book.complete("boss") == [#""Kim, Minsu" <boss@example.com>"#])
+        #expect(book.complete("ops") == ["ops@example.com"])
+        #expect(book.complete("").isEmpty)
+        #expect(book.complete("nobody").isEmpty)
+
+        let query = AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: script.path + " %s")
+        #expect(query.complete("kim") == ["Query kim <q@example.com>"])
+        // Hostile text reaches the command as one argument, byte for byte.
+        #expect(query.complete("a b;$(x)") == [#""Query a b;$(x)" <q@example.com>"#])
+    }
+
+    @Test func pathsCompleteFromTheTypedFolderWithTildeKept() throws {
+        let root = try folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        for name in ["report.pdf", "reports", "photo.png", ".hidden"] {
+            if name == "reports" {
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+            } else {
+                #expect(FileManager.default.createFile(atPath: root.appendingPathComponent(name).path, contents: Data()))
+            }
+        }
+        let environment = ["HOME": root.path]
+        #expect(PathCompletion.candidates(for: "~/rep", environment: environment) == ["~/report.pdf", "~/reports/"])
+        #expect(PathCompletion.candidates(for: root.path + "/ph", environment: environment) == [root.path + "/photo.png"])
+        #expect(PathCompletion.candidates(for: "~/", environment: environment) == ["~/default/", "~/photo.png", "~/report.pdf", "~/reports/"])
+        #expect(PathCompletion.candidates(for: "~/.h", environment: environment) == ["~/.hidden"])
+        #expect(PathCompletion.expand("~/a b.pdf", environment: environment) == root.path + "/a b.pdf")
+        #expect(PathCompletion.expand("/etc/hosts", environment: environment) == "/etc/hosts")
+    }
+}
