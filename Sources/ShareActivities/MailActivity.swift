@@ -22,6 +22,8 @@ public final class MailActivity: Activity, FormAutosaving {
     public let signature: String?
     /// Values to reopen the form with (`--resume`), instead of the items.
     public let resumedValues: [String: String]?
+    /// The subject offered to Mail (`--subject`), used to prefill the form.
+    public var offeredSubject: String?
     /// The draft the last autosave wrote.
     public private(set) var autosavePath: String?
     private var items: [ShareItem] = []
@@ -67,7 +69,7 @@ public final class MailActivity: Activity, FormAutosaving {
 
     /// The form's first values: the request, the items, the signature.
     func initialValues() -> [String: String] {
-        let composer = (try? makeComposer(subject: nil)) ?? MailComposer()
+        let composer = (try? makeComposer(subject: offeredSubject)) ?? MailComposer()
         var body = composer.body
         if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n\n") + "-- \n" + signature }
         let preferred = request.from.flatMap { from in

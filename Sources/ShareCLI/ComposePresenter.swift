@@ -78,10 +78,10 @@ final class ComposePresenter: ActivityFormPresenter {
                     let isSave: Bool = if case .save = effect { true } else { false }
                     _ = apply(.busy(true))
                     terminal.draw(FormView.view(screen))
-                    var payload = values
-                    payload["_action"] = isSave ? "save" : "send"
-                    let answer = await submit(payload)
+                    let payload = values.merging(["_action": isSave ? "save" : "send"]) { $1 }
+                    let (answer, typedMeanwhile) = await whileBusy(terminal, &screen) { await submit(payload) }
                     _ = apply(.busy(false))
+                    for event in typedMeanwhile { queue += apply(.input(event)) }
                     switch answer {
                     case .finished(let result):
                         state.clear()
@@ -96,6 +96,33 @@ final class ComposePresenter: ActivityFormPresenter {
                 }
             }
         }
+    }
+
+    /// Runs `work` (a send: the network is slow) while the screen stays
+    /// alive: a spinner turns, a resize is redrawn, and keys wait their turn.
+    private func whileBusy(_ terminal: NcursesTerminal, _ screen: inout FormState,
+                           _ work: @escaping @MainActor () async -> FormSubmission) async -> (FormSubmission, [InputEvent]) {
+        final class Box { var answer: FormSubmission? }
+        let box = Box()
+        let task = Task { @MainActor in box.answer = await work() }
+        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        var tick = 0
+        var typed: [InputEvent] = []
+        while box.answer == nil {
+            screen.status = "Sending… " + frames[tick % frames.count]
+            tick += 1
+            terminal.draw(FormView.view(screen))
+            switch terminal.nextEvent(timeoutMilliseconds: 80) {
+            case .resize(let width, let height)?:
+                screen.width = width
+                screen.height = height
+            case let event?: typed.append(event)
+            case nil: break
+            }
+            await Task.yield()
+        }
+        await task.value
+        return (box.answer ?? .retry("the submission ended without an answer"), typed)
     }
 
     /// Autosaves through the activity, and keeps the values for `--resume`.

@@ -90,8 +90,10 @@ public enum ShareCommand {
             return usage(error.description, console)
         }
 
+        let mail = MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature)
+        mail.offeredSubject = options.subject
         let built: [any Activity] = [
-            MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature),
+            mail,
             CopyActivity(environment: console.environment, hasTerminal: console.hasTerminal()),
             ReadingListActivity(path: Locations(environment: console.environment).dataHome + "/reading-list.tsv",
                                 title: options.title),
