@@ -22,7 +22,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages build run test bench clean
+.PHONY: all deps bench-deps install-packages build run test bench screenshots clean
 
 all: build
 
@@ -56,6 +56,13 @@ bench: bench-deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	bench/tui/run.sh
 	bench/mime/run.sh
+
+# Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
+SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola
+
+screenshots: deps
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SCREENSHOT_PACKAGES)"
+	SWIFT="$(SWIFT)" tools/screenshots.sh
 
 clean:
 	rm -rf .build

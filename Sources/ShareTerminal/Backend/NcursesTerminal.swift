@@ -104,8 +104,15 @@ public final class NcursesTerminal {
             for x in 0..<min(frame.width, Int(nc_cols())) {
                 let cell = frame[x, y]
                 if cell.text.isEmpty { continue }  // the second half of a wide character
+                // ncurses holds one spacing character and its combining marks:
+                // the first scalar, then marks and variation selectors, up to a ZWJ.
                 var count = 0
                 for scalar in cell.text.unicodeScalars where count < 5 {
+                    if count > 0 {
+                        let mark = scalar.properties.generalCategory == .nonspacingMark
+                            || scalar.properties.generalCategory == .enclosingMark || (0xFE00...0xFE0F).contains(scalar.value)
+                        guard mark else { break }
+                    }
                     buffer[count] = wchar_t(bitPattern: scalar.value)
                     count += 1
                 }

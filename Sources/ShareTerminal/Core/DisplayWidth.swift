@@ -6,10 +6,12 @@
 /// with these rules matches what terminals draw:
 ///
 /// - a control character or a lone combining mark takes 0 columns;
-/// - a grapheme with VS16, a ZWJ, a skin-tone modifier, a regional
-///   indicator pair, or a base with emoji presentation takes 2;
-/// - an East Asian Wide or Fullwidth base (Hangul, CJK, kana) takes 2;
-/// - anything else takes 1.
+/// - a ZWJ sequence or a skin-tone sequence takes 2 (the backend draws its
+///   first emoji, which is wide, since ncurses cannot hold the rest);
+/// - a base with emoji presentation, or East Asian Wide or Fullwidth
+///   (Hangul, CJK, kana), takes 2;
+/// - anything else takes 1 — including a text symbol with VS16 (❤️),
+///   which ncurses' `wcwidth` and tmux count as 1.
 public enum DisplayWidth {
     /// The columns `character` takes.
     public static func of(_ character: Character) -> Int {
@@ -17,7 +19,7 @@ public enum DisplayWidth {
         guard let first = scalars.first else { return 0 }
         if first.value < 0x20 || (0x7F...0x9F).contains(first.value) { return 0 }
         if scalars.count == 1 && isZeroWidth(first) { return 0 }
-        if scalars.contains(where: { $0.value == 0xFE0F || $0.value == 0x200D || (0x1F3FB...0x1F3FF).contains($0.value) }) {
+        if scalars.contains(where: { $0.value == 0x200D || (0x1F3FB...0x1F3FF).contains($0.value) }) {
             return 2
         }
         if (0x1F1E6...0x1F1FF).contains(first.value) { return 2 }

@@ -2,6 +2,8 @@
 /// give the same frame, which the snapshot tests compare.
 public enum PickerView {
     static let helpBar = "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  ? keys  Esc cancel"
+    /// The help bar for narrow terminals: every key still named.
+    static let shortHelpBar = "←↓↑→ Tab ⏎ 1-9 / ? Esc"
     static let keyHelp: [(String, String)] = [
         ("← → h l", "previous / next activity"),
         ("↑ ↓ k j", "line above / below"),
@@ -156,7 +158,8 @@ public enum PickerView {
             frame.cursor = (min(end, state.width - 1), y)
             return
         }
-        frame.put(DisplayWidth.truncate(helpBar, to: state.width), x: 0, y: y, style: CellStyle(dim: true))
+        let bar = DisplayWidth.of(helpBar) <= state.width ? helpBar : shortHelpBar
+        frame.put(DisplayWidth.truncate(bar, to: state.width), x: 0, y: y, style: CellStyle(dim: true))
     }
 
     private static func drawHelp(into frame: inout Frame) {

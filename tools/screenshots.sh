@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# make screenshots: PNGs of the real picker, in screenshots/.
+#
+# Builds the release binaries, runs them in detached tmux sessions (one
+# server per shot, no tmux config), waits for the screen to be drawn and
+# settled, captures it with colours (capture-pane -e -p) and renders each
+# capture cell by cell with tools/ansi_to_png.py.
+#
+# Needs: tmux, /usr/bin/python3 with python3-pil, fonts-dejavu-core,
+# fonts-nanum (Hangul); fonts-symbola is optional (symbols and emoji,
+# else an empty box). Environment: SWIFT (the swift driver).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+SWIFT=${SWIFT:-$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)}
+PYTHON=/usr/bin/python3
+OUT=$ROOT/screenshots
+
+fail() { echo "screenshots: $*" >&2; exit 1; }
+command -v tmux >/dev/null || fail "tmux is needed: apt-get install tmux"
+"$PYTHON" -c 'import PIL' 2>/dev/null || fail "Debian's python3-pil is needed: apt-get install python3-pil"
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || fail "apt-get install fonts-dejavu-core"
+[ -e /usr/share/fonts/truetype/nanum/NanumGothicCoding.ttf ] || fail "apt-get install fonts-nanum"
+
+"$SWIFT" build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors
+BIN_DIR=$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)
+SHARE=$BIN_DIR/share
+FIXTURE=$BIN_DIR/share-activities-fixture
+[ -x "$SHARE" ] && [ -x "$FIXTURE" ] || fail "no binaries in $BIN_DIR"
+
+WORK=$(mktemp -d /tmp/share-screenshots.XXXXXX)
+SOCKETS=()
+cleanup() {
+    for socket in "${SOCKETS[@]}"; do tmux -S "$socket" kill-server 2>/dev/null || true; done
+    [ -n "${KEEP_CAPTURES:-}" ] && echo "captures kept in $WORK" || rm -rf "$WORK"
+}
+trap cleanup EXIT
+mkdir -p "$WORK/home" "$WORK/config" "$WORK/data" "$WORK/state" "$WORK/cache" "$OUT"
+
+# tmux with a clean environment: no user config, no user data.
+tm() {
+    local socket=$1; shift
+    env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="$WORK/home" XDG_CONFIG_HOME="$WORK/config" \
+        XDG_DATA_HOME="$WORK/data" XDG_STATE_HOME="$WORK/state" XDG_CACHE_HOME="$WORK/cache" \
+        XDG_DATA_DIRS="$WORK/data" LANG=C.UTF-8 tmux -S "$socket" -f /dev/null "$@"
+}
+
+# One word for /bin/sh.
+quote() { local s=${1//\'/\'\\\'\'}; printf "'%s'" "$s"; }
+
+# Polls the screen until it contains TEXT (deadline 20 s).
+wait_for() {
+    local socket=$1 text=$2 deadline=$((SECONDS + 20))
+    until tm "$socket" capture-pane -p 2>/dev/null | grep -qF -- "$text"; do
+        [ $SECONDS -lt $deadline ] || fail "timed out waiting for '$text'; screen:
+$(tm "$socket" capture-pane -p 2>/dev/null || true)
+$(cat "$WORK"/*.err 2>/dev/null || true)"
+        sleep 0.05
+    done
+}
+
+# Polls until the coloured screen is the same for 10 polls in a row (0.5 s):
+# the header thumbnail is drawn after the first paint.
+wait_settled() {
+    local socket=$1 previous="" current same=0 deadline=$((SECONDS + 20))
+    while [ $same -lt 10 ]; do
+        current=$(tm "$socket" capture-pane -e -p)
+        if [ "$current" = "$previous" ]; then same=$((same + 1)); else same=0; previous=$current; fi
+        [ $SECONDS -lt $deadline ] || fail "the screen did not settle"
+        sleep 0.05
+    done
+}
+
+# shot NAME COLS ROWS READY-TEXT [KEY AFTER-TEXT] -- COMMAND...
+shot() {
+    local name=$1 cols=$2 rows=$3 ready=$4 key="" after=""
+    shift 4
+    if [ "$1" != "--" ]; then key=$1; after=$2; shift 2; fi
+    shift
+    local socket=$WORK/$name.sock command="" word
+    for word in "$@"; do command+="$(quote "$word") "; done
+    SOCKETS+=("$socket")
+    tm "$socket" new-session -d -x "$cols" -y "$rows" -c "$ROOT" \
+        "env TERM=xterm-256color $command>/dev/null 2>$(quote "$WORK/$name.err")"
+    wait_for "$socket" "$ready"
+    if [ -n "$key" ]; then
+        tm "$socket" send-keys "$key"
+        wait_for "$socket" "$after"
+    fi
+    wait_settled "$socket"
+    tm "$socket" capture-pane -e -p -N >"$WORK/$name.ans"
+    local cursor
+    cursor=$(tm "$socket" display -p '#{cursor_flag} #{cursor_x},#{cursor_y}')
+    tm "$socket" kill-server 2>/dev/null || true
+    local cursor_option=()
+    [ "${cursor%% *}" = 1 ] && cursor_option=(--cursor "${cursor#* }")
+    "$PYTHON" "$ROOT/tools/ansi_to_png.py" --cols "$cols" --rows "$rows" "${cursor_option[@]}" \
+        "$WORK/$name.ans" "$OUT/$name.png"
+    echo "screenshots/$name.png"
+}
+
+DEMO=(--title Demo --text "PIN 4821" https://nshipster.com Demo/mustache.png "Demo/Q4 Projections.pdf")
+
+shot picker-100x30 100 30 Mail -- "$SHARE" "${DEMO[@]}"
+shot picker-narrow-40x12 40 12 Mail -- "$SHARE" "${DEMO[@]}"
+shot picker-help 100 30 Mail '?' ' Keys ' -- "$SHARE" "${DEMO[@]}"
+
+printf '%s\n' "연락처에 지정하기 정말 긴 제목" "사진 앱에 저장" "Share 👨‍👩‍👧 family" "메모에 추가하기" \
+    "I ❤️ it" "미리 알림" >"$WORK/titles.txt"
+shot picker-korean-titles 100 30 Mail -- "$FIXTURE" --titles "$WORK/titles.txt" -- \
+    --title "4분기 전망 자료" --text "회의는 정오에" Demo/mustache.png
