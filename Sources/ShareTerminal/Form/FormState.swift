@@ -114,6 +114,8 @@ public struct FormState: Sendable, Equatable {
     /// Address completions for the focused field, and the chosen one.
     public var completions: [String] = []
     public var completionIndex = 0
+    /// The field whose text the pending completions are for.
+    public var completionField: String?
     /// Lines of the body scrolled off the top.
     public var bodyScroll = 0
     public var width: Int
@@ -130,8 +132,14 @@ public struct FormState: Sendable, Equatable {
         self.width = width
         self.height = height
         self.colors = colors
-        let editable = fields.indices.filter { fields[$0].isFocusable && fields[$0].field.kind != .attachmentList
-            && !isChoice(fields[$0].field.kind) }
+        // Start in the first empty field that matters: the first address list
+        // (To), text fields and the body; Cc and Bcc are optional.
+        let firstAddressList = fields.firstIndex { $0.field.kind == .addressList }
+        let editable = fields.indices.filter { index in
+            let kind = fields[index].field.kind
+            guard fields[index].isFocusable, kind != .attachmentList, !isChoice(kind) else { return false }
+            return kind != .addressList || index == firstAddressList
+        }
         focus = editable.first { fields[$0].isEmpty } ?? editable.first ?? 0
     }
 

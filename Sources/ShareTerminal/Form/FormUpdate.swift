@@ -47,12 +47,24 @@ public enum FormUpdate {
     /// Words that mean "something is attached" (SPEC §7).
     public static let attachmentWords = ["attach", "attached", "attachment", "첨부"]
 
+    /// Completions shown at most (all of them are on screen).
+    public static let visibleCompletions = 6
+
     /// Applies a message.
     public static func update(_ state: inout FormState, _ message: FormMessage) -> [FormEffect] {
+        let effects = apply(&state, message)
+        keepBodyCursorVisible(&state)
+        return effects
+    }
+
+    private static func apply(_ state: inout FormState, _ message: FormMessage) -> [FormEffect] {
         switch message {
         case .input(let event): return input(&state, event)
         case .completions(let list):
-            state.completions = Array(list.prefix(8))
+            // Late answers for a field the person has left are dropped.
+            guard let field = state.completionField, state.fields.indices.contains(state.focus),
+                  state.fields[state.focus].field.id == field else { return [] }
+            state.completions = Array(list.prefix(FormUpdate.visibleCompletions))
             state.completionIndex = 0
         case .pathCompletions(let list):
             if case .attachPath(var editor, _) = state.dialog {
@@ -84,7 +96,11 @@ public enum FormUpdate {
             return changed(&state, field: field)
         case .busy(let busy):
             state.isBusy = busy
-            if busy { setStatus(&state, "Sending…", error: false) }
+            if busy {
+                setStatus(&state, "Sending…", error: false)
+            } else if state.status?.hasPrefix("Sending") == true {
+                state.status = nil
+            }
         case .saved: state.changed = false
         }
         return []
@@ -144,6 +160,7 @@ public enum FormUpdate {
         let field = state.fields[index]
         switch field.field.kind {
         case .choice(let options):
+            if options.count <= 1, event != .up, event != .down, event != .enter { return [] }
             switch event {
             case .left, .character("h"): state.fields[index].choice = (field.choice + options.count - 1) % max(1, options.count)
             case .right, .character(" "), .character("l"): state.fields[index].choice = (field.choice + 1) % max(1, options.count)
@@ -198,7 +215,12 @@ public enum FormUpdate {
         var effects = changed(&state, field: state.fields[index].field.id)
         if state.fields[index].field.kind == .addressList {
             let token = currentAddressToken(state.fields[index].editor)
-            if token.count >= 2 { effects.append(.completeAddress(token)) } else { state.completions = [] }
+            if token.count >= 2 {
+                state.completionField = state.fields[index].field.id
+                effects.append(.completeAddress(token))
+            } else {
+                state.completions = []
+            }
         }
         return effects
     }
@@ -277,15 +299,31 @@ public enum FormUpdate {
         return warnings
     }
 
-    /// Whether the body's own lines (not quoted, not the signature) mention an attachment.
+    /// Whether the body's own lines (not quoted, not the signature) mention an
+    /// attachment: a word starting with "attach" (not "detached"), or 첨부.
     public static func mentionsAttachment(_ body: String) -> Bool {
         for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
             if line == "-- " || line == "--" { break }
             if line.hasPrefix(">") { continue }
             let lowered = line.lowercased()
-            if attachmentWords.contains(where: { lowered.contains($0) }) { return true }
+            if lowered.contains("첨부") { return true }
+            let words = lowered.split { !$0.isLetter }
+            if words.contains(where: { $0.hasPrefix("attach") }) { return true }
         }
         return false
+    }
+
+    /// Scrolls the body so that its cursor stays on screen, moving the page
+    /// only when the cursor leaves it.
+    static func keepBodyCursorVisible(_ state: inout FormState) {
+        guard let index = state.fields.firstIndex(where: { $0.field.kind == .multilineText }) else { return }
+        let layout = FormLayout(state)
+        let (rows, cursorRow, _) = state.fields[index].editor.wrapped(width: layout.bodyWidth)
+        let visible = max(1, layout.bodyHeight)
+        var scroll = min(state.bodyScroll, max(0, rows.count - visible))
+        if cursorRow < scroll { scroll = cursorRow }
+        if cursorRow >= scroll + visible { scroll = cursorRow - visible + 1 }
+        state.bodyScroll = max(0, scroll)
     }
 
     // MARK: - Helpers
@@ -297,6 +335,7 @@ public enum FormUpdate {
 
     private static func move(_ state: inout FormState, by step: Int) {
         state.completions = []
+        state.completionField = nil
         var index = state.focus
         for _ in state.fields.indices {
             index = (index + step + state.fields.count) % state.fields.count
@@ -310,12 +349,19 @@ public enum FormUpdate {
         guard state.completions.indices.contains(state.completionIndex) else { return [] }
         let choice = state.completions[state.completionIndex]
         var editor = state.fields[index].editor
-        let text = editor.text
-        let start = text.lastIndex(of: ",").map { text.index(after: $0) } ?? text.startIndex
-        let kept = String(text[..<start])
-        editor.setText((kept.isEmpty ? "" : kept + " ") + choice + ", ")
+        // Replace what was typed of this address (from the comma before the
+        // cursor up to the cursor); whatever follows the cursor is kept.
+        let characters = editor.characters
+        var start = editor.cursor
+        while start > 0 && characters[start - 1] != "," { start -= 1 }
+        let before = String(characters[..<start]).trimmingSpaces()
+        let after = String(characters[editor.cursor...]).trimmingSpaces()
+        let head = (before.isEmpty ? "" : before + " ") + choice + ", "
+        editor.setText(head + after)
+        editor.moveCursor(to: Array(head).count)
         state.fields[index].editor = editor
         state.completions = []
+        state.completionField = nil
         return changed(&state, field: state.fields[index].field.id)
     }
 

@@ -8,7 +8,8 @@ public enum FormView {
     /// Draws `state`.
     public static func view(_ state: FormState) -> Frame {
         var frame = Frame(width: state.width, height: state.height)
-        guard state.width >= 20 && state.height >= 8 else {
+        let layout = FormLayout(state)
+        guard !layout.tooSmall else {
             frame.put(DisplayWidth.truncate("Make the terminal larger to compose", to: max(0, state.width)), x: 0, y: 0)
             return frame
         }
@@ -20,14 +21,12 @@ public enum FormView {
         var y = 1
         var cursor: (x: Int, y: Int)?
         var completionAnchor: (x: Int, y: Int)?
-        let headerFields = state.fields.indices.filter { index in
-            let kind = state.fields[index].field.kind
-            return kind != .multilineText && kind != .attachmentList
-        }
-        for index in headerFields {
+        for index in layout.headerFields {
             let field = state.fields[index]
             let focused = index == state.focus && state.dialog == nil
             let labelStyle = field.problem != nil ? problem : focused ? accent : CellStyle(dim: true)
+            // A problem is marked with "!" as well as colour, for monochrome terminals.
+            if field.problem != nil { frame.put("!", x: 0, y: y, style: problem) }
             frame.put(DisplayWidth.truncate(field.field.label + ":", to: labelWidth - 1), x: 1, y: y, style: labelStyle)
             let x = labelWidth + 1
             let room = state.width - x - 1
@@ -38,29 +37,28 @@ public enum FormView {
                 frame.put(DisplayWidth.truncate(value, to: max(0, room - DisplayWidth.of(marker))) + marker, x: x, y: y,
                           style: focused ? CellStyle(bold: true) : .plain)
             default:
-                let (text, cursorColumn) = window(field.editor, width: room)
-                frame.put(text, x: x, y: y)
                 if focused {
+                    let (text, cursorColumn) = window(field.editor, width: room)
+                    frame.put(text, x: x, y: y)
                     cursor = (x + cursorColumn, y)
                     completionAnchor = (x, y + 1)
+                } else {
+                    frame.put(DisplayWidth.truncate(TerminalText.sanitized(field.editor.text), to: room), x: x, y: y)
                 }
             }
             y += 1
         }
 
         let bottomReserved = 2  // status and help bar
-        var attachmentLines = 0
-        if let attachmentIndex = state.fields.firstIndex(where: { $0.field.kind == .attachmentList }) {
-            attachmentLines = 1 + min(4, max(1, state.fields[attachmentIndex].attachments.count))
-        }
+        let attachmentLines = layout.attachmentLines
         frame.put(String(repeating: "─", count: state.width), x: 0, y: y, style: CellStyle(dim: true))
-        y += 1
-        let bodyTop = y
-        let bodyBottom = state.height - bottomReserved - attachmentLines  // exclusive
+        let bodyTop = layout.bodyTop
+        let bodyBottom = layout.bodyBottom
         if let bodyIndex = state.fields.firstIndex(where: { $0.field.kind == .multilineText }), bodyBottom > bodyTop {
             let field = state.fields[bodyIndex]
-            let (rows, cursorRow, cursorColumn) = field.editor.wrapped(width: state.width - 2)
+            let (rows, cursorRow, cursorColumn) = field.editor.wrapped(width: layout.bodyWidth)
             let visible = bodyBottom - bodyTop
+            // The update keeps the scroll; clamp it here only so a stale one never hides the cursor.
             var scroll = min(state.bodyScroll, max(0, rows.count - visible))
             if cursorRow < scroll { scroll = cursorRow }
             if cursorRow >= scroll + visible { scroll = cursorRow - visible + 1 }
@@ -84,7 +82,8 @@ public enum FormView {
             frame.put(" " + heading + " ", x: 2, y: row, style: focused ? accent : CellStyle(dim: true))
             row += 1
             let first = max(0, min(field.selectedAttachment - 3, field.attachments.count - 4))
-            for (offset, attachment) in field.attachments.dropFirst(first).prefix(4).enumerated() {
+            let shown = layout.attachmentsCompact ? 0 : 4
+            for (offset, attachment) in field.attachments.dropFirst(first).prefix(shown).enumerated() {
                 let index = first + offset
                 let selected = focused && index == field.selectedAttachment
                 let size = PickerHeader.byteCount(attachment.size)
@@ -118,23 +117,34 @@ public enum FormView {
 
     /// The part of a one-line field that fits, keeping the cursor in view.
     static func window(_ editor: TextEditor, width: Int) -> (String, Int) {
-        let before = String(editor.characters[..<editor.cursor])
-        let cursorColumn = DisplayWidth.of(before)
-        guard width > 1 else { return ("", 0) }
-        if DisplayWidth.of(editor.text) < width { return (editor.text, cursorColumn) }
-        // Scroll so the cursor sits within the field, showing as much before it as fits.
+        let cursorColumn = TextEditor.columns(editor.characters[..<editor.cursor])
+        guard width > 2 else { return ("", 0) }
+        let text = TerminalText.sanitized(editor.text)
+        if TextEditor.columns(editor.characters) < width { return (text, cursorColumn) }
+        // Scroll so the cursor sits within the field; "…" marks text hidden on the left.
         var start = 0
         var column = cursorColumn
         while column > width - 1 && start < editor.characters.count {
-            column -= DisplayWidth.of(editor.characters[start])
+            column -= TextEditor.cellWidth(editor.characters[start])
             start += 1
         }
         var shown = ""
         var used = 0
+        if start > 0 {
+            // Make room for the "…" by hiding one more character when needed.
+            while used < 1 && start < editor.cursor {
+                column -= TextEditor.cellWidth(editor.characters[start])
+                start += 1
+                used = 1
+            }
+            shown = "…"
+            used = 1
+            column += 1
+        }
         for character in editor.characters[start...] {
-            let w = DisplayWidth.of(character)
+            let w = TextEditor.cellWidth(character)
             if used + w > width { break }
-            shown.append(character)
+            shown += TerminalText.sanitized(String(character))
             used += w
         }
         return (shown, column)
@@ -146,9 +156,11 @@ public enum FormView {
             let y = anchor.y + offset
             guard y < state.height - 2 else { break }
             let selected = offset == state.completionIndex
-            let style = selected ? CellStyle(bold: true, reverse: true) : CellStyle(foreground: .black, background: .white)
+            // The chosen one in reverse video with a marker, the others underlined:
+            // the list stands out from the fields under it without colour too.
+            let style = selected ? CellStyle(bold: true, reverse: true) : CellStyle(underline: true)
             frame.fill(x: anchor.x, y: y, width: width, height: 1, style: style)
-            frame.put(" " + DisplayWidth.truncate(completion, to: width - 2), x: anchor.x, y: y, style: style)
+            frame.put((selected ? "▸" : " ") + DisplayWidth.truncate(completion, to: width - 2), x: anchor.x, y: y, style: style)
         }
     }
 

@@ -117,7 +117,7 @@ public struct TextEditor: Sendable, Equatable {
     /// Up or down one logical line, keeping the display column where possible.
     private mutating func moveVertically(_ direction: Int) {
         let start = lineStart(cursor)
-        let column = DisplayWidth.of(String(characters[start..<cursor]))
+        let column = TextEditor.columns(characters[start..<cursor])
         let target: Int
         if direction < 0 {
             guard start > 0 else { cursor = 0; return }
@@ -130,7 +130,7 @@ public struct TextEditor: Sendable, Equatable {
         var index = target
         var used = 0
         while index < characters.count && !characters[index].isNewline {
-            let width = DisplayWidth.of(characters[index])
+            let width = TextEditor.cellWidth(characters[index])
             if used + width > column { break }
             used += width
             index += 1
@@ -139,6 +139,19 @@ public struct TextEditor: Sendable, Equatable {
     }
 
     // MARK: - Display
+
+    /// Columns a character takes once drawn: control characters are shown
+    /// as one visible symbol (␉, ␛), everything else by display width.
+    public static func cellWidth(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if first.value < 0x20 || first.value == 0x7F || (0x80...0x9F).contains(first.value) { return 1 }
+        return DisplayWidth.of(character)
+    }
+
+    /// Columns a run of characters takes once drawn.
+    public static func columns<C: Collection>(_ characters: C) -> Int where C.Element == Character {
+        characters.reduce(0) { $0 + cellWidth($1) }
+    }
 
     /// The visual rows of the text wrapped to `width` columns (at spaces when
     /// a word fits, else anywhere between graphemes), each with the index of
@@ -152,7 +165,7 @@ public struct TextEditor: Sendable, Equatable {
         func emit(_ range: Range<Int>) {
             if cursor >= range.lowerBound && cursor <= range.upperBound {
                 cursorRow = rows.count
-                cursorColumn = DisplayWidth.of(String(characters[range.lowerBound..<cursor]))
+                cursorColumn = TextEditor.columns(characters[range.lowerBound..<cursor])
             }
             rows.append((range.lowerBound, String(characters[range])))
         }
@@ -164,7 +177,7 @@ public struct TextEditor: Sendable, Equatable {
                 var index = start
                 var lastSpace: Int?
                 while index < end {
-                    let w = DisplayWidth.of(characters[index])
+                    let w = TextEditor.cellWidth(characters[index])
                     if used + w > width { break }
                     if characters[index] == " " { lastSpace = index }
                     used += w
