@@ -43,9 +43,9 @@ install-packages:
 build: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-# Until the picker exists, the main job on the demo items is --explain.
+# The main job: the picker on the demo items (the UI is drawn on /dev/tty).
 run: build
-	$(BIN) --explain $(DEMO)
+	$(BIN) $(DEMO)
 
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
