@@ -98,7 +98,9 @@ public enum ShareCommand {
             ReadingListActivity(path: Locations(environment: console.environment).dataHome + "/reading-list.tsv",
                                 title: options.title),
         ]
-        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item), applicationActivities: applicationActivities,
+        let plugins = PluginLoader.load(environment: console.environment)
+        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item),
+                               applicationActivities: applicationActivities + plugins.activities,
                                systemActivities: SystemActivities.all(built: built))
         sheet.subject = options.subject
         sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
@@ -106,7 +108,7 @@ public enum ShareCommand {
 
         switch options.mode {
         case .list: return list(sheet, options: options, console: console)
-        case .explain: return explain(sheet, items: items, options: options, console: console)
+        case .explain: return explain(sheet, items: items, problems: plugins.problems, options: options, console: console)
         case .activity(let type):
             return await runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
         case .pick, .help, .version, .flush, .resume:
@@ -152,10 +154,14 @@ public enum ShareCommand {
         return ExitCode.completed
     }
 
-    static func explain(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console) -> Int32 {
+    static func explain(_ sheet: ShareSheet, items: [ShareItem], problems: [PluginProblem], options: Options,
+                        console: Console) -> Int32 {
         let evaluations = sheet.evaluations()
+        // A broken plugin never stops share; --explain names the file and the problem.
+        let broken = problems.map { "skipped plugin \($0.path): \($0.message)" }
         if options.json {
             console.output(JSONValue.array(evaluations.map(json)).serialized + "\n")
+            for line in broken { console.error("share: \(TerminalText.sanitized(line))\n") }
             return ExitCode.completed
         }
         var text = ""
@@ -172,6 +178,10 @@ public enum ShareCommand {
             let status = evaluation.reason.map { "\($0.rawValue): \(evaluation.detail ?? "")" } ?? "eligible"
             text += "  " + pad(activity.activityType.rawValue, typeWidth) + "  " + pad(title, titleWidth) + "  "
                 + pad(activity.activityCategory.rawValue, 6) + "  " + status + "\n"
+        }
+        if !broken.isEmpty {
+            text += "Broken plugins (\(broken.count)):\n"
+            for problem in problems { text += "  \(TerminalText.sanitized(problem.path)): \(TerminalText.sanitized(problem.message))\n" }
         }
         console.output(text)
         return ExitCode.completed

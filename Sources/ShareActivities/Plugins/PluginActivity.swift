@@ -1,0 +1,207 @@
+import Foundation
+import ShareCore
+
+/// A custom activity from a plugin manifest (SPEC §6): no Swift needed.
+///
+/// `Exec`'s field codes become argv words (`%f` first file, `%F` all files,
+/// `%u` first URL, `%U` all URLs, `%s` the text, `%%` a percent sign);
+/// nothing passes through a shell. Exit 0 is `performed`, with stdout's
+/// lines (or a JSON array of strings) as returned items; another status is
+/// `failed`, with stderr as the message; running past `Timeout` kills the
+/// process group and fails.
+@MainActor
+public final class PluginActivity: Activity {
+    /// The manifest.
+    public let manifest: PluginManifest
+    /// The program's full path.
+    public let program: String
+    private let environment: [String: String]
+
+    /// Creates the activity for a checked manifest.
+    public init(manifest: PluginManifest, program: String, environment: [String: String]) {
+        self.manifest = manifest
+        self.program = program
+        self.environment = environment
+    }
+
+    public var activityType: ActivityType { manifest.type }
+    public var activityTitle: String { manifest.name }
+    public var activityCategory: ActivityCategory { manifest.category }
+    public var supportedKinds: Set<ItemKind> { manifest.accepts }
+    public var activityImage: ActivityImage {
+        guard let icon = manifest.icon, !icon.isEmpty else { return .glyph("◆") }
+        if icon.lowercased().hasSuffix(".png") {
+            let path = icon.hasPrefix("/") ? icon : (manifest.path as NSString).deletingLastPathComponent + "/" + icon
+            if let data = FileManager.default.contents(atPath: path) { return .image(Thumbnail(data: data, contentType: "image/png")) }
+            return .glyph("◆")
+        }
+        let lines = icon.split(separator: "\n").map(String.init)
+        return lines.count > 1 ? .textArt(lines) : .glyph(icon)
+    }
+
+    public func canPerform(with items: [ShareItem]) -> Bool {
+        guard items.count >= manifest.minItems, items.count <= (manifest.maxItems ?? Int.max) else { return false }
+        guard !manifest.mimeTypes.isEmpty else { return true }
+        return items.allSatisfy { item in manifest.mimeTypes.contains { PluginManifest.matches($0, item.contentType) } }
+    }
+
+    public func makeForm() -> ActivityForm? {
+        guard !manifest.fields.isEmpty else { return nil }
+        return ActivityForm(title: manifest.name, fields: manifest.fields.map { id in
+            FormField(id: id, label: id.prefix(1).uppercased() + id.dropFirst(),
+                      kind: id == "body" || id == "message" ? .multilineText : .text)
+        })
+    }
+
+    public func perform(_ session: ActivitySession) async {
+        let arguments = PluginActivity.expand(Array(manifest.exec.dropFirst()), items: session.items)
+        var environment = self.environment
+        var fields: [(String, JSONValue)] = []
+        for id in manifest.fields {
+            let value = session.formValues[id] ?? ""
+            environment["SHARE_FIELD_" + id.uppercased().replacingOccurrences(of: "-", with: "_")] = value
+            fields.append((id, .string(value)))
+        }
+        if let subject = session.subject { environment["SHARE_SUBJECT"] = subject }
+        let input: Data
+        if manifest.jsonInput {
+            input = Data(JSONValue.object([("items", .array(session.items.map(\.json))), ("fields", .object(fields))]).serialized.utf8)
+        } else {
+            input = Data()
+        }
+        let process = PluginProcess(program: program, arguments: arguments, environment: environment, input: input,
+                                    timeout: manifest.timeout)
+        let outcome: PluginProcess.Outcome
+        do {
+            outcome = try await Task.detached { try process.run() }.value
+        } catch {
+            session.fail(ActivityError(code: "plugin-failed", message: "\(manifest.name): \(error)"))
+            return
+        }
+        if outcome.timedOut {
+            session.fail(ActivityError(code: "timeout",
+                message: "\(manifest.name) did not finish within \(Int(manifest.timeout)) s and was stopped"))
+            return
+        }
+        guard outcome.status == 0 else {
+            let text = String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            session.fail(ActivityError(code: "plugin-failed",
+                message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
+            return
+        }
+        session.finish(.performed, returnedItems: PluginActivity.returnedItems(outcome.output))
+    }
+
+    /// `Exec`'s words with field codes expanded; `%F` and `%U` as whole words become several.
+    static func expand(_ words: [String], items: [ShareItem]) -> [String] {
+        let files = items.compactMap(\.fileItem).compactMap { $0.path?.path }
+        let urls = items.compactMap { item -> String? in
+            switch item {
+            case .url(let url): url.absoluteString
+            case .image(let file), .file(let file): file.path?.absoluteString
+            case .text: nil
+            }
+        }
+        let text = items.compactMap { item -> String? in if case .text(let text) = item { text } else { nil } }.joined(separator: "\n")
+        var result: [String] = []
+        for word in words {
+            switch word {
+            case "%F": result += files
+            case "%U": result += urls
+            default:
+                var out = ""
+                var iterator = word.makeIterator()
+                while let character = iterator.next() {
+                    guard character == "%" else { out.append(character); continue }
+                    switch iterator.next() {
+                    case "f": out += files.first ?? ""
+                    case "u": out += urls.first ?? ""
+                    case "s": out += text
+                    case "%": out += "%"
+                    case "F": out += files.joined(separator: " ")
+                    case "U": out += urls.joined(separator: " ")
+                    case let other?: out += "%" + String(other)
+                    case nil: out += "%"
+                    }
+                }
+                result.append(out)
+            }
+        }
+        return result
+    }
+
+    /// A JSON array of strings, or else one item per non-empty line; URLs become URL items.
+    static func returnedItems(_ output: Data) -> [ShareItem] {
+        let strings: [String]
+        if let array = try? JSONSerialization.jsonObject(with: output) as? [Any] {
+            strings = array.compactMap { $0 as? String }
+        } else {
+            strings = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        }
+        return strings.map { text in
+            if ItemResolver.scheme(of: text) != nil, text.contains("://"), let url = URL(string: text) { return .url(url) }
+            return .text(text)
+        }
+    }
+}
+
+/// Finds `*.activity` manifests in the config and data folders (SPEC §6, §8).
+@MainActor
+public enum PluginLoader {
+    /// The folders searched, first wins: `$XDG_CONFIG_HOME/share/activities`,
+    /// then `share/activities` under each of `$XDG_DATA_DIRS`.
+    public static func folders(environment: [String: String]) -> [String] {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+        let data = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return [config + "/share/activities"] + data.map { $0 + "/share/activities" }
+    }
+
+    /// Every usable plugin, and a problem for every manifest that is not.
+    public static func load(environment: [String: String]) -> (activities: [PluginActivity], problems: [PluginProblem]) {
+        let language = (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_MESSAGES"]
+            .flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"])
+            .map { String($0.prefix { $0 != "_" && $0 != "." && $0 != "@" }) }
+        let path = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        var found: [String: String?] = [:]
+        func executable(_ program: String) -> String? {
+            if let known = found[program] { return known }
+            var result: String?
+            if program.contains("/") {
+                result = FileManager.default.isExecutableFile(atPath: program) ? program : nil
+            } else {
+                result = path.lazy.map { $0 + "/" + program }.first { FileManager.default.isExecutableFile(atPath: $0) }
+            }
+            found[program] = result
+            return result
+        }
+        var activities: [PluginActivity] = []
+        var problems: [PluginProblem] = []
+        var seen: [ActivityType: String] = [:]
+        for folder in folders(environment: environment) {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names.sorted() where name.hasSuffix(".activity") {
+                let file = folder + "/" + name
+                guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                    problems.append(PluginProblem(path: file, message: "cannot be read as UTF-8 text"))
+                    continue
+                }
+                do {
+                    let manifest = try PluginManifest(text: text, path: file, language: language, findExecutable: executable)
+                    if let earlier = seen[manifest.type] {
+                        problems.append(PluginProblem(path: file, message: "Type \(manifest.type.rawValue) is already defined by \(earlier)"))
+                        continue
+                    }
+                    seen[manifest.type] = file
+                    guard let program = executable(manifest.exec[0]) else { continue }
+                    activities.append(PluginActivity(manifest: manifest, program: program, environment: environment))
+                } catch {
+                    problems.append(error)
+                }
+            }
+        }
+        return (activities, problems)
+    }
+}
