@@ -1,0 +1,152 @@
+import Foundation
+import ShareCore
+import Testing
+@testable import ShareActivities
+
+/// Plugins (SPEC §6): manifests found in the config folder, run through the built binary.
+@Suite struct PluginTests {
+    /// Writes `name.activity` into the fixture's plugin folder.
+    @discardableResult
+    private func plugin(_ fixtures: Fixtures, _ name: String, _ text: String) throws -> URL {
+        let folder = fixtures.configHome.appendingPathComponent("share/activities")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent(name + ".activity")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    /// A script in the fixture folder that records its argv, one word a line, and its stdin.
+    private func recorder(_ fixtures: Fixtures, exit status: Int32 = 0, stderr: String = "", sleep seconds: Int = 0) throws -> URL {
+        let script = fixtures.files.appendingPathComponent("recorder-\(UUID().uuidString).sh")
+        let log = fixtures.files.appendingPathComponent("argv.txt").path
+        let input = fixtures.files.appendingPathComponent("stdin.txt").path
+        var body = "#!/bin/sh\n: > '\(log)'\nfor word in \"$@\"; do printf '%s\\n' \"$word\" >> '\(log)'; done\ncat > '\(input)'\n"
+        body += "printf 'first line\\nhttps://example.com/done\\n'\n"
+        if !stderr.isEmpty { body += "printf '%s' '\(stderr)' >&2\n" }
+        if seconds > 0 { body += "sleep \(seconds)\n" }
+        body += "exit \(status)\n"
+        try body.write(to: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script.path, 0o755) == 0)
+        return script
+    }
+
+    private func argv(_ fixtures: Fixtures) throws -> [String] {
+        let text = try String(contentsOf: fixtures.files.appendingPathComponent("argv.txt"), encoding: .utf8)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    @Test func hostileTextReachesArgvByteForByteAndStdoutLinesComeBack() throws {
+        let fixtures = try Fixtures()
+        let script = try recorder(fixtures)
+        try plugin(fixtures, "echo", """
+        [Activity]
+        Type=com.example.echo
+        Name=Echo
+        Accepts=string;file;
+        Exec=\(script.path) --text %s --files %F "quoted %f" %%
+        """)
+        let hostile = "$(touch /tmp/pwned) `id` ; rm -rf ~ \"quoted\" 'single' \\back"
+        let run = try fixtures.share("--activity", "com.example.echo", "--json", "--text", hostile, fixtures.pdf.path, fixtures.text.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(try argv(fixtures) == ["--text", hostile, "--files", fixtures.pdf.path, fixtures.text.path,
+                                       "quoted \(fixtures.pdf.path)", "%"])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+        #expect(object["outcome"] as? String == "performed")
+        let returned = try #require(object["returnedItems"] as? [[String: String]])
+        #expect(returned == [["kind": "string", "value": "first line"], ["kind": "url", "value": "https://example.com/done"]])
+    }
+
+    @Test func jsonInputAndFieldsReachTheProgram() throws {
+        let fixtures = try Fixtures()
+        let script = try recorder(fixtures)
+        try plugin(fixtures, "json", """
+        [Activity]
+        Type=com.example.json
+        Name=JSON
+        Input=json
+        Exec=\(script.path)
+        """)
+        let run = try fixtures.share("--activity", "com.example.json", "--text", "PIN 4821", "https://nshipster.com")
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let input = try Data(contentsOf: fixtures.files.appendingPathComponent("stdin.txt"))
+        let object = try #require(JSONSerialization.jsonObject(with: input) as? [String: Any])
+        let items = try #require(object["items"] as? [[String: String]])
+        #expect(items == [["kind": "string", "value": "PIN 4821"], ["kind": "url", "value": "https://nshipster.com"]])
+    }
+
+    @Test func aFailingPluginFailsWithItsStderr() throws {
+        let fixtures = try Fixtures()
+        let script = try recorder(fixtures, exit: 7, stderr: "quota exceeded for today")
+        try plugin(fixtures, "fail", "[Activity]\nType=com.example.fail\nName=Fail\nExec=\(script.path)\n")
+        let run = try fixtures.share("--activity", "com.example.fail", "--json", "--text", "x")
+        #expect(run.status == 3)
+        #expect(run.err.contains("quota exceeded for today"), "stderr: \(run.err)")
+        #expect(run.out.contains(#""outcome":"failed""#))
+    }
+
+    @Test func aPluginPastItsTimeoutIsStoppedAndFails() throws {
+        let fixtures = try Fixtures()
+        let script = try recorder(fixtures, sleep: 30)
+        try plugin(fixtures, "slow", "[Activity]\nType=com.example.slow\nName=Slow\nTimeout=1\nExec=\(script.path)\n")
+        let started = Date()
+        let run = try fixtures.share("--activity", "com.example.slow", "--json", "--text", "x")
+        #expect(run.status == 3)
+        #expect(run.out.contains(#""code":"timeout""#), "stdout: \(run.out)")
+        #expect(Date().timeIntervalSince(started) < 20, "the process group was killed, not waited for")
+    }
+
+    @Test func eligibilityByKindMimeGlobAndCount() throws {
+        let fixtures = try Fixtures()
+        let script = try recorder(fixtures)
+        try plugin(fixtures, "png", """
+        [Activity]
+        Type=com.example.png
+        Name=PNG only
+        Accepts=image;
+        MimeType=image/png;
+        MaxItems=1
+        Exec=\(script.path) %f
+        """)
+        func reason(_ items: [String]) throws -> String? {
+            let rows = try ActivityRow.parse(try fixtures.share(["--explain", "--json"] + items))
+            return try rows.row("com.example.png").reason
+        }
+        #expect(try reason([fixtures.pngNamedText.path]) == nil)  // a PNG named .txt is an image/png
+        #expect(try reason([fixtures.pdf.path]) == "unsupported-items")
+        #expect(try reason([fixtures.png.path, fixtures.pngNamedText.path]) == "unsupported-items")  // MaxItems=1
+        #expect(try reason(["--text", "hi"]) == "unsupported-items")
+    }
+
+    @Test func namesFollowTheLanguage() throws {
+        let fixtures = try Fixtures()
+        let script = try recorder(fixtures)
+        try plugin(fixtures, "mustache", "[Activity]\nType=com.example.mustache\nName=Mustachify\nName[ko]=콧수염\nExec=\(script.path)\n")
+        let korean = try fixtures.share(["--list", "--text", "x"], changes: ["LANG": "ko_KR.UTF-8"])
+        #expect(korean.out.contains("com.example.mustache\t콧수염"), "stdout: \(korean.out)")
+        let english = try fixtures.share(["--list", "--text", "x"], changes: ["LANG": "en_US.UTF-8"])
+        #expect(english.out.contains("com.example.mustache\tMustachify"), "stdout: \(english.out)")
+    }
+
+    @Test func brokenManifestsAreSkippedAndNamedByExplain() throws {
+        let fixtures = try Fixtures()
+        let script = try recorder(fixtures)
+        try plugin(fixtures, "good", "[Activity]\nType=com.example.good\nName=Good\nExec=\(script.path)\n")
+        let noType = try plugin(fixtures, "no-type", "[Activity]\nName=Nameless\nExec=\(script.path)\n")
+        let badKey = try plugin(fixtures, "bad-key", "[Activity]\nType=com.example.bad\nName=Bad\nColour=red\nExec=\(script.path)\n")
+        let missing = try plugin(fixtures, "missing", "[Activity]\nType=com.example.missing\nName=Missing\nExec=/nonexistent/tool %f\n")
+        let list = try fixtures.share("--list", "--text", "x")
+        #expect(list.status == 0, "a broken plugin never breaks share: \(list.err)")
+        #expect(list.out.contains("com.example.good\tGood"))
+        #expect(!list.out.contains("com.example.bad") && !list.out.contains("com.example.missing"))
+        let explain = try fixtures.share("--explain", "--text", "x")
+        #expect(explain.status == 0)
+        #expect(explain.out.contains("\(noType.path): Type is missing"), "stdout: \(explain.out)")
+        #expect(explain.out.contains("\(badKey.path): line 4: unknown key 'Colour'"))
+        #expect(explain.out.contains("\(missing.path): Exec: /nonexistent/tool is not an executable on PATH"))
+    }
+
+    @Test func execLinesSplitTheDesktopEntryWay() throws {
+        #expect(try ExecLine.split(#"tool "a b" c\sd "e\"f" "g\$h" x\ny"#, path: "t") == ["tool", "a b", "c", "d", "e\"f", "g$h", "x\ny"])
+        #expect(throws: PluginProblem.self) { try ExecLine.split(#"tool "open"#, path: "t") }
+    }
+}
