@@ -174,3 +174,41 @@ final class StaticSource: ActivityItemSource {
     func subject(for activityType: ActivityType) -> String { subjectText }
     func linkMetadata() -> LinkMetadata? { metadata }
 }
+
+@MainActor
+struct ConformanceTests {
+    @Test func aWellBehavedActivityConforms() async {
+        let activity = RecordingActivity("com.example.fine")
+        #expect(await checkActivityConformance(activity, items: [.item(Fixtures.text)]) == [])
+    }
+
+    @Test func brokenLifecyclesAreReported() async {
+        let twice = RecordingActivity("com.example.twice")
+        twice.body = { session in session.finish(.performed); session.finish(.performed) }
+        let problems = await checkActivityConformance(twice, items: [.item(Fixtures.text)])
+        #expect(problems == ["run 1: finished twice: first performed, then performed",
+                             "run 2: finished twice: first performed, then performed"])
+
+        let silent = RecordingActivity("com.example.silent")
+        silent.body = { _ in }
+        #expect(await checkActivityConformance(silent, items: [.item(Fixtures.text)])
+            == ["run 1: perform returned without finish", "run 2: perform returned without finish"])
+
+        let misnamed = RecordingActivity("upload", title: " ")
+        let named = await checkActivityConformance(misnamed, items: [.item(Fixtures.text)])
+        #expect(named.contains("the type 'upload' is not a reverse-DNS name such as com.example.upload"))
+        #expect(named.contains("the title is empty"))
+
+        let picky = RecordingActivity("com.example.images", kinds: [.image])
+        #expect(await checkActivityConformance(picky, items: [.item(Fixtures.text)]).first?.hasPrefix("it does not take these items") == true)
+    }
+
+    @Test func formsAreSubmittedWithTheGivenValues() async {
+        let activity = RecordingActivity("com.example.form")
+        activity.form = ActivityForm(title: "Post", fields: [FormField(id: "body", label: "Body", kind: .multilineText)])
+        var seen: [String] = []
+        activity.body = { session in seen.append(session.formValues["body"] ?? ""); session.finish(.performed) }
+        #expect(await checkActivityConformance(activity, items: [.item(Fixtures.text)], formValues: ["body": "hi"]) == [])
+        #expect(seen == ["hi", "hi"])
+    }
+}
