@@ -22,7 +22,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages build run test bench screenshots clean
+.PHONY: all deps bench-deps install-packages build run test bench screenshots examples clean
 
 all: build
 
@@ -50,6 +50,11 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+
+# The Swift API's examples (Examples/): .build/debug/example-custom-mail, example-pin-share.
+examples: deps
+	$(SWIFT) build $(SWIFT_FLAGS) --product example-custom-mail
+	$(SWIFT) build $(SWIFT_FLAGS) --product example-pin-share
 
 # Benchmarks compare share with its peers in one run; see bench/RESULTS.md.
 bench: bench-deps

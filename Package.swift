@@ -30,6 +30,11 @@ let package = Package(
         // for the picker's end-to-end tests, screenshots and benchmarks.
         .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore"]),
 
+        // The seeds' examples of the Swift API (make examples).
+        .executableTarget(name: "example-custom-mail", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareMail"],
+                          path: "Examples/CustomMail"),
+        .executableTarget(name: "example-pin-share", dependencies: ["ShareCLI", "ShareCore"], path: "Examples/PINShare"),
+
         .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),

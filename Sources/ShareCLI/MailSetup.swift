@@ -39,3 +39,13 @@ enum MailSetup {
         return MailAddress.localUser(user)
     }
 }
+
+extension ShareCommand {
+    /// The mail settings of the user's config (`configPath`, or the default
+    /// file), for programs that make their own mail activities.
+    public static func mailSettings(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                    configPath: String? = nil) throws -> MailSettings {
+        let configuration = try Configuration.load(explicitPath: configPath, environment: environment)
+        return try MailSetup.settings(configuration, environment: environment)
+    }
+}

@@ -12,7 +12,7 @@ enum PickerSession {
                        category: sheet.category(of: activity))
         }
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
-        let header = PickerHeader.describing(items, title: title, metadata: metadata)
+        let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
         let terminal = try NcursesTerminal(wantColors: colors)
         defer { terminal.end() }
         let size = terminal.size

@@ -16,7 +16,7 @@ public enum ShareCommand {
     /// A word that is not UTF-8 is refused with its bytes shown, since paths
     /// are handled as text from here on and must not change on the way.
     public static func main(rawArguments: [[UInt8]], console: Console,
-                            applicationActivities: [any Activity] = []) async -> Int32 {
+                            applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) async -> Int32 {
         var arguments: [String] = []
         for bytes in rawArguments {
             guard let word = String(validating: bytes, as: UTF8.self) else {
@@ -26,16 +26,19 @@ public enum ShareCommand {
             }
             arguments.append(word)
         }
-        return await run(arguments, console: console, applicationActivities: applicationActivities)
+        return await run(arguments, console: console, applicationActivities: applicationActivities,
+                         activityItems: activityItems)
     }
 
     /// Runs `share` with `arguments` (without the program name) and returns the exit code.
     ///
     /// `applicationActivities` are a program's own activities (the Swift API's
-    /// custom activities), shown before the system ones in their row.
+    /// custom activities), shown before the system ones in their row;
+    /// `activityItems` are a program's own items (item sources and
+    /// providers), shared after the items on the command line.
     public static func run(_ arguments: [String], console: Console,
                            detector: any ContentTypeDetector = MagicContentTypeDetector(),
-                           applicationActivities: [any Activity] = []) async -> Int32 {
+                           applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) async -> Int32 {
         let options: Options
         do {
             options = try Options.parse(arguments)
@@ -80,7 +83,7 @@ public enum ShareCommand {
             return report(await sheet.resume(mail, presenter: presenter), options: options, console: console)
         }
 
-        if options.items.isEmpty && options.mode != .explain {
+        if options.items.isEmpty && activityItems.isEmpty && options.mode != .explain {
             return usage("nothing to share: give a path, a URL, --text TEXT, or - for standard input", console)
         }
         let items: [ShareItem]
@@ -91,7 +94,6 @@ public enum ShareCommand {
         }
 
         let mail = MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature)
-        mail.offeredSubject = options.subject
         let built: [any Activity] = [
             mail,
             CopyActivity(environment: console.environment, hasTerminal: console.hasTerminal()),
@@ -99,10 +101,11 @@ public enum ShareCommand {
                                 title: options.title),
         ]
         let plugins = PluginLoader.load(environment: console.environment)
-        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item),
+        let sheet = ShareSheet(activityItems: items.map(ActivityItem.item) + activityItems,
                                applicationActivities: applicationActivities + plugins.activities,
                                systemActivities: SystemActivities.all(built: built))
         sheet.subject = options.subject
+        mail.offeredSubject = sheet.subject(for: .mail)
         sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
                                    only: options.only.map(Set.init), pinned: configuration.pinned))
 

@@ -9,7 +9,11 @@ extension PickerHeader {
         let first = items.first
         let heading = title ?? metadata?.title ?? first.map(name) ?? "Nothing to share"
         let subtitle: String
-        if items.isEmpty {
+        if let url = metadata?.url {
+            // Link metadata describes the shared thing: show where it lives.
+            subtitle = (url.host.map { $0 + (url.path == "/" ? "" : url.path) } ?? url.absoluteString)
+                + (items.count > 1 ? " · \(items.count) items" : "")
+        } else if items.isEmpty {
             subtitle = ""
         } else if items.count == 1, let item = first {
             subtitle = detail(item)
