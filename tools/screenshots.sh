@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make screenshots: PNGs of the real picker, in screenshots/.
+# make screenshots: PNGs of the real picker and compose screen, in screenshots/.
 #
 # Builds the release binaries, runs them in detached tmux sessions (one
 # server per shot, no tmux config), waits for the screen to be drawn and
@@ -8,7 +8,8 @@
 #
 # Needs: tmux, /usr/bin/python3 with python3-pil, fonts-dejavu-core,
 # fonts-nanum (Hangul); fonts-symbola is optional (symbols and emoji,
-# else an empty box). Environment: SWIFT (the swift driver).
+# else an empty box). Environment: SWIFT (the swift driver), SCRATCH (a
+# build folder instead of .build, e.g. while another build uses it).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -23,8 +24,10 @@ command -v tmux >/dev/null || fail "tmux is needed: apt-get install tmux"
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || fail "apt-get install fonts-dejavu-core"
 [ -e /usr/share/fonts/truetype/nanum/NanumGothicCoding.ttf ] || fail "apt-get install fonts-nanum"
 
-"$SWIFT" build -c release --static-swift-stdlib -Xswiftc -warnings-as-errors
-BIN_DIR=$("$SWIFT" build -c release --static-swift-stdlib --show-bin-path)
+BUILD=(-c release --static-swift-stdlib)
+[ -n "${SCRATCH:-}" ] && BUILD+=(--scratch-path "$SCRATCH")
+"$SWIFT" build "${BUILD[@]}" -Xswiftc -warnings-as-errors
+BIN_DIR=$("$SWIFT" build "${BUILD[@]}" --show-bin-path)
 SHARE=$BIN_DIR/share
 FIXTURE=$BIN_DIR/share-activities-fixture
 [ -x "$SHARE" ] && [ -x "$FIXTURE" ] || fail "no binaries in $BIN_DIR"
@@ -110,3 +113,24 @@ printf '%s\n' "연락처에 지정하기 정말 긴 제목" "사진 앱에 저�
     "I ❤️ it" "미리 알림" >"$WORK/titles.txt"
 shot picker-korean-titles 100 30 Mail -- "$FIXTURE" --titles "$WORK/titles.txt" -- \
     --title "4분기 전망 자료" --text "회의는 정오에" Demo/mustache.png
+
+# Mail's compose screen: no transport (nothing can be sent by accident), an
+# identity with a Korean name, a signature; the body has a quoted line.
+printf '%s\n' "김민수 · 재무팀" "+82 2 555 0142" >"$WORK/signature"
+cat >"$WORK/mail.conf" <<EOF
+[mail]
+from = 김민수 <kim@example.com>
+signature-file = $WORK/signature
+EOF
+BODY="박지성 님,
+
+3분기 보고서와 표지 그림을 보내드립니다.
+
+> 금요일까지 최종본을 받을 수 있을까요?
+
+네, 4쪽의 수치도 고쳤습니다. 검토 부탁드립니다."
+shot compose-100x30 100 30 'New Message' -- "$SHARE" --config "$WORK/mail.conf" --activity mail \
+    --to park@example.com --subject "3분기 보고서" --text "$BODY" Demo/mustache.png "Demo/Q4 Projections.pdf"
+# Ctrl-X with a body that mentions an attachment and nothing attached: the warning.
+shot compose-warning 100 30 'New Message' C-x 'Send anyway?' -- "$SHARE" --config "$WORK/mail.conf" --activity mail \
+    --to park@example.com --subject "3분기 보고서" --text "박지성 님, 3분기 보고서를 첨부합니다. 검토 부탁드립니다."

@@ -105,6 +105,12 @@ public final class MailActivity: Activity, FormAutosaving {
         let mailer = Mailer(settings: settings)
         // The transport blocks on the network: off the main actor, so the screen stays responsive.
         let outcome = await Task.detached { save ? mailer.saveDraft(message) : mailer.send(message) }.value
+        // The mailer wrote the message to drafts itself before sending: the autosaved
+        // copy is now one too many. A failed send's draft becomes the one to replace next.
+        if case .failed(_, let draft?) = outcome {
+            if let old = autosavePath, old != draft { settings.drafts.remove(old) }
+            autosavePath = draft
+        }
         switch outcome {
         case .sent:
             discardAutosave()
@@ -116,7 +122,7 @@ public final class MailActivity: Activity, FormAutosaving {
             discardAutosave()
             session.finish(.queued, error: ActivityError(code: "queued", message: "\(reason) (queued as \(path))"))
         case .failed(let error, let draft):
-            let kept = draft.map { "; the message is kept in drafts: \($0)" } ?? ""
+            let kept = draft.map { " (the message is kept in drafts: \($0))" } ?? ""
             session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityResult.invalidInputCode : error.kind.rawValue,
                                        message: error.message + kept))
         }

@@ -99,9 +99,10 @@ public struct SMTPTransport: MailTransport {
         if code == CURLE_OK { return reply }
         let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let curlMessage = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
-        let words = reply.isEmpty ? curlMessage : "\(curlMessage); the server said: \(reply)"
+        // The server's own words first: they are what a person can act on.
+        let words = reply.isEmpty ? curlMessage : reply
         if (400..<500).contains(response) {
-            throw MailError(.temporary, "\(serverURL) refused for now (\(response)): \(words)")
+            throw MailError(.temporary, "\(words) — \(serverURL) refused for now (\(response))")
         }
         if code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_OPERATION_TIMEDOUT {
             throw MailError(.rejected, "cannot reach \(serverURL): \(words)")
@@ -109,7 +110,8 @@ public struct SMTPTransport: MailTransport {
         if code == CURLE_USE_SSL_FAILED {
             throw MailError(.rejected, "\(serverURL) does not offer STARTTLS; share will not send in clear text (set tls = off only for a local test server)")
         }
-        throw MailError(.rejected, "\(serverURL) did not accept the message: \(words)")
+        throw MailError(.rejected, reply.isEmpty ? "\(serverURL) did not accept the message: \(curlMessage)"
+            : "\(reply) — \(serverURL) did not accept the message")
     }
 }
 

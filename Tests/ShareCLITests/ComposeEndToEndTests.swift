@@ -1,0 +1,400 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// Mail's compose screen end to end (SPEC §5, §7, §8): the real binary in a
+/// real terminal (tmux), typed at like a person would, sending to a real SMTP
+/// server (aiosmtpd), with the message judged by Python's email package and
+/// the Maildirs and the autosave file looked at on disk.
+@Suite struct ComposeEndToEndTests {
+    static let park = "park@example.com"
+
+    // MARK: - 1. Picker → compose → send
+
+    @Test func pickMailTypeAndSendRoundTripsKoreanSubjectBodyAndAttachment() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let pdf = try world.file("3분기 보고서.pdf", FixtureBytes.pdf)
+        let bodyText = "분기 보고서를 보냅니다"
+        let subject = "3분기 보고서"
+        let addedLine = "금요일까지 검토 부탁드립니다. Thanks!"
+
+        let run = try ComposeRun(world, ["--json", "--text", bodyText, pdf.path])
+        let session = run.session
+        // The picker: move the selection to Mail (reverse video), then Enter.
+        try session.waitFor("Mail")
+        var presses = 0
+        while try !session.capture(colors: true).isSelected("Mail") {
+            presses += 1
+            let before = try session.capture(colors: true).text
+            try #require(presses <= 8, "Right never selected Mail; screen:\n\(before)")
+            try session.send("Right")
+            try session.waitUntil("the selection to move", colors: true) { $0.text != before }
+        }
+        try session.send("Enter")
+
+        // The compose screen: the text item is the body, the PDF an attachment row.
+        var screen = try run.waitForCompose()
+        #expect(ComposeRun.value(ComposeRun.fromRow, of: screen) == MailWorld.fromLine, "screen:\n\(screen.text)")
+        #expect(screen.lines[ComposeRun.bodyRow] == " " + bodyText, "the body shows the text item; screen:\n\(screen.text)")
+        let attachmentRow = screen.lines.firstIndex { $0.contains("📎 3분기 보고서.pdf") }
+        #expect(attachmentRow.map { screen.lines[$0].contains("application/pdf") } == true,
+                "the attachment row names the file and its type; screen:\n\(screen.text)")
+        #expect(screen.contains("Attachments (1)"), "screen:\n\(screen.text)")
+        try run.waitForCursor(row: ComposeRun.toRow, "To (the first empty field)")
+
+        try session.sendLiteral(Self.park)
+        try run.waitForValue(Self.park, row: ComposeRun.toRow)
+        try session.send("Tab")
+        try run.waitForCursor(row: ComposeRun.ccRow, "Cc")
+        try session.send("Tab")
+        try run.waitForCursor(row: ComposeRun.bccRow, "Bcc")
+        try session.send("Tab")
+        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
+        try session.sendLiteral(subject)
+        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        // Tab into the body: the cursor is at the end of its text; a new line there.
+        try session.send("Tab")
+        try run.waitForCursor(row: ComposeRun.bodyRow, "the body")
+        try session.send("Enter")
+        try session.sendLiteral(addedLine)
+        screen = try session.waitUntil("the typed body line") { $0.lines[ComposeRun.bodyRow + 1] == " " + addedLine }
+        #expect(screen.lines[ComposeRun.bodyRow] == " " + bodyText, "screen:\n\(screen.text)")
+
+        try session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 0, "stderr: \(session.stderr)")
+        #expect(completion.activityType == "mail" && completion.outcome == "sent" && completion.completed && !completion.hasError,
+                "\(completion)")
+
+        let received = try server.messages()
+        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
+        #expect(received[0].envelope.mailFrom == MailWorld.fromAddress)
+        #expect(received[0].envelope.rcptTos == [Self.park])
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(check.header("Subject") == subject)
+        #expect(check.addresses["to"] == [.init(name: "", addr: Self.park)])
+        #expect(check.addresses["from"] == [.init(name: "김민수", addr: MailWorld.fromAddress)])
+        let text = check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines)
+        #expect(text == bodyText + "\n" + addedLine, "body: \(check.textParts.map(\.text))")
+        #expect(check.attachments.count == 1, "parts: \(check.parts.map(\.type))")
+        #expect(check.attachments.first?.filename == "3분기 보고서.pdf")
+        #expect(check.attachments.first?.type == "application/pdf")
+        #expect(check.attachments.first?.sha256 == (try sha256(of: pdf)), "the attachment's bytes arrive unchanged")
+
+        // The sent copy is filed; nothing is left in drafts, the outbox or the autosave file.
+        let sent = try world.checks(in: world.sent)
+        #expect(sent.count == 1 && sent.first?.header("Subject") == subject, "\(world.folders)")
+        #expect(world.allMessages(in: world.drafts).isEmpty, "drafts must be empty after a send: \(world.folders)")
+        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after a send")
+    }
+
+    // MARK: - 2. kill -9, then --resume
+
+    @Test func killDashNineMidComposeIsRecoveredByResume() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let subject = "복구된 초안"
+        let body = "Here are the numbers."
+
+        let first = try ComposeRun(world, ["--json", "--activity", "mail", "--text", body])
+        try first.waitForCompose()
+        try first.waitForCursor(row: ComposeRun.toRow, "To")
+        try first.session.sendLiteral(Self.park)
+        try first.waitForValue(Self.park, row: ComposeRun.toRow)
+        try first.session.send("Tab", "Tab", "Tab")
+        try first.waitForCursor(row: ComposeRun.subjectRow, "Subject")
+        try first.session.sendLiteral(subject)
+        try first.waitForValue(subject, row: ComposeRun.subjectRow)
+
+        // The autosave (within a second of the last change): compose.json with
+        // the typed values, and one draft in the drafts Maildir that has them.
+        let stateFile = ComposeRun.stateFile(world)
+        try first.poll("compose.json with the typed To and Subject, and the draft") {
+            guard let saved = Self.savedValues(stateFile), saved["to"] == Self.park, saved["subject"] == subject else { return false }
+            guard let drafts = try world.settledChecks(in: world.drafts) else { return false }
+            return drafts.count == 1 && drafts[0].header("Subject") == subject
+        }
+        let pid = try first.pid()
+        #expect(kill(pid, SIGKILL) == 0, "kill -9 \(pid): errno \(errno)")
+        #expect(try first.session.waitForExit() == 128 + SIGKILL, "share was killed by SIGKILL")
+        #expect(Self.savedValues(stateFile)?["subject"] == subject, "compose.json outlives the kill")
+        #expect(try server.messages().isEmpty, "nothing was sent before the kill")
+
+        let second = try ComposeRun(world, ["--json", "--resume"])
+        let screen = try second.waitForCompose()
+        #expect(ComposeRun.value(ComposeRun.toRow, of: screen) == Self.park, "screen:\n\(screen.text)")
+        #expect(ComposeRun.value(ComposeRun.subjectRow, of: screen) == subject, "screen:\n\(screen.text)")
+        #expect(screen.lines[ComposeRun.bodyRow] == " " + body, "screen:\n\(screen.text)")
+        try second.session.send("C-x")
+        let (status, completion) = try second.finish()
+        #expect(status == 0, "stderr: \(second.session.stderr)")
+        #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
+
+        let received = try server.messages()
+        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
+        #expect(received[0].envelope.rcptTos == [Self.park])
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(check.header("Subject") == subject)
+        #expect(check.addresses["to"] == [.init(name: "", addr: Self.park)])
+        #expect(check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines) == body)
+        #expect(world.allMessages(in: world.drafts).isEmpty, "the recovered draft is gone once sent: \(world.folders)")
+        #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
+        #expect(!FileManager.default.fileExists(atPath: stateFile.path), "compose.json must be gone after a send")
+    }
+
+    // MARK: - 3. An invalid address
+
+    @Test func invalidAddressIsMarkedAndNotSentUntilFixed() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let bad = "kim@@example.com"
+        let good = "kim@example.com"
+
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--subject", "주소 확인", "--text", "Hello"])
+        let session = run.session
+        try run.waitForCompose()
+        try run.waitForCursor(row: ComposeRun.toRow, "To")
+        try session.sendLiteral(bad)
+        var screen = try session.waitUntil("To marked with \"!\"") { screen in
+            ComposeRun.value(ComposeRun.toRow, of: screen) == bad && screen.lines[ComposeRun.toRow].hasPrefix("!")
+        }
+        #expect(screen.lines[ComposeRun.toRow].hasPrefix("!To:"), "screen:\n\(screen.text)")
+        #expect(ComposeRun.status(screen).hasPrefix(" ⚠ "), "the focused field's problem is on the status line; screen:\n\(screen.text)")
+
+        // Leave To (the status line then shows news, not the field's problem), and send.
+        try session.send("Tab")
+        try run.waitForCursor(row: ComposeRun.ccRow, "Cc")
+        try session.send("C-x")
+        screen = try session.waitUntil("the reason on the status line") { screen in
+            let status = ComposeRun.status(screen)
+            return status.hasPrefix(" ⚠ ") && status.contains(bad)
+        }
+        #expect(screen.lines[0].contains("New Message"), "the screen stays open; screen:\n\(screen.text)")
+        #expect(screen.lines[ComposeRun.toRow].hasPrefix("!To:"), "To is still marked; screen:\n\(screen.text)")
+        #expect(!session.hasExited, "stdout: \(session.stdout)")
+        #expect(try server.messages().isEmpty, "nothing reaches the server")
+        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+
+        // Fix it: back to To, C-a C-k, type the right address; the mark goes; Ctrl-X sends.
+        try session.send("BTab")
+        try run.waitForCursor(row: ComposeRun.toRow, "To")
+        try session.send("C-a", "C-k")
+        try run.waitForValue("", row: ComposeRun.toRow)
+        try session.sendLiteral(good)
+        try run.waitForValue(good, row: ComposeRun.toRow)
+        try session.waitUntil("the mark gone") { $0.lines[ComposeRun.toRow].hasPrefix(" To:") }
+        try session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 0, "stderr: \(session.stderr)")
+        #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
+        let received = try server.messages()
+        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
+        #expect(received[0].envelope.rcptTos == [good])
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(check.addresses["to"] == [.init(name: "", addr: good)])
+        #expect(check.header("Subject") == "주소 확인")
+    }
+
+    // MARK: - 4. "see attached" with nothing attached
+
+    @Test func attachmentWarningAsksAndNGoesBackYSends() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let body = "Hi Park, please see attached."
+        let warning = "The message mentions an attachment, but nothing is attached."
+
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "보고서", "--text", body])
+        let session = run.session
+        try run.waitForCompose()
+        try session.send("C-x")
+        var screen = try session.waitFor("Send anyway?")
+        #expect(screen.contains(warning), "screen:\n\(screen.text)")
+        #expect(screen.contains("Send anyway?  y send   n go back"), "screen:\n\(screen.text)")
+        #expect(!screen.contains("The subject is empty."), "the subject is not empty; screen:\n\(screen.text)")
+
+        try session.send("n")
+        screen = try session.waitUntil("the dialog closed") { !$0.contains("Send anyway?") }
+        #expect(screen.lines[0].contains("New Message"), "back in the compose screen; screen:\n\(screen.text)")
+        #expect(!session.hasExited, "n does not send; stdout: \(session.stdout)")
+        #expect(try server.messages().isEmpty, "n does not send")
+        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+
+        try session.send("C-x")
+        try session.waitFor("Send anyway?")
+        try session.send("y")
+        let (status, completion) = try run.finish()
+        #expect(status == 0, "stderr: \(session.stderr)")
+        #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
+        let received = try server.messages()
+        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
+        let check = try server.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(check.attachments.isEmpty)
+        #expect(check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines) == body)
+    }
+
+    // MARK: - 5. Esc on a changed message, then discard
+
+    @Test func escapeOnAChangedMessageAsksAndDiscardCancels() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "취소할 메시지",
+                                         "--text", "Not going anywhere."])
+        let session = run.session
+        try run.waitForCompose()
+        try run.waitForCursor(row: ComposeRun.toRow, "To")
+        try session.sendLiteral(", lee@example.com")
+        try run.waitForValue(Self.park + ", lee@example.com", row: ComposeRun.toRow)
+        // Let the autosave write its draft first, so discarding has something to remove.
+        try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.count == 1 }
+
+        try session.send("Escape")
+        let screen = try session.waitFor("The message has changes.")
+        #expect(screen.contains("s save draft   d discard   Esc keep editing"), "screen:\n\(screen.text)")
+        #expect(!session.hasExited, "Esc on a changed message asks first")
+        try session.send("d")
+        let (status, completion) = try run.finish()
+        #expect(status == 1, "stderr: \(session.stderr)")
+        #expect(completion.activityType == "mail" && completion.outcome == "cancelled" && !completion.completed, "\(completion)")
+        #expect(try server.messages().isEmpty, "nothing is sent")
+        #expect(world.allMessages(in: world.drafts).isEmpty, "discard leaves no draft: \(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after discard")
+    }
+
+    // MARK: - 6. A temporary refusal (4xx)
+
+    @Test func temporaryRefusalQueuesInTheOutbox() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "451 4.3.0 Try again later"])
+        defer { server.stop() }
+        try world.use(server)
+        let subject = "나중에 보낼 메시지"
+
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", subject,
+                                         "--text", "Queued for later."])
+        try run.waitForCompose()
+        try run.session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 1, "stderr: \(run.session.stderr)")
+        #expect(completion.outcome == "queued" && !completion.completed, "\(completion)")
+        #expect(try server.messages().isEmpty, "the server accepted nothing")
+        let queued = try world.checks(in: world.outbox)
+        #expect(queued.count == 1, "the message waits in the outbox: \(world.folders)")
+        #expect(queued.first?.header("Subject") == subject)
+        #expect(queued.first?.addresses["to"] == [.init(name: "", addr: Self.park)])
+        #expect(world.allMessages(in: world.drafts).isEmpty && world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone")
+    }
+
+    // MARK: - 7. A permanent refusal (5xx)
+
+    @Test func permanentRefusalKeepsTheScreenOpenAndTheDraft() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root, arguments: ["--data-reply", "554 5.7.1 Rejected as spam"])
+        defer { server.stop() }
+        try world.use(server)
+        let subject = "스팸 아닙니다"
+
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--text", "A real message."])
+        let session = run.session
+        try run.waitForCompose()
+        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject (the first empty field)")
+        try session.sendLiteral(subject)
+        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.map { $0.header("Subject") } == [subject] }
+
+        try session.send("C-x")
+        // The refusal comes back as an error on the status line, in the server's words.
+        let screen = try session.waitUntil("an error on the status line") { ComposeRun.status($0).hasPrefix(" ⚠ ") }
+        #expect(ComposeRun.status(screen).contains("554 5.7.1 Rejected as spam"),
+                "the server's words, whole, on the status line: \(ComposeRun.status(screen))")
+        #expect(screen.lines[0].contains("New Message"), "the screen stays open; screen:\n\(screen.text)")
+        #expect(ComposeRun.value(ComposeRun.subjectRow, of: screen) == subject, "screen:\n\(screen.text)")
+        #expect(!session.hasExited, "stdout: \(session.stdout)")
+        #expect(try server.messages().isEmpty)
+        let drafts = try world.checks(in: world.drafts)
+        #expect(!drafts.isEmpty && drafts.allSatisfy { $0.header("Subject") == subject && $0.defects.isEmpty },
+                "the message is in drafts: \(world.folders)")
+        #expect(drafts.count == 1, "the message is in drafts once, not once per save: \(world.folders)")
+        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+    }
+
+    // MARK: - 8. A refusal, then a send that works
+
+    /// After a refused send, Ctrl-X again (the refusal was one-off): the
+    /// message goes, and nothing of it is left in drafts (SPEC §5: drafts
+    /// hold unsent messages). The transport is a sendmail stand-in that
+    /// refuses its first message and accepts the next.
+    @Test func refusedThenSentLeavesNoDraftBehind() throws {
+        let world = try MailWorld()
+        let delivered = world.root.appendingPathComponent("delivered.eml")
+        let refusedOnce = world.root.appendingPathComponent("refused-once")
+        let script = try world.file("fake-sendmail", Data("""
+            #!/bin/sh
+            if [ ! -e \(TmuxSession.quote(refusedOnce.path)) ]; then
+                cat >/dev/null
+                : >\(TmuxSession.quote(refusedOnce.path))
+                echo "554 5.7.1 Rejected as spam" >&2
+                exit 1
+            fi
+            cat >\(TmuxSession.quote(delivered.path))
+            """.utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try world.configure(["sendmail = \(script.path)"])
+        let subject = "두 번째 시도"
+
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--text", "Second time lucky."])
+        let session = run.session
+        try run.waitForCompose()
+        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
+        try session.sendLiteral(subject)
+        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.count == 1 }
+        try session.send("C-x")
+        let refused = try session.waitUntil("the refusal on the status line") { ComposeRun.status($0).hasPrefix(" ⚠ ") }
+        #expect(!session.hasExited && refused.lines[0].contains("New Message"), "screen:\n\(refused.text)")
+        #expect(FileManager.default.fileExists(atPath: refusedOnce.path), "the stand-in was asked once")
+
+        try session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 0, "stderr: \(session.stderr)")
+        #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
+        let message = try MailCheck.run(file: delivered)
+        #expect(message.header("Subject") == subject)
+        #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
+        #expect(world.allMessages(in: world.drafts).isEmpty, "the sent message must not stay in drafts: \(world.folders)")
+        #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after a send")
+    }
+
+    // MARK: - Helpers
+
+    /// The `values` of compose.json, if it exists and parses.
+    static func savedValues(_ file: URL) -> [String: String]? {
+        guard let data = try? Data(contentsOf: file),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["values"] as? [String: String]
+    }
+
+    static func trimmingTrailingNewlines(_ text: String) -> String {
+        String(text.reversed().drop { $0 == "\n" }.reversed())
+    }
+}
