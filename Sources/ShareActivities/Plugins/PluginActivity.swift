@@ -146,6 +146,22 @@ public final class PluginActivity: Activity {
     }
 }
 
+/// The bytes of a small file (a manifest), read with one open and a few reads.
+private func readSmallFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 8192)
+    while bytes.count < limit {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count < 0 { if errno == EINTR { continue }; return nil }
+        if count == 0 { break }
+        bytes += chunk[0..<count]
+    }
+    return bytes
+}
+
 /// Finds `*.activity` manifests in the config and data folders (SPEC §6, §8).
 @MainActor
 public enum PluginLoader {
@@ -184,7 +200,7 @@ public enum PluginLoader {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             for name in names.sorted() where name.hasSuffix(".activity") {
                 let file = folder + "/" + name
-                guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
+                guard let bytes = readSmallFile(file), let text = String(validating: bytes, as: UTF8.self) else {
                     problems.append(PluginProblem(path: file, message: "cannot be read as UTF-8 text"))
                     continue
                 }

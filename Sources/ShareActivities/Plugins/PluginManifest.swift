@@ -102,7 +102,7 @@ public struct PluginManifest: Sendable, Equatable {
 
     /// A `;`-separated Desktop Entry list.
     static func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        (text ?? "").split(separator: ";").map { $0.trimmingASCIISpaces() }.filter { !$0.isEmpty }
     }
 
     static func number(_ text: String?, _ key: String, _ path: String) throws(PluginProblem) -> Int? {

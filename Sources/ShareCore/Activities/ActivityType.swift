@@ -35,19 +35,25 @@ public struct ActivityType: RawRepresentable, Hashable, Sendable, Comparable, Cu
     public static func < (lhs: ActivityType, rhs: ActivityType) -> Bool { lhs.rawValue < rhs.rawValue }
 
     static func isReverseDNS(_ text: String) -> Bool {
-        let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2 else { return false }
-        for (index, label) in labels.enumerated() {
-            guard let first = label.unicodeScalars.first, label.unicodeScalars.allSatisfy(isLabelScalar) else {
-                return false
+        // ASCII bytes only, checked directly: a thousand plugin types are read at start-up.
+        var labels = 0
+        var labelLength = 0
+        var first = true
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard labelLength > 0 else { return false }
+                labels += 1
+                labelLength = 0
+                continue
             }
-            if index == 0 && !first.properties.isAlphabetic { return false }
+            let letter = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+            let digit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            guard letter || digit || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") else { return false }
+            if first && !letter { return false }
+            first = false
+            labelLength += 1
         }
-        return true
-    }
-
-    private static func isLabelScalar(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_")
+        return labelLength > 0 && labels >= 1
     }
 }
 
