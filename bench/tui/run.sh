@@ -18,6 +18,7 @@ RUNS=${RUNS:-20}
 WARMUP=${WARMUP:-1}
 SIZES=${SIZES:-15 1000}
 FIXTURE=${FIXTURE:-.build/release/share-activities-fixture}
+SHARE=${SHARE:-.build/release/share}
 PY=/usr/bin/python3
 COLS=100
 ROWS=30
@@ -40,6 +41,13 @@ for n in $SIZES; do
   # nothing: --layout=reverse lists top-down, so Down moves to entry 2 as in
   # the others.
   cases+=(--case "share $n" "Esc cancel" - -- "$FIXTURE" --count "$((n - SHARE_OWN))" -- https://example.com ";;")
+  # The same number of tiles from plugin manifests (generated for the run), read at start-up.
+  mkdir -p "$WORK/plugins-$n/share/activities"
+  for i in $(seq "$((n - SHARE_OWN))"); do
+    printf '[Activity]\nType=com.example.plugin%d\nName=Activity %d\nCategory=action\nAccepts=url;\nExec=/bin/true\n' \
+      "$i" "$i" > "$WORK/plugins-$n/share/activities/p$i.activity"
+  done
+  cases+=(--case "share-plugins $n" "Esc cancel" - -- env XDG_CONFIG_HOME="$WORK/plugins-$n" "$SHARE" https://example.com ";;")
   cases+=(--case "whiptail $n" "<Cancel>" - -- whiptail --menu Share "$ROWS" "$COLS" "$((ROWS - 8))" "${menu[@]}" ";;")
   cases+=(--case "dialog $n" "<Cancel>" - -- dialog --menu Share "$ROWS" "$COLS" "$((ROWS - 8))" "${menu[@]}" ";;")
   cases+=(--case "fzf $n" "$n/$n" "$WORK/list-$n.txt" -- fzf --layout=reverse ";;")
@@ -61,6 +69,7 @@ command_text() {  # command_text TOOL N
   local n=$2 last="$2 \"Activity $2\""
   case $1 in
     share) echo "share-activities-fixture --count $((n - SHARE_OWN)) -- https://example.com" ;;
+    share-plugins) echo "XDG_CONFIG_HOME=<$((n - SHARE_OWN)) manifests> share https://example.com" ;;
     whiptail|dialog) echo "$1 --menu Share $ROWS $COLS $((ROWS - 8)) 1 \"Activity 1\" … $last" ;;
     fzf) echo "seq -f 'Activity %g' $n \| fzf --layout=reverse" ;;  # \| keeps the Markdown table whole
   esac
@@ -70,7 +79,7 @@ echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
 for n in $SIZES; do
   if [ "$n" -le 100 ]; then base=whiptail; else base=fzf; fi
   base_ms=$(get "$base $n" 2)
-  for tool in share whiptail dialog fzf; do
+  for tool in share share-plugins whiptail dialog fzf; do
     ms=$(get "$tool $n" 2)
     ratio=$(awk -v t="$ms" -v b="$base_ms" 'BEGIN { printf "%.2f× %s", (b > 0 ? t / b : 0), "'"$base"'" }')
     printf '| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s / %s |\n' "$tool" "$n" "$(command_text "$tool" "$n")" \
