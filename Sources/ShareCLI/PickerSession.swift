@@ -1,3 +1,4 @@
+import Foundation
 import ShareCore
 import ShareTerminal
 
@@ -23,6 +24,16 @@ enum PickerSession {
         if terminal.paletteSize >= 256, let image = items.first(where: { $0.kind == .image })?.fileItem?.path {
             state.header.thumbnail = Thumbnailer.cells(forImageAt: image.path, columns: 8, rows: 2)
         }
+        if terminal.paletteSize >= 256 {
+            // Image icons (plugins' PNGs) as terminal symbols, for the tiles on the first screens.
+            let activities = sheet.eligibleActivities()
+            for activity in activities.prefix(60) {
+                guard case .image(let picture) = activity.activityImage,
+                      let tileIndex = state.tiles.firstIndex(where: { $0.type == activity.activityType }) else { continue }
+                state.tiles[tileIndex].iconCells = iconCells(picture)
+            }
+            terminal.draw(PickerView.view(state))
+        }
         while true {
             terminal.draw(PickerView.view(state))
             guard let event = terminal.nextEvent() else {
@@ -39,6 +50,15 @@ enum PickerSession {
                 }
             }
         }
+    }
+
+    /// An encoded image drawn as 6×3 cells, through a private temporary file.
+    static func iconCells(_ picture: Thumbnail) -> [[Cell]]? {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("share-icon-\(getpid())-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: file.path, contents: picture.data, attributes: [.posixPermissions: 0o600])
+        else { return nil }
+        defer { try? FileManager.default.removeItem(at: file) }
+        return Thumbnailer.cells(forImageAt: file.path, columns: 6, rows: 3)
     }
 
     static func icon(_ image: ActivityImage) -> [String] {

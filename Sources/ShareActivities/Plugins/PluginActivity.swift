@@ -78,6 +78,10 @@ public final class PluginActivity: Activity {
             session.fail(ActivityError(code: "plugin-failed", message: "\(manifest.name): \(error)"))
             return
         }
+        if outcome.cancelled {
+            session.finish(.cancelled, error: ActivityError(code: "cancelled", message: "\(manifest.name) was stopped"))
+            return
+        }
         if outcome.timedOut {
             session.fail(ActivityError(code: "timeout",
                 message: "\(manifest.name) did not finish within \(Int(manifest.timeout)) s and was stopped"))

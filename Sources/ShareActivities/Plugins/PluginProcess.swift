@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,6 +14,8 @@ struct PluginProcess {
         var output: Data
         var errors: Data
         var timedOut: Bool
+        /// The person interrupted it (Ctrl-C, a hang-up or a TERM to share).
+        var cancelled: Bool
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -75,6 +79,22 @@ struct PluginProcess {
         var readers = [stdoutPipe[0], stderrPipe[0]]
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
+        // Ctrl-C reaches share's process group, not the plugin's: catch it (and
+        // TERM, HUP) here, and stop the plugin's group instead of leaving it behind.
+        let interrupted = Atomic<Bool>(false)
+        let signals = [SIGINT, SIGTERM, SIGHUP]
+        let previous = signals.map { signal($0, SIG_IGN) }
+        let sources = signals.map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { interrupted.store(true, ordering: .relaxed) }
+            source.resume()
+            return source
+        }
+        defer {
+            sources.forEach { $0.cancel() }
+            for (number, handler) in zip(signals, previous) { signal(number, handler) }
+        }
+        var cancelled = false
         var buffer = [UInt8](repeating: 0, count: 65536)
         while openReaders > 0 {
             let remaining = deadline.timeIntervalSinceNow
@@ -82,9 +102,13 @@ struct PluginProcess {
                 timedOut = true
                 break
             }
+            if interrupted.load(ordering: .relaxed) {
+                cancelled = true
+                break
+            }
             var fds = readers.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             if inputOpen { fds.append(pollfd(fd: stdinPipe[1], events: Int16(POLLOUT), revents: 0)) }
-            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 1) * 1000))
+            let ready = poll(&fds, nfds_t(fds.count), Int32(min(remaining, 0.1) * 1000))
             if ready < 0 && errno != EINTR { break }
             for entry in fds where entry.revents != 0 {
                 if inputOpen && entry.fd == stdinPipe[1] {
@@ -110,13 +134,13 @@ struct PluginProcess {
             }
         }
         if inputOpen { close(stdinPipe[1]) }
-        if timedOut { PluginProcess.killGroup(pid) }
+        if timedOut || cancelled { PluginProcess.killGroup(pid) }
         close(stdoutPipe[0])
         close(stderrPipe[0])
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Outcome(status: exitStatus, output: output, errors: errors, timedOut: timedOut)
+        return Outcome(status: exitStatus, output: output, errors: errors, timedOut: timedOut, cancelled: cancelled)
     }
 
     /// Stops the whole group at once (children included): the run has failed.

@@ -10,13 +10,16 @@ public struct PickerTile: Sendable, Equatable {
     public var icon: [String]
     /// The row the tile belongs to.
     public var category: ActivityCategory
+    /// An image icon drawn as terminal symbols (up to 10×3 cells), when colours allow.
+    public var iconCells: [[Cell]]?
 
     /// Creates a tile.
-    public init(type: ActivityType, title: String, icon: [String], category: ActivityCategory) {
+    public init(type: ActivityType, title: String, icon: [String], category: ActivityCategory, iconCells: [[Cell]]? = nil) {
         self.type = type
         self.title = title
         self.icon = icon
         self.category = category
+        self.iconCells = iconCells
     }
 }
 

@@ -121,7 +121,16 @@ public enum PickerView {
         // Only the title shows the selection, so moving it redraws two titles, not two boxes.
         let boxStyle = CellStyle(dim: true)
         let art = tile.icon.prefix(3).map { TerminalText.sanitized($0) }
-        if art.count <= 1 {
+        if let cells = tile.iconCells, frame.width > 0 {
+            // An image icon: its cells centred over the title.
+            let width = min(10, cells.map(\.count).max() ?? 0)
+            for (row, rowCells) in cells.prefix(3).enumerated() {
+                guard let y = line(baseY + row) else { continue }
+                for (column, cell) in rowCells.prefix(width).enumerated() {
+                    frame.put(cell.text, x: x + 1 + (10 - width) / 2 + column, y: y, style: cell.style, maxX: x + 11)
+                }
+            }
+        } else if art.count <= 1 {
             let glyph = DisplayWidth.truncate(art.first ?? "◆", to: 4)
             let inner = 4
             let pad = (inner - DisplayWidth.of(glyph)) / 2
