@@ -95,6 +95,45 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 20, "the process group was killed, not waited for")
     }
 
+    @Test func interruptingShareStopsThePluginsWholeGroup() throws {
+        let fixtures = try Fixtures()
+        let pidFile = fixtures.files.appendingPathComponent("child.pid").path
+        let started = fixtures.files.appendingPathComponent("started").path
+        let script = fixtures.files.appendingPathComponent("slow.sh")
+        // The plugin starts a child of its own, then waits; both must go when share is interrupted.
+        try "#!/bin/sh\nsleep 300 &\necho $! > '\(pidFile)'\n: > '\(started)'\nwait\n".write(to: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script.path, 0o755) == 0)
+        try plugin(fixtures, "slow", "[Activity]\nType=com.example.slow\nName=Slow\nTimeout=600\nExec=\(script.path)\n")
+        let process = Process()
+        process.executableURL = try Share.binary()
+        process.arguments = ["--activity", "com.example.slow", "--json", "--text", "x"]
+        process.environment = fixtures.environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: started) && Date() < deadline {
+            _ = poll(nil, 0, 20)  // wait for the plugin to say it started (polling with a deadline)
+        }
+        try #require(FileManager.default.fileExists(atPath: started), "the plugin never started")
+        kill(process.processIdentifier, SIGINT)
+        let json = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(json.contains(#""outcome":"cancelled""#), "stdout: \(json)")
+        let child = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        // The child was killed with its group; reap-free check: it no longer exists (or is a zombie of init).
+        var gone = false
+        let until = Date().addingTimeInterval(10)
+        while !gone && Date() < until {
+            let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)) ?? ""
+            gone = state.isEmpty || state.split(separator: " ").dropFirst(2).first == "Z"
+            if !gone { _ = poll(nil, 0, 20) }
+        }
+        #expect(gone, "the plugin's child \(child) is still running")
+    }
+
     @Test func eligibilityByKindMimeGlobAndCount() throws {
         let fixtures = try Fixtures()
         let script = try recorder(fixtures)
