@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # test certificate) and tmux (the picker driven end to end).
 APT_PACKAGES := libmagic-dev libmagic-mgc file libidn2-dev libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
-                python3-aiosmtpd openssl tmux
+                python3-aiosmtpd python3-pil openssl tmux
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
@@ -51,10 +51,11 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 
-# The Swift API's examples (Examples/): .build/debug/example-custom-mail, example-pin-share.
+# The Swift API's examples (Examples/): .build/debug/example-custom-mail, example-mustachify, example-pin-share.
 examples: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product example-custom-mail
 	$(SWIFT) build $(SWIFT_FLAGS) --product example-pin-share
+	$(SWIFT) build $(SWIFT_FLAGS) --product example-mustachify
 
 # Benchmarks compare share with its peers in one run; see bench/RESULTS.md.
 bench: bench-deps

@@ -34,6 +34,8 @@ let package = Package(
         .executableTarget(name: "example-custom-mail", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareMail"],
                           path: "Examples/CustomMail"),
         .executableTarget(name: "example-pin-share", dependencies: ["ShareCLI", "ShareCore"], path: "Examples/PINShare"),
+        .executableTarget(name: "example-mustachify", dependencies: ["ShareCLI", "ShareCore", "ShareTerminal", "CCurl"],
+                          path: "Examples/Mustachify"),
 
         .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities"]),
