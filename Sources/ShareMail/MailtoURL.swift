@@ -53,7 +53,7 @@ public struct MailtoURL: Sendable, Equatable {
         var iterator = Array(encoded.utf8).makeIterator()
         while let byte = iterator.next() {
             guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(UInt8.hexDigitValue), let low = iterator.next().flatMap(UInt8.hexDigitValue) else {
                 throw .badEncoding(text)
             }
             bytes.append(high << 4 | low)
@@ -62,14 +62,6 @@ public struct MailtoURL: Sendable, Equatable {
         return decoded
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 /// Why a `mailto:` URL could not be read.

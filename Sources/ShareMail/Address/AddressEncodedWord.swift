@@ -68,7 +68,7 @@ enum AddressEncodedWord {
             case UInt8(ascii: "_"):
                 output.append(0x20)
             case UInt8(ascii: "="):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(UInt8.hexDigitValue), let low = iterator.next().flatMap(UInt8.hexDigitValue) else {
                     return nil
                 }
                 output.append(high << 4 | low)
@@ -77,15 +77,5 @@ enum AddressEncodedWord {
             }
         }
         return output
-    }
-
-    /// The value of one hexadecimal digit.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

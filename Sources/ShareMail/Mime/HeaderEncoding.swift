@@ -142,6 +142,16 @@ enum HeaderEncoding {
 }
 
 extension UInt8 {
+    /// The value of a hexadecimal digit (`0`–`9`, `a`–`f`, `A`–`F`), for %XX and =XX escapes.
+    static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// RFC 2231 attribute-char: printable ASCII except specials, space, `*`, `'`, `%`.
     var isAttributeChar: Bool {
         guard self > 0x20 && self < 0x7F else { return false }

@@ -157,6 +157,18 @@ public struct Frame: Sendable, Equatable {
         }
     }
 
+    /// Clears a rectangle and draws a rounded border around it (dialogs, the key help).
+    public mutating func box(x: Int, y: Int, width w: Int, height h: Int) {
+        guard w >= 2 && h >= 2 else { return }
+        fill(x: x, y: y, width: w, height: h, style: .plain)
+        put("╭" + String(repeating: "─", count: w - 2) + "╮", x: x, y: y)
+        for row in 1..<(h - 1) {
+            put("│", x: x, y: y + row)
+            put("│", x: x + w - 1, y: y + row)
+        }
+        put("╰" + String(repeating: "─", count: w - 2) + "╯", x: x, y: y + h - 1)
+    }
+
     /// The frame with every colour removed (for `NO_COLOR`).
     public var monochrome: Frame {
         var copy = self

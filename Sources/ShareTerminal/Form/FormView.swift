@@ -184,13 +184,7 @@ public enum FormView {
         let height = min(state.height - 2, lines.count + 2 + (prompt == nil ? 0 : 1))
         let x = (state.width - width) / 2
         let y = max(1, (state.height - height) / 2)
-        frame.fill(x: x, y: y, width: width, height: height, style: .plain)
-        frame.put("╭" + String(repeating: "─", count: width - 2) + "╮", x: x, y: y)
-        for row in 1..<(height - 1) {
-            frame.put("│", x: x, y: y + row)
-            frame.put("│", x: x + width - 1, y: y + row)
-        }
-        frame.put("╰" + String(repeating: "─", count: width - 2) + "╯", x: x, y: y + height - 1)
+        frame.box(x: x, y: y, width: width, height: height)
         var row = y + 1
         if let prompt {
             frame.put(DisplayWidth.truncate(lines[0], to: width - 4), x: x + 2, y: row, style: CellStyle(bold: true))

@@ -180,13 +180,7 @@ public enum PickerView {
         let x = (frame.width - width) / 2
         let y = (frame.height - height) / 2
         let keyWidth = min(14, max(13, width / 3))
-        frame.fill(x: x, y: y, width: width, height: height, style: .plain)
-        frame.put("╭" + String(repeating: "─", count: width - 2) + "╮", x: x, y: y)
-        for row in 1..<(height - 1) {
-            frame.put("│", x: x, y: y + row)
-            frame.put("│", x: x + width - 1, y: y + row)
-        }
-        frame.put("╰" + String(repeating: "─", count: width - 2) + "╯", x: x, y: y + height - 1)
+        frame.box(x: x, y: y, width: width, height: height)
         frame.put(" Keys ", x: x + 2, y: y, style: CellStyle(bold: true))
         let top = y + (roomy ? 2 : 1)
         for (row, entry) in keyHelp.prefix(height - (roomy ? 4 : 2)).enumerated() {
