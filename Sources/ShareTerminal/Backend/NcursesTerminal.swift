@@ -100,10 +100,14 @@ public final class NcursesTerminal {
     /// Draws `frame`; ncurses sends only what changed since the last one.
     public func draw(_ frame: Frame) {
         var buffer = [wchar_t](repeating: 0, count: 6)
+        // Start from a blank screen and write only what is not blank; ncurses
+        // still sends only the difference from what the terminal shows.
+        erase()
         for y in 0..<min(frame.height, Int(nc_lines())) {
             for x in 0..<min(frame.width, Int(nc_cols())) {
                 let cell = frame[x, y]
                 if cell.text.isEmpty { continue }  // the second half of a wide character
+                if cell.text == " " && cell.style == .plain { continue }
                 // ncurses holds one spacing character and its combining marks:
                 // the first scalar, then marks and variation selectors, up to a ZWJ.
                 var count = 0

@@ -15,6 +15,8 @@
 public enum DisplayWidth {
     /// The columns `character` takes.
     public static func of(_ character: Character) -> Int {
+        // Printable ASCII, most of any screen, without a Unicode property lookup.
+        if let ascii = character.asciiValue, ascii >= 0x20 && ascii < 0x7F { return 1 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.value < 0x20 || (0x7F...0x9F).contains(first.value) { return 0 }

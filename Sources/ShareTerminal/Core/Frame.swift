@@ -112,6 +112,18 @@ public struct Frame: Sendable, Equatable {
         guard y >= 0 && y < height else { return x }
         let limit = min(maxX ?? width, width)
         var column = x
+        // Printable ASCII needs no grapheme breaking, no width lookup, no sanitizing.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            for byte in text.utf8 {
+                if column + 1 > limit { break }
+                if column >= 0 {
+                    unsplit(x: column, y: y)
+                    cells[y * width + column] = Cell(text: String(UnicodeScalar(byte)), style: style)
+                }
+                column += 1
+            }
+            return column
+        }
         for character in TerminalText.sanitized(text) {
             let columns = DisplayWidth.of(character)
             if columns == 0 {
