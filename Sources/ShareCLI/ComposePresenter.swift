@@ -38,6 +38,9 @@ final class ComposePresenter: ActivityFormPresenter {
         var screen = FormState(form: form, attachments: initialRows, width: size.width, height: size.height, colors: terminal.colors)
         let autosaving = activity as? any FormAutosaving
         var autosaveDue: Date?
+        var failedReads = 0
+        HangUp.watch()
+        defer { HangUp.stop() }
 
         func apply(_ message: FormMessage) -> [FormEffect] { FormUpdate.update(&screen, message) }
 
@@ -49,6 +52,16 @@ final class ComposePresenter: ActivityFormPresenter {
             if let due = autosaveDue, Date() >= due {
                 autosaveDue = nil
                 save(screen.values, with: autosaving, activity: activity, into: &screen)
+            }
+            // A closed terminal (SIGHUP, or reads that keep failing) or a TERM:
+            // save what was typed now, not within the second, and stop.
+            if event == nil && wait == nil { failedReads += 1 } else if event != nil { failedReads = 0 }
+            if HangUp.happened || failedReads >= 3 {
+                if screen.changed { save(screen.values, with: autosaving, activity: activity, into: &screen) }
+                let kept = state.read() != nil ? " (share --resume reopens it)" : ""
+                return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
+                                      error: ActivityError(code: "terminal-closed",
+                                                           message: "the terminal went away; what was typed is saved" + kept))
             }
             guard let event else { continue }
             var queue = apply(.input(event))

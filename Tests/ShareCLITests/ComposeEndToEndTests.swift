@@ -398,3 +398,30 @@ import Testing
         String(text.reversed().drop { $0 == "\n" }.reversed())
     }
 }
+
+/// A closed terminal (SIGHUP) saves what was typed at once, not within the second.
+@Suite struct ComposeHangUpTests {
+    @Test func closingTheTerminalSavesTheLastKeystrokes() throws {
+        let world = try MailWorld()
+        let run = try ComposeRun(world, ["--activity", "mail", "--text", "Body"])
+        try run.waitForCompose()
+        try run.waitForCursor(row: ComposeRun.toRow, "To")
+        let pid = try run.pid()
+        let typed = "last-second@example.com"
+        try run.session.sendLiteral(typed)
+        try run.waitForValue(typed, row: ComposeRun.toRow)
+        // Close the terminal right away: tmux's server goes, the pty hangs up.
+        run.session.close()
+        try ComposeRun.poll("share to exit after the hang-up", timeout: 20, report: { "pid \(pid)" }) { kill(pid, 0) != 0 }
+        let data = try Data(contentsOf: ComposeRun.stateFile(world))
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let values = try #require(object["values"] as? [String: String])
+        #expect(values["to"] == typed, "the autosave holds what was typed before the terminal closed: \(values)")
+        let drafts = world.allMessages(in: world.drafts)
+        #expect(drafts.count == 1, "\(world.folders)")
+        if let draft = drafts.first {
+            let text = (try? String(contentsOf: draft, encoding: .utf8)) ?? ""
+            #expect(text.contains("To: last-second@example.com"), "the draft in the Maildir has it too")
+        }
+    }
+}
