@@ -36,7 +36,22 @@ public struct Console: Sendable {
                 close(fd)
                 return true
             },
-            environment: ProcessInfo.processInfo.environment)
+            environment: Console.processEnvironment())
+    }
+
+    /// The environment read straight from `environ`: ProcessInfo's set-up
+    /// was a measurable part of every start.
+    static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
     }
 }
 
