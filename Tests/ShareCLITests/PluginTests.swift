@@ -189,3 +189,32 @@ import Testing
         #expect(throws: PluginProblem.self) { try ExecLine.split(#"tool "open"#, path: "t") }
     }
 }
+
+/// A plugin's Fields are a form shown before Exec; the values reach the program.
+@Suite struct PluginFieldsTests {
+    @Test func fieldsAreAskedInAFormAndPassedInTheEnvironmentAndJSON() throws {
+        let fixtures = try Fixtures()
+        let folder = fixtures.configHome.appendingPathComponent("share/activities")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let log = fixtures.files.appendingPathComponent("fields.txt").path
+        let input = fixtures.files.appendingPathComponent("fields.json").path
+        let script = fixtures.files.appendingPathComponent("post.sh")
+        try "#!/bin/sh\nprintf '%s\\n' \"$SHARE_FIELD_SUBJECT\" > '\(log)'\ncat > '\(input)'\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script.path, 0o755) == 0)
+        try "[Activity]\nType=com.example.post\nName=Post\nInput=json\nFields=subject;\nExec=\(script.path)\n"
+            .write(to: folder.appendingPathComponent("post.activity"), atomically: true, encoding: .utf8)
+        let q = TmuxSession.quote
+        let command = [try Share.binary().path, "--activity", "com.example.post", "--json", "--text", "x"].map(q).joined(separator: " ")
+        let session = try TmuxSession(command, workingDirectory: fixtures.files, environment: fixtures.environment)
+        _ = try session.waitFor("Subject:")
+        try session.sendLiteral("안녕 world")
+        _ = try session.waitFor("안녕 world")
+        try session.send("C-x")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        #expect(session.stdout.contains(#""outcome":"performed""#), "stdout: \(session.stdout)")
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == "안녕 world\n")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: input))) as? [String: Any])
+        #expect(object["fields"] as? [String: String] == ["subject": "안녕 world"])
+    }
+}
