@@ -87,7 +87,7 @@ enum Share {
         try process.run()
         try inputPipe.fileHandleForWriting.close()
 
-        let watchdog = Watchdog(pid: process.processIdentifier, seconds: watchdogSeconds)
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: watchdogSeconds)
         let output = PipeReader(outputPipe.fileHandleForReading)
         let error = PipeReader(errorPipe.fileHandleForReading)
         let stdout = output.wait()
@@ -119,29 +119,3 @@ private final class PipeReader: @unchecked Sendable {
     }
 }
 
-/// Kills a child that runs far longer than any `share` command should,
-/// so a hang fails one test instead of stalling the whole suite.
-private final class Watchdog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-    private var fired = false
-
-    init(pid: Int32, seconds: Int) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in
-            lock.lock()
-            defer { lock.unlock() }
-            if !done {
-                fired = true
-                kill(pid, SIGKILL)
-            }
-        }
-    }
-
-    /// Marks the run finished; returns whether the watchdog killed it.
-    func finish() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        done = true
-        return fired
-    }
-}
