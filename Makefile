@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # ncursesw (the picker), libpng/libturbojpeg headers and libchafa (thumbnails, loaded
 # at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
 # test certificate) and tmux (the picker driven end to end).
-APT_PACKAGES := libmagic-dev libmagic-mgc file libidn2-dev libcurl4-openssl-dev ca-certificates \
+APT_PACKAGES := libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
                 python3-aiosmtpd python3-pil openssl tmux
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.

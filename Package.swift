@@ -9,8 +9,8 @@ let package = Package(
     ],
     targets: [
         // C shims: one per C library, a module map and a header of inline wrappers.
-        .systemLibrary(name: "CMagic", path: "Sources/CMagic"),
-        .systemLibrary(name: "CIdn2", path: "Sources/CIdn2"),
+        .target(name: "CMagic"),
+        .target(name: "CIdn2"),
         .target(name: "CCurl"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .target(name: "CThumbnail"),

@@ -25,40 +25,45 @@ public final class MagicContentTypeDetector: ContentTypeDetector {
     public init() {}
 
     deinit {
-        handle.withLock { if let cookie = $0 { magic_close(cookie) } }
+        handle.withLock { if let cookie = $0 { share_magic_close(cookie) } }
     }
 
     public func contentType(ofFileAt path: String) throws(ItemError) -> String {
-        try query(path) { cookie in magic_file(cookie, path) }
+        try query(path) { cookie in share_magic_file(cookie, path) }
     }
 
     public func contentType(of data: Data) throws(ItemError) -> String {
         try query("standard input") { cookie in
-            data.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, $0.count) }
+            data.withUnsafeBytes { share_magic_buffer(cookie, $0.baseAddress, $0.count) }
         }
     }
 
     private func query(_ what: String, _ body: (OpaquePointer) -> UnsafePointer<CChar>?) throws(ItemError) -> String {
         let answer: Result<String, ItemError> = handle.withLock { slot in
             if slot == nil {
-                guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR | MAGIC_SYMLINK) else {
+                var loadError = [CChar](repeating: 0, count: 256)
+                guard share_magic_load_library(&loadError, loadError.count) == 0 else {
+                    let reason = String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    return .failure(.detectionFailed(what, "libmagic cannot be loaded (\(reason)); install it: apt install libmagic1"))
+                }
+                guard let cookie = share_magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR | MAGIC_SYMLINK) else {
                     return .failure(.detectionFailed(what, "libmagic could not start"))
                 }
                 // libmagic reads up to 7 MiB of a file by default and widens it
                 // four times for its text checks: 256 KiB is enough to type a
                 // file and keeps memory flat whatever the file's size.
                 var bytesMax = 256 * 1024
-                magic_setparam(cookie, MAGIC_PARAM_BYTES_MAX, &bytesMax)
-                guard magic_load(cookie, nil) == 0 else {
-                    let reason = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
-                    magic_close(cookie)
+                share_magic_setparam(cookie, MAGIC_PARAM_BYTES_MAX, &bytesMax)
+                guard share_magic_load(cookie, nil) == 0 else {
+                    let reason = share_magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
+                    share_magic_close(cookie)
                     return .failure(.detectionFailed(what, "the magic database did not load: \(reason)"))
                 }
                 slot = cookie
             }
             guard let cookie = slot else { return .failure(.detectionFailed(what, "libmagic is not loaded")) }
             guard let type = body(cookie) else {
-                let reason = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
+                let reason = share_magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
                 return .failure(.detectionFailed(what, reason))
             }
             return .success(String(cString: type))

@@ -47,10 +47,10 @@ enum AddressDomain {
     private static func idnaASCII(_ domain: String, input: String) throws(AddressError) -> String {
         var output: UnsafeMutablePointer<CChar>?
         let flags = Int32(bitPattern: IDN2_NONTRANSITIONAL.rawValue | IDN2_NFC_INPUT.rawValue)
-        let status = domain.withCString { idn2_to_ascii_8z($0, &output, flags) }
-        defer { idn2_free(output) }
+        let status = domain.withCString { share_idn2_to_ascii_8z($0, &output, flags) }
+        defer { share_idn2_free(output) }
         guard status == Int32(IDN2_OK.rawValue), let output else {
-            let reason = idn2_strerror(status).map { String(cString: $0) } ?? "error \(status)"
+            let reason = share_idn2_strerror(status).map { String(cString: $0) } ?? "error \(status)"
             throw AddressError(
                 input: input,
                 message: "'\(AddressError.excerpt(domain))' is not a valid domain name (IDNA: \(reason)); check its spelling"
