@@ -19,6 +19,9 @@ enum PickerSession {
         let size = terminal.size
         var state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors)
         var failures = 0
+        // A TERM or a hang-up ends the picker like a cancel: the terminal is restored on the way out.
+        HangUp.watch()
+        defer { HangUp.stop() }
         // The thumbnail comes after the first paint, so it never delays it.
         terminal.draw(PickerView.view(state))
         if terminal.paletteSize >= 256, let image = items.first(where: { $0.kind == .image })?.fileItem?.path {
@@ -36,7 +39,9 @@ enum PickerSession {
         }
         while true {
             terminal.draw(PickerView.view(state))
-            guard let event = terminal.nextEvent() else {
+            let event = terminal.nextEvent()
+            if HangUp.happened { return nil }
+            guard let event else {
                 // Repeated read errors mean the terminal is gone (closed window, hang-up).
                 failures += 1
                 if failures >= 3 { return nil }

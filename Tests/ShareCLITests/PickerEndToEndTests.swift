@@ -41,6 +41,21 @@ import Testing
         #expect(session.stderr.isEmpty, "stderr: \(session.stderr)")
     }
 
+    /// A TERM (or a hang-up) ends the picker like a cancel, so the terminal is
+    /// restored and the result reported, instead of share dying in raw mode.
+    @Test func termEndsThePickerLikeACancel() throws {
+        let fixtures = try Fixtures()
+        let pidFile = fixtures.files.appendingPathComponent("share.pid").path
+        let command = "echo $$ > \(TmuxSession.quote(pidFile)); exec " + (try Self.share(["--json", "--text", "hi"]))
+        let session = try TmuxSession(command, width: 100, height: 30, workingDirectory: fixtures.files,
+                                      environment: fixtures.environment)
+        _ = try session.waitFor("Mail")
+        let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        kill(pid, SIGTERM)
+        #expect(try session.waitForExit() == 1, "exit 1 (cancelled), not killed by the signal (143)")
+        #expect(session.stdout == Self.cancelled)
+    }
+
     // MARK: - 2. Picking
 
     @Test func enterPicksTheFirstTile() throws {
