@@ -53,6 +53,12 @@ enum HelpText {
     \(typeLines)
       or a custom reverse-DNS name such as com.example.upload
 
+    Files:
+      $XDG_CONFIG_HOME/share/config        settings (INI; see man share)
+      $XDG_CONFIG_HOME/share/activities/   plugins: *.activity manifests
+      $XDG_DATA_HOME/share/                drafts, sent, outbox, reading list
+      $XDG_STATE_HOME/share/compose.json   the unfinished message (--resume)
+
     Exit codes:
       0 completed   1 not completed (cancelled, saved, queued)
       2 usage or bad input   3 the activity failed   4 no activity is eligible
