@@ -14,9 +14,11 @@ final class ComposePresenter: ActivityFormPresenter {
     private let detector: any ContentTypeDetector
     private let environment: [String: String]
     private let state: ComposeStateFile
+    private let keys: FormKeys
 
     init(colors: Bool, addressBook: AddressBook, detector: any ContentTypeDetector, environment: [String: String],
-         stateFile: ComposeStateFile) {
+         stateFile: ComposeStateFile, keys: FormKeys = FormKeys()) {
+        self.keys = keys
         self.colors = colors
         self.addressBook = addressBook
         self.detector = detector
@@ -36,6 +38,7 @@ final class ComposePresenter: ActivityFormPresenter {
         let initialRows = (form.fields.first { $0.kind == .attachmentList }?.initialValue ?? "")
             .split(separator: "\n").compactMap { row(forLine: String($0)) }
         var screen = FormState(form: form, attachments: initialRows, width: size.width, height: size.height, colors: terminal.colors)
+        screen.keys = keys
         let autosaving = activity as? any FormAutosaving
         var autosaveDue: Date?
         var failedReads = 0

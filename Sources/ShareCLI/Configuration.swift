@@ -1,5 +1,6 @@
 import Foundation
 import ShareCore
+import ShareTerminal
 
 /// The user's settings from the INI config file (SPEC §8).
 ///
@@ -46,8 +47,8 @@ public struct Configuration: Sendable, Equatable {
     public var excluded: [ActivityType] = []
     /// `[social] enabled`: service names such as `twitter`.
     public var enabledServices: [String] = []
-    /// `[keys]`: action name → key, checked by the terminal UI.
-    public var keys: [String: String] = [:]
+    /// `[keys]`: action → the keys bound to it, checked when read.
+    public var keys: [String: [InputEvent]] = [:]
 
     /// The settings when there is no config file.
     public init() {}
@@ -80,7 +81,10 @@ public struct Configuration: Sendable, Equatable {
                 func expand() throws(ConfigurationError) -> String {
                     do { return try PathExpansion.expand(entry.value, environment: environment) } catch { throw fail(error.description) }
                 }
-                if section.name == "keys" { keys[entry.key] = entry.value; continue }
+                if section.name == "keys" {
+                    keys[entry.key] = try Configuration.keyBinding(entry.key, entry.value, fail: fail)
+                    continue
+                }
                 if section.name == "mail", entry.key.hasPrefix("from-") {
                     guard let number = Int(entry.key.dropFirst(5)), number >= 2 else {
                         throw fail("identity keys are from, from-2, from-3 …; found '\(entry.key)'")
@@ -146,6 +150,27 @@ public struct Configuration: Sendable, Equatable {
             throw ConfigurationError("cannot read config \(path): it is not UTF-8 text")
         }
         return try Configuration(parsing: text, path: path, environment: environment)
+    }
+
+    /// One `[keys]` line: a known action, and keys it can use. The compose
+    /// screen's commands must not be plain characters, which are typed text.
+    private static func keyBinding(_ action: String, _ value: String,
+                                   fail: (String) -> ConfigurationError) throws(ConfigurationError) -> [InputEvent] {
+        guard KeyActions.all.contains(where: { $0.name == action }) else {
+            throw fail("unknown key action '\(action)'; valid actions: " + KeyActions.all.map(\.name).joined(separator: ", "))
+        }
+        var events: [InputEvent] = []
+        for name in list(value) {
+            guard let event = KeyNames.event(name) else {
+                throw fail("'\(name)' is not a key; write C-x, M-f, Enter, Esc, Tab, S-Tab, Up, Down, Left, Right, Home, End, Space or one character")
+            }
+            if ["send", "save", "attach", "editor", "cancel"].contains(action), case .character = event {
+                throw fail("\(action) needs a key that is not typed text, such as C-x or Esc; '\(name)' would be typed into the message")
+            }
+            events.append(event)
+        }
+        guard !events.isEmpty else { throw fail("\(action) needs at least one key") }
+        return events
     }
 
     private static func list(_ value: String) -> [String] {

@@ -7,7 +7,8 @@ import ShareTerminal
 @MainActor
 enum PickerSession {
     /// Shows the eligible activities of `sheet`; returns the picked type, or `nil` when dismissed.
-    static func run(sheet: ShareSheet, items: [ShareItem], title: String?, colors: Bool) throws(TerminalError) -> ActivityType? {
+    static func run(sheet: ShareSheet, items: [ShareItem], title: String?, colors: Bool,
+                    keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
         let tiles = sheet.eligibleActivities().map { activity in
             PickerTile(type: activity.activityType, title: activity.activityTitle, icon: icon(activity.activityImage),
                        category: sheet.category(of: activity))
@@ -48,7 +49,7 @@ enum PickerSession {
                 continue
             }
             failures = 0
-            for effect in PickerUpdate.update(&state, event) {
+            for effect in PickerUpdate.update(&state, event, keys: keys) {
                 switch effect {
                 case .pick(let type): return type
                 case .cancel: return nil

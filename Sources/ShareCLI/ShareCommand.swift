@@ -70,8 +70,11 @@ public enum ShareCommand {
                                queryCommand: configuration.contacts.queryCommand)
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let composeState = ComposeStateFile(environment: console.environment)
+        var pickerKeys = KeyMap.picker
+        var formKeys = FormKeys()
+        KeyActions.apply(configuration.keys, picker: &pickerKeys, form: &formKeys)
         let presenter = ComposePresenter(colors: !noColor, addressBook: book, detector: detector,
-                                         environment: console.environment, stateFile: composeState)
+                                         environment: console.environment, stateFile: composeState, keys: formKeys)
         if options.mode == .resume {
             guard let saved = composeState.read(), saved.activity == ActivityType.mail.rawValue else {
                 return usage("there is no unfinished message to resume (share keeps one in \(composeState.path))", console)
@@ -115,7 +118,7 @@ public enum ShareCommand {
         case .activity(let type):
             return await runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
         case .pick, .help, .version, .flush, .resume:
-            return await pick(sheet, items: items, options: options, console: console, presenter: presenter)
+            return await pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys)
         }
     }
 
@@ -231,7 +234,7 @@ public enum ShareCommand {
     }
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ComposePresenter) async -> Int32 {
+                     presenter: ComposePresenter, keys: KeyMap) async -> Int32 {
         guard !sheet.eligibleActivities().isEmpty else {
             console.error("share: no activity can take these items (see share --explain)\n")
             return ExitCode.noActivity
@@ -242,7 +245,7 @@ public enum ShareCommand {
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let picked: ActivityType?
         do {
-            picked = try PickerSession.run(sheet: sheet, items: items, title: options.title, colors: !noColor)
+            picked = try PickerSession.run(sheet: sheet, items: items, title: options.title, colors: !noColor, keys: keys)
         } catch {
             return usage(error.message, console)
         }

@@ -147,3 +147,23 @@ import Testing
         #expect(version.out.hasPrefix("share "))
     }
 }
+
+/// `[keys]`: actions and key names are checked when the config is read.
+@Suite struct KeysConfigTests {
+    @Test func validKeysAreAcceptedAndBadOnesNamedWithTheirLine() throws {
+        let fixtures = try Fixtures()
+        let good = try fixtures.writeConfig("[keys]\nsend = C-s\npick = Enter, Space\n")
+        #expect(try fixtures.share("--config", good.path, "--list", "--text", "x").status == 0)
+        let unknown = try fixtures.writeConfig("[keys]\nsend = C-s\nlaunch = C-l\n", at: "unknown.conf")
+        let run = try fixtures.share("--config", unknown.path, "--list", "--text", "x")
+        #expect(run.status == 2)
+        #expect(run.err.contains("unknown.conf:3: unknown key action 'launch'"), "stderr: \(run.err)")
+        #expect(run.err.contains("send") && run.err.contains("pick"))
+        let typed = try fixtures.writeConfig("[keys]\nsend = x\n", at: "typed.conf")
+        let typedRun = try fixtures.share("--config", typed.path, "--list", "--text", "x")
+        #expect(typedRun.status == 2)
+        #expect(typedRun.err.contains("typed.conf:2: send needs a key that is not typed text"), "stderr: \(typedRun.err)")
+        let nonsense = try fixtures.writeConfig("[keys]\nhelp = Hyper-h\n", at: "nonsense.conf")
+        #expect(try fixtures.share("--config", nonsense.path, "--list", "--text", "x").err.contains("'Hyper-h' is not a key"))
+    }
+}

@@ -116,17 +116,18 @@ public enum FormUpdate {
         }
         if state.isBusy { return [] }
         if let dialog = state.dialog { return answer(dialog, &state, event) }
+        let keys = state.keys
         switch event {
-        case .control("x"): return send(&state)
-        case .control("o"): return [.save(state.values)]
-        case .control("t"):
+        case keys.send: return send(&state)
+        case keys.save: return [.save(state.values)]
+        case keys.attach:
             state.dialog = .attachPath(TextEditor("~/"), completions: [])
             return []
-        case .control("g"):
+        case keys.editor:
             let field = state.fields[state.focus]
             guard field.field.kind == .multilineText || field.field.kind == .text || field.field.kind == .addressList else { return [] }
             return [.openEditor(field: field.field.id, text: field.editor.text)]
-        case .escape:
+        case keys.cancel, .escape:
             if !state.completions.isEmpty {
                 state.completions = []
                 return []

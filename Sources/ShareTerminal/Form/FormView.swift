@@ -2,7 +2,6 @@ import ShareCore
 
 /// The form screen's view: state → frame, pure.
 public enum FormView {
-    static let helpBar = "^X Send  ^O Save  ^T Attach  ^G $EDITOR  Tab Next  Esc Cancel"
     static let labelWidth = 10
 
     /// Draws `state`.
@@ -103,7 +102,7 @@ public enum FormView {
             frame.put(DisplayWidth.truncate((isError ? "⚠ " : "") + text, to: state.width - 2), x: 1, y: statusY,
                       style: isError ? problem : CellStyle(bold: true))
         }
-        frame.put(DisplayWidth.truncate(helpBar, to: state.width), x: 0, y: state.height - 1, style: CellStyle(dim: true))
+        frame.put(DisplayWidth.truncate(state.keys.helpBar, to: state.width), x: 0, y: state.height - 1, style: CellStyle(dim: true))
 
         if let anchor = completionAnchor, !state.completions.isEmpty, state.dialog == nil {
             drawCompletions(state, at: anchor, into: &frame)

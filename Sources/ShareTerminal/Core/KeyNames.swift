@@ -1,0 +1,125 @@
+/// Key names as people write them in the config's `[keys]` section:
+/// `C-x` or `Ctrl-x`, `M-f` or `Alt-f`, `Enter`, `Esc`, `Tab`, `S-Tab`,
+/// `Up`, `Down`, `Left`, `Right`, `Home`, `End`, `PageUp`, `PageDown`,
+/// `Backspace`, `Delete`, `Space`, or a single character.
+public enum KeyNames {
+    /// The event a name stands for, or `nil` when it names no key.
+    public static func event(_ name: String) -> InputEvent? {
+        let text = name.trimmingASCIISpaces()
+        let lowered = text.lowercased()
+        for prefix in ["c-", "ctrl-", "^"] where lowered.hasPrefix(prefix) && text.count == prefix.count + 1 {
+            guard let letter = lowered.last, letter.isLetter, letter.isASCII else { return nil }
+            return .control(letter)
+        }
+        for prefix in ["m-", "alt-"] where lowered.hasPrefix(prefix) && text.count == prefix.count + 1 {
+            return text.last.map { .alt($0) }
+        }
+        switch lowered {
+        case "enter", "return": return .enter
+        case "esc", "escape": return .escape
+        case "tab": return .tab
+        case "s-tab", "shift-tab", "backtab": return .backTab
+        case "up": return .up
+        case "down": return .down
+        case "left": return .left
+        case "right": return .right
+        case "home": return .home
+        case "end": return .end
+        case "pageup": return .pageUp
+        case "pagedown": return .pageDown
+        case "backspace": return .backspace
+        case "delete", "del": return .delete
+        case "space": return .character(" ")
+        default: return text.count == 1 ? text.first.map { .character($0) } : nil
+        }
+    }
+
+    /// How a key is shown in help bars: `^X`, `M-f`, `Esc`, `Tab`, `x`.
+    public static func label(_ event: InputEvent) -> String {
+        switch event {
+        case .control(let letter): "^" + String(letter).uppercased()
+        case .alt(let character): "M-" + String(character)
+        case .character(" "): "Space"
+        case .character(let character): String(character)
+        case .enter: "Enter"
+        case .escape: "Esc"
+        case .tab: "Tab"
+        case .backTab: "S-Tab"
+        case .up: "↑"
+        case .down: "↓"
+        case .left: "←"
+        case .right: "→"
+        case .home: "Home"
+        case .end: "End"
+        case .pageUp: "PgUp"
+        case .pageDown: "PgDn"
+        case .backspace: "Backspace"
+        case .delete: "Del"
+        default: "?"
+        }
+    }
+}
+
+/// The compose screen's command keys (SPEC §7), configurable in `[keys]`.
+public struct FormKeys: Sendable, Equatable {
+    public var send: InputEvent = .control("x")
+    public var save: InputEvent = .control("o")
+    public var attach: InputEvent = .control("t")
+    public var editor: InputEvent = .control("g")
+    public var cancel: InputEvent = .escape
+
+    /// The default keys.
+    public init() {}
+
+    /// The help bar for these keys.
+    public var helpBar: String {
+        "\(KeyNames.label(send)) Send  \(KeyNames.label(save)) Save  \(KeyNames.label(attach)) Attach  "
+            + "\(KeyNames.label(editor)) $EDITOR  Tab Next  \(KeyNames.label(cancel)) Cancel"
+    }
+}
+
+/// Every `[keys]` action: the compose screen's and the picker's.
+public enum KeyActions {
+    /// The names accepted in `[keys]`, each with what it does.
+    public static let all: [(name: String, meaning: String)] = [
+        ("send", "compose: send"), ("save", "compose: save a draft"), ("attach", "compose: attach a file"),
+        ("editor", "compose: edit in $EDITOR"), ("cancel", "compose and picker: cancel"),
+        ("pick", "picker: pick the selected tile"), ("filter", "picker: filter by title"), ("help", "picker: show the keys"),
+        ("next-row", "picker: the other row"), ("previous-row", "picker: the other row, backwards"),
+        ("left", "picker: previous tile"), ("right", "picker: next tile"), ("up", "picker: line above"), ("down", "picker: line below"),
+    ]
+
+    /// Applies `bindings` (action → keys) to the picker's key map and the
+    /// compose screen's keys; the caller has checked the names.
+    public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap, form: inout FormKeys) {
+        for (action, events) in bindings {
+            guard let first = events.first else { continue }
+            switch action {
+            case "send": form.send = first
+            case "save": form.save = first
+            case "attach": form.attach = first
+            case "editor": form.editor = first
+            default: break
+            }
+            if action == "cancel" { form.cancel = first }
+            let pickerAction: PickerAction? = switch action {
+            case "pick": .pick
+            case "filter": .filter
+            case "help": .help
+            case "next-row": .nextRow
+            case "previous-row": .previousRow
+            case "left": .left
+            case "right": .right
+            case "up": .up
+            case "down": .down
+            case "cancel": .cancel
+            default: nil
+            }
+            if let pickerAction {
+                // The configured keys replace the defaults of that action.
+                picker.bindings = picker.bindings.filter { $0.value != pickerAction }
+                for event in events { picker.bindings[event] = pickerAction }
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ShareCore
+import Testing
+@testable import ShareTerminal
+
+struct KeyNamesTests {
+    @Test(arguments: [
+        ("C-x", InputEvent.control("x")), ("Ctrl-S", .control("s")), ("^o", .control("o")), ("M-f", .alt("f")),
+        ("Alt-b", .alt("b")), ("Enter", .enter), ("esc", .escape), ("Tab", .tab), ("S-Tab", .backTab), ("Up", .up),
+        ("PageDown", .pageDown), ("Space", .character(" ")), ("q", .character("q")), ("/", .character("/")),
+    ])
+    func namesBecomeEvents(name: String, event: InputEvent) {
+        #expect(KeyNames.event(name) == event)
+    }
+
+    @Test func nonsenseIsNoKey() {
+        for name in ["", "C-", "Ctrl-xx", "Hyper-x", "enter please", "C-1"] { #expect(KeyNames.event(name) == nil, "\(name)") }
+    }
+
+    @Test func configuredKeysReplaceTheDefaults() {
+        var picker = KeyMap.picker
+        var form = FormKeys()
+        KeyActions.apply(["send": [.control("s")], "pick": [.character(" ")], "cancel": [.alt("q")]], picker: &picker, form: &form)
+        #expect(form.send == .control("s"))
+        #expect(form.cancel == .alt("q"))
+        #expect(form.helpBar == "^S Send  ^O Save  ^T Attach  ^G $EDITOR  Tab Next  M-q Cancel")
+        #expect(picker.action(for: .character(" ")) == .pick)
+        #expect(picker.action(for: .enter) == nil, "Enter no longer picks once pick is rebound")
+        #expect(picker.action(for: .alt("q")) == .cancel)
+        #expect(picker.action(for: .character("q")) == nil)
+        #expect(picker.action(for: .left) == .left, "other actions keep their keys")
+    }
+
+    @Test @MainActor func theComposeScreenUsesItsKeys() {
+        let form = ActivityForm(title: "New Message", fields: [
+            FormField(id: "to", label: "To", kind: .addressList, initialValue: "kim@example.com"),
+            FormField(id: "subject", label: "Subject", kind: .text, initialValue: "Q4"),
+            FormField(id: "body", label: "", kind: .multilineText, initialValue: "Numbers."),
+        ])
+        var state = FormState(form: form, width: 80, height: 24)
+        state.keys.send = .control("s")
+        #expect(FormUpdate.update(&state, .input(.control("x"))).isEmpty, "^X is no longer Send")
+        #expect(FormUpdate.update(&state, .input(.control("s"))) == [.submit(state.values)])
+        #expect(FormView.view(state).lines.last?.hasPrefix("^S Send") == true)
+    }
+}
