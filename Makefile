@@ -9,20 +9,30 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # ncursesw (the picker), libpng/libturbojpeg headers and libchafa (thumbnails, loaded
 # at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
 # test certificate) and tmux (the picker driven end to end).
-APT_PACKAGES := libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
+APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
                 python3-aiosmtpd python3-pil openssl tmux
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
-# The Swift runtime linked statically, and no PIE: no relocation pass over
-# the runtime's metadata at each start (2.9 ms instead of 3.7 for --version).
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie $(SWIFT_FLAGS)
+# Release builds start fast (see DECISIONS.md, "Start-up"):
+# - the Swift runtime linked statically, and no PIE: no relocation pass over
+#   the runtime's metadata at each start;
+# - libstdc++ and libgcc linked statically too: no dynamic loading, symbol
+#   lookup and relocation of libstdc++ at each start (the Swift driver names
+#   -lstdc++ itself, so a linker script in STATIC_CXX points it at the archive);
+# - generic types' metadata reached through direct accessors, not looked up
+#   by mangled name (which demangles and scans every protocol conformance);
+# - no $ORIGIN run path: nothing of ours is a shared library.
+STATIC_CXX := $(CURDIR)/.build/static-libstdc++
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker -L$(STATIC_CXX) \
+                 -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+                 -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors $(SWIFT_FLAGS)
 BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages build run test bench screenshots examples clean
+.PHONY: all deps bench-deps install-packages static-cxx build run test bench screenshots examples clean
 
 all: build
 
@@ -40,7 +50,13 @@ install-packages:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-build: deps
+# A linker script named libstdc++.so that stands for the static archive.
+static-cxx: deps
+	@archive=$$(gcc -print-file-name=libstdc++.a); \
+	case "$$archive" in /*) ;; *) echo "libstdc++.a not found: apt-get install libstdc++-12-dev" >&2; exit 1 ;; esac; \
+	mkdir -p $(STATIC_CXX) && printf 'INPUT(%s)\n' "$$archive" > $(STATIC_CXX)/libstdc++.so
+
+build: static-cxx
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 # The main job: the picker on the demo items (the UI is drawn on /dev/tty).
@@ -59,7 +75,7 @@ examples: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product example-mustachify
 
 # Benchmarks compare share with its peers in one run; see bench/RESULTS.md.
-bench: bench-deps
+bench: bench-deps static-cxx
 	$(SWIFT) build $(RELEASE_FLAGS)
 	bench/tui/run.sh
 	bench/mime/run.sh
