@@ -34,4 +34,12 @@ static inline int nc_put(int y, int x, const wchar_t *text, attr_t attributes, s
     if (setcchar(&cell, text, attributes, pair, NULL) != OK) return ERR;
     return mvadd_wch(y, x, &cell);
 }
+/* Draws n wide characters from y, x in one style: a run of cells whose
+   characters are each a whole grapheme of the width wcwidth gives them. */
+static inline int nc_put_run(int y, int x, const wchar_t *text, int n, attr_t attributes, short pair) {
+    wattr_set(stdscr, attributes, pair, NULL);
+    int result = mvaddnwstr(y, x, text, n);
+    wattr_set(stdscr, A_NORMAL, 0, NULL);
+    return result;
+}
 #endif

@@ -22,9 +22,7 @@ public final class NcursesTerminal {
     /// Opens `/dev/tty` and starts ncurses on it.
     /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
     public init(wantColors: Bool) throws(TerminalError) {
-        // Only the character type matters to ncurses (UTF-8, wide characters);
-        // loading every category read a dozen locale files before the first paint.
-        setlocale(LC_CTYPE, "")
+        Self.useCharacterLocale()
         guard let input = fopen("/dev/tty", "r") else { throw TerminalError("cannot open /dev/tty for reading") }
         guard let output = fopen("/dev/tty", "w") else {
             fclose(input)
@@ -43,6 +41,13 @@ public final class NcursesTerminal {
         self.output = output
         self.screen = screen
         set_term(screen)
+        // Until a screen has been through one endwin/refresh cycle, ncurses
+        // flushes its output after every cursor movement (it cannot yet tell
+        // a curses program from a terminfo one), which sent a first frame in
+        // sixty writes. One cycle here, before colours are started (so the
+        // resume has no palette to reset), makes every refresh one write.
+        endwin()
+        refresh()
         raw()
         noecho()
         nonl()
@@ -65,9 +70,19 @@ public final class NcursesTerminal {
         } else {
             colors = false
         }
+        // The first frame clears the screen and draws what is not blank, with
+        // the colours now in force.
+        clearok(nc_stdscr(), true)
     }
 
     deinit { end() }
+
+    /// The user's character type (UTF-8, wide characters): all ncurses needs
+    /// of the locale. Loading every category read a dozen locale files
+    /// before the first paint.
+    static func useCharacterLocale() {
+        setlocale(LC_CTYPE, "")
+    }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
     public var paletteSize: Int { colors ? Int(nc_colors()) : 0 }
@@ -100,14 +115,40 @@ public final class NcursesTerminal {
     /// Draws `frame`; ncurses sends only what changed since the last one.
     public func draw(_ frame: Frame) {
         var buffer = [wchar_t](repeating: 0, count: 6)
+        var run = [wchar_t]()
+        run.reserveCapacity(256)
         // Start from a blank screen and write only what is not blank; ncurses
         // still sends only the difference from what the terminal shows.
         erase()
+        let width = min(frame.width, Int(nc_cols()))
         for y in 0..<min(frame.height, Int(nc_lines())) {
-            for x in 0..<min(frame.width, Int(nc_cols())) {
+            var x = 0
+            while x < width {
                 let cell = frame[x, y]
-                if cell.text.isEmpty { continue }  // the second half of a wide character
-                if cell.text == " " && cell.style == .plain { continue }
+                if cell.text.isEmpty { x += 1; continue }  // the second half of a wide character
+                // A run: cells in one style whose characters are simple scalars
+                // (ASCII, box drawing, Hangul syllables …), one ncurses call for all.
+                if let scalar = Self.simpleScalar(cell.text) {
+                    let style = cell.style
+                    let start = x
+                    var blank = true
+                    run.removeAll(keepingCapacity: true)
+                    run.append(wchar_t(bitPattern: scalar.value))
+                    blank = scalar == " " && style == .plain
+                    x += 1
+                    while x < width {
+                        let next = frame[x, y]
+                        if next.text.isEmpty { x += 1; continue }
+                        guard next.style == style, let nextScalar = Self.simpleScalar(next.text) else { break }
+                        run.append(wchar_t(bitPattern: nextScalar.value))
+                        blank = blank && nextScalar == " "
+                        x += 1
+                    }
+                    if blank { continue }
+                    let (attributes, pair) = look(style)
+                    _ = run.withUnsafeBufferPointer { nc_put_run(Int32(y), Int32(start), $0.baseAddress, Int32($0.count), attributes, pair) }
+                    continue
+                }
                 // ncurses holds one spacing character and its combining marks:
                 // the first scalar, then marks and variation selectors, up to a ZWJ.
                 var count = 0
@@ -123,6 +164,7 @@ public final class NcursesTerminal {
                 buffer[count] = 0
                 let (attributes, pair) = look(cell.style)
                 _ = nc_put(Int32(y), Int32(x), buffer, attributes, pair)
+                x += 1
             }
         }
         if let cursor = frame.cursor {
@@ -187,6 +229,15 @@ public final class NcursesTerminal {
             return nil
         default: return nil
         }
+    }
+
+    /// The scalar of a cell holding exactly one simple scalar (see `DisplayWidth.simpleWidth`).
+    @inline(__always)
+    private static func simpleScalar(_ text: String) -> Unicode.Scalar? {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, DisplayWidth.simpleWidth(of: first) != nil,
+              scalars.index(after: scalars.startIndex) == scalars.endIndex else { return nil }
+        return first
     }
 
     /// ncurses attributes and colour pair for a style.

@@ -19,6 +19,7 @@ public enum DisplayWidth {
         if let ascii = character.asciiValue, ascii >= 0x20 && ascii < 0x7F { return 1 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        if let width = simpleWidth(of: first), scalars.index(after: scalars.startIndex) == scalars.endIndex { return width }
         if first.value < 0x20 || (0x7F...0x9F).contains(first.value) { return 0 }
         if scalars.count == 1 && isZeroWidth(first) { return 0 }
         if scalars.contains(where: { $0.value == 0x200D || (0x1F3FB...0x1F3FF).contains($0.value) }) {
@@ -29,9 +30,29 @@ public enum DisplayWidth {
         return isWide(first) ? 2 : 1
     }
 
+    /// The width of a scalar that is always a grapheme of its own and needs
+    /// no Unicode property lookup: printable ASCII, Latin-1 and the Latin
+    /// extensions (no combining marks), general punctuation without format
+    /// characters, arrows, box drawing and blocks (1), Hangul syllables (2).
+    /// `nil` for anything else, which takes the general path. `wcwidth`
+    /// agrees on all of these, so the backend may draw them as runs.
+    @inline(__always)
+    public static func simpleWidth(of scalar: Unicode.Scalar) -> Int? {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x259F: 1
+        case 0xAC00...0xD7A3: 2
+        default: nil
+        }
+    }
+
     /// The columns `text` takes.
     public static func of<S: StringProtocol>(_ text: S) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        var simple = 0
+        for scalar in text.unicodeScalars {
+            guard let width = simpleWidth(of: scalar) else { return text.reduce(0) { $0 + of($1) } }
+            simple += width
+        }
+        return simple
     }
 
     /// `text` cut to at most `columns` columns, ending in "…" when cut.

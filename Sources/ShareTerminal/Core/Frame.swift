@@ -2,11 +2,15 @@
 /// UI (so it follows the user's theme), or an index of the 256-colour
 /// palette for thumbnails.
 public struct TerminalColor: Sendable, Equatable, Hashable {
+    // One byte, so that a cell stays small and a frame of a large terminal
+    // is one ordinary allocation rather than a fresh mapping each frame.
+    private let value: UInt8
+
     /// The palette index, 0–255.
-    public let index: Int
+    public var index: Int { Int(value) }
 
     /// A palette colour.
-    public init(index: Int) { self.index = max(0, min(255, index)) }
+    public init(index: Int) { value = UInt8(max(0, min(255, index))) }
 
     public static let black = TerminalColor(index: 0)
     public static let red = TerminalColor(index: 1)
@@ -121,6 +125,21 @@ public struct Frame: Sendable, Equatable {
                     cells[y * width + column] = Cell(text: String(UnicodeScalar(byte)), style: style)
                 }
                 column += 1
+            }
+            return column
+        }
+        // Box drawing, arrows, Latin letters, Hangul syllables: each scalar is a
+        // grapheme of a known width, so neither breaking nor property lookups.
+        if text.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
+            for scalar in text.unicodeScalars {
+                let columns = DisplayWidth.simpleWidth(of: scalar) ?? 1
+                if column + columns > limit { break }
+                if column >= 0 {
+                    for covered in column..<(column + columns) { unsplit(x: covered, y: y) }
+                    cells[y * width + column] = Cell(text: String(Character(scalar)), style: style)
+                    if columns == 2 { cells[y * width + column + 1] = Cell(text: "", style: style) }
+                }
+                column += columns
             }
             return column
         }

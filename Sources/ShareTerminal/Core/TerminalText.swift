@@ -7,6 +7,9 @@ public enum TerminalText {
     /// and titles go through this before reaching a terminal, so a shared
     /// string can never move the cursor, change colours or set the title.
     public static func sanitized(_ text: String) -> String {
+        // Nothing to replace unless a byte is a C0 control or DEL, or starts
+        // the UTF-8 of a C1 control (C2 xx) or of a bidi control (E2 80/81 xx).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
