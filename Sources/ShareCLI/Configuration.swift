@@ -134,19 +134,17 @@ public struct Configuration: Sendable, Equatable {
     /// `$XDG_CONFIG_HOME/share/config` (which may be absent).
     public static func load(explicitPath: String?, environment: [String: String]) throws(ConfigurationError) -> Configuration {
         let path = explicitPath ?? Locations(environment: environment).configFile
-        guard FileManager.default.fileExists(atPath: path) || explicitPath != nil else { return Configuration() }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw ConfigurationError("cannot read config \(path): it is a directory")
+        let bytes: [UInt8]
+        switch LocalFiles.contents(ofFile: path) {
+        case .success(let read): bytes = read
+        case .failure(let failure):
+            // No config file is the defaults; a named one must exist.
+            if failure.code == ENOENT && explicitPath == nil { return Configuration() }
+            throw ConfigurationError("cannot read config \(path): \(failure.reason)")
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            throw ConfigurationError("cannot read config \(path): \(reason)")
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
+        // A byte-order mark (some editors write one) is not part of the text.
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        guard let text = String(validating: body, as: UTF8.self) else {
             throw ConfigurationError("cannot read config \(path): it is not UTF-8 text")
         }
         return try Configuration(parsing: text, path: path, environment: environment)

@@ -27,8 +27,8 @@ public struct Console: Sendable {
     /// The real process: stdout, stderr, stdin, `/dev/tty` and the environment.
     public static var process: Console {
         Console(
-            output: { FileHandle.standardOutput.write(Data($0.utf8)) },
-            error: { FileHandle.standardError.write(Data($0.utf8)) },
+            output: { writeAll($0, to: STDOUT_FILENO) },
+            error: { writeAll($0, to: STDERR_FILENO) },
             readInput: { FileHandle.standardInput.readDataToEndOfFile() },
             hasTerminal: {
                 let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -42,16 +42,32 @@ public struct Console: Sendable {
     /// The environment read straight from `environ`: ProcessInfo's set-up
     /// was a measurable part of every start.
     static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
+        var count = 0
+        while environ[count] != nil { count += 1 }
+        var result = [String: String](minimumCapacity: count)
+        for index in 0..<count {
+            guard let entry = environ[index], let equals = strchr(entry, 0x3D) else { continue }
+            let name = String(decoding: UnsafeRawBufferPointer(start: entry, count: entry.distance(to: equals)), as: UTF8.self)
+            result[name] = String(cString: equals + 1)
         }
         return result
+    }
+
+    /// Writes all of `text` to `descriptor`; a closed pipe ends it quietly
+    /// (SIGPIPE is ignored, so the write fails instead of killing us).
+    static func writeAll(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count, let base = bytes.baseAddress {
+                let written = write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
     }
 }
 

@@ -9,7 +9,8 @@ enum PickerSession {
     /// Shows the eligible activities of `sheet`; returns the picked type, or `nil` when dismissed.
     static func run(sheet: ShareSheet, items: [ShareItem], title: String?, colors: Bool,
                     keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
-        let tiles = sheet.eligibleActivities().map { activity in
+        let activities = sheet.eligibleActivities()
+        let tiles = activities.map { activity in
             PickerTile(type: activity.activityType, title: activity.activityTitle, icon: icon(activity.activityImage),
                        category: sheet.category(of: activity))
         }
@@ -30,7 +31,6 @@ enum PickerSession {
         }
         if terminal.paletteSize >= 256 {
             // Image icons (plugins' PNGs) as terminal symbols, for the tiles on the first screens.
-            let activities = sheet.eligibleActivities()
             for activity in activities.prefix(60) {
                 guard case .image(let picture) = activity.activityImage,
                       let tileIndex = state.tiles.firstIndex(where: { $0.type == activity.activityType }) else { continue }

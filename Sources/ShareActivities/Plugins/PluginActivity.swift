@@ -151,20 +151,6 @@ public final class PluginActivity: Activity {
 }
 
 /// The bytes of a small file (a manifest), read with one open and a few reads.
-private func readSmallFile(_ path: String, limit: Int = 1 << 20) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 8192)
-    while bytes.count < limit {
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0 { if errno == EINTR { continue }; return nil }
-        if count == 0 { break }
-        bytes += chunk[0..<count]
-    }
-    return bytes
-}
 
 /// Finds `*.activity` manifests in the config and data folders (SPEC §6, §8).
 @MainActor
@@ -190,9 +176,9 @@ public enum PluginLoader {
             if let known = found[program] { return known }
             var result: String?
             if program.contains("/") {
-                result = FileManager.default.isExecutableFile(atPath: program) ? program : nil
+                result = LocalFiles.isExecutableFile(program) ? program : nil
             } else {
-                result = path.lazy.map { $0 + "/" + program }.first { FileManager.default.isExecutableFile(atPath: $0) }
+                result = path.lazy.map { $0 + "/" + program }.first { LocalFiles.isExecutableFile($0) }
             }
             found[program] = result
             return result
@@ -201,10 +187,10 @@ public enum PluginLoader {
         var problems: [PluginProblem] = []
         var seen: [ActivityType: String] = [:]
         for folder in folders(environment: environment) {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            guard let names = LocalFiles.names(inFolder: folder) else { continue }
             for name in names.sorted() where name.hasSuffix(".activity") {
                 let file = folder + "/" + name
-                guard let bytes = readSmallFile(file), let text = String(validating: bytes, as: UTF8.self) else {
+                guard case .success(let bytes) = LocalFiles.contents(ofFile: file), let text = String(validating: bytes, as: UTF8.self) else {
                     problems.append(PluginProblem(path: file, message: "cannot be read as UTF-8 text"))
                     continue
                 }

@@ -60,7 +60,8 @@ public final class ShareSheet {
 
     /// The eligible activities, in display order.
     public func eligibleActivities() -> [any Activity] {
-        evaluations().filter(\.isEligible).map(\.activity)
+        // The reasons are for --explain; the picker only needs the verdicts.
+        ordered().filter { evaluate($0, explaining: false).isEligible }
     }
 
     /// The activity of `type`, eligible or not.
@@ -70,6 +71,11 @@ public final class ShareSheet {
 
     /// The verdict on one activity: the first of excluded, unsupported-items, unavailable.
     public func evaluate(_ activity: any Activity) -> ActivityEvaluation {
+        evaluate(activity, explaining: true)
+    }
+
+    /// The verdict; without `explaining`, an unsupported-items verdict has no detail.
+    private func evaluate(_ activity: any Activity, explaining: Bool) -> ActivityEvaluation {
         let type = activity.activityType
         if excludedActivityTypes.contains(type) {
             return ActivityEvaluation(activity: activity, reason: .excluded, detail: "excluded")
@@ -82,7 +88,8 @@ public final class ShareSheet {
         let supported = placeholders.filter { $0.isSupported(by: kinds) }
         if supported.isEmpty || (!type.isSystem && !activity.canPerform(with: supported)) {
             return ActivityEvaluation(activity: activity, reason: .unsupportedItems,
-                                      detail: unsupportedDetail(kinds: kinds, items: placeholders, askedActivity: !supported.isEmpty))
+                                      detail: explaining ? unsupportedDetail(kinds: kinds, items: placeholders,
+                                                                             askedActivity: !supported.isEmpty) : nil)
         }
         if case .unavailable(let detail) = activity.availability {
             return ActivityEvaluation(activity: activity, reason: .unavailable, detail: detail)

@@ -46,3 +46,64 @@ enum FileStatus: Equatable {
         return nil
     }
 }
+
+/// Folder listings and program lookups straight from the C library, for the
+/// start-up path (plugin folders, PATH), where Foundation's file manager
+/// cost more than the work.
+public enum LocalFiles {
+    /// The names in the folder at `path` (not "." or ".."), unsorted; `nil`
+    /// when it cannot be listed.
+    public static func names(inFolder path: String) -> [String]? {
+        guard let folder = opendir(path) else { return nil }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// The bytes of the file at `path`, at most `limit` of them, or the
+    /// reason it cannot be read (from `errno`).
+    public static func contents(ofFile path: String, limit: Int = 1 << 20) -> Result<[UInt8], FileReadError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(FileReadError(code: errno)) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(FileReadError(code: errno))
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return .success(bytes)
+    }
+
+    /// Whether `path` is a regular file this process may execute.
+    public static func isExecutableFile(_ path: String) -> Bool {
+        guard case .regular = FileStatus.of(path) else { return false }
+        return access(path, X_OK) == 0
+    }
+}
+
+/// Why a file could not be read: an `errno` value and its words.
+public struct FileReadError: Error, Sendable, Equatable {
+    /// The `errno` value.
+    public let code: Int32
+    /// "permission denied", "no such file", or the C library's words.
+    public var reason: String {
+        switch code {
+        case EACCES, EPERM: "permission denied"
+        case ENOENT, ENOTDIR: "no such file"
+        case EISDIR: "it is a directory"
+        default: String(cString: strerror(code))
+        }
+    }
+}
