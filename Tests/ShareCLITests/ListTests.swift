@@ -19,6 +19,15 @@ import Testing
         }
     }
 
+    /// `share --list | head -0`: a reader that is gone is not a crash.
+    @Test func listingIntoAClosedPipeEndsQuietly() throws {
+        let fixtures = try Fixtures()
+        let run = try Share.run(try Share.binary(), ["--list", "--json", "https://example.com"], environment: fixtures.environment,
+                                directory: fixtures.files, closedOutput: true)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(run.err.isEmpty, "stderr: \(run.err)")
+    }
+
     @Test func jsonListsOnlyEligibleRows() throws {
         let fixtures = try Fixtures()
         let run = try fixtures.share("--list", "--json", "--text", "hi", fixtures.png.path)

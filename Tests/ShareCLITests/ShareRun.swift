@@ -63,8 +63,9 @@ enum Share {
     /// Runs `executable` with `arguments` in `directory` with exactly `environment`,
     /// feeding `input` on stdin (an empty stdin that is at end of file when `nil`),
     /// and collects stdout and stderr fully.
+    /// With `closedOutput`, stdout is a pipe nobody reads: every write to it fails.
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String],
-                    directory: URL, input: Data? = nil) throws -> ShareRun {
+                    directory: URL, input: Data? = nil, closedOutput: Bool = false) throws -> ShareRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -84,13 +85,14 @@ enum Share {
         try #require(bytes.count <= maximumInput, "stdin for a test run must be at most \(maximumInput) bytes")
         if !bytes.isEmpty { try inputPipe.fileHandleForWriting.write(contentsOf: bytes) }
 
+        if closedOutput { try outputPipe.fileHandleForReading.close() }
         try process.run()
         try inputPipe.fileHandleForWriting.close()
 
         let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: watchdogSeconds)
-        let output = PipeReader(outputPipe.fileHandleForReading)
+        let output = closedOutput ? nil : PipeReader(outputPipe.fileHandleForReading)
         let error = PipeReader(errorPipe.fileHandleForReading)
-        let stdout = output.wait()
+        let stdout = output?.wait() ?? Data()
         let stderr = error.wait()
         process.waitUntilExit()
         let timedOut = watchdog.finish()
