@@ -121,27 +121,29 @@ public final class NcursesTerminal {
         // still sends only the difference from what the terminal shows.
         erase()
         let width = min(frame.width, Int(nc_cols()))
+        let cells = frame.storage
         for y in 0..<min(frame.height, Int(nc_lines())) {
+            let row = y * frame.width
             var x = 0
             while x < width {
-                let cell = frame[x, y]
-                if cell.text.isEmpty { x += 1; continue }  // the second half of a wide character
+                let cell = cells[row + x]
+                if cell.isContinuation { x += 1; continue }  // the second half of a wide character
                 // A run: cells in one style whose characters are simple scalars
                 // (ASCII, box drawing, Hangul syllables …), one ncurses call for all.
-                if let scalar = Self.simpleScalar(cell.text) {
+                if cell.cluster == 0, let scalar = Unicode.Scalar(cell.scalar), DisplayWidth.simpleWidth(of: scalar) != nil {
                     let style = cell.style
                     let start = x
-                    var blank = true
                     run.removeAll(keepingCapacity: true)
-                    run.append(wchar_t(bitPattern: scalar.value))
-                    blank = scalar == " " && style == .plain
+                    run.append(wchar_t(bitPattern: cell.scalar))
+                    var blank = cell.scalar == 0x20 && style == .plain
                     x += 1
                     while x < width {
-                        let next = frame[x, y]
-                        if next.text.isEmpty { x += 1; continue }
-                        guard next.style == style, let nextScalar = Self.simpleScalar(next.text) else { break }
-                        run.append(wchar_t(bitPattern: nextScalar.value))
-                        blank = blank && nextScalar == " "
+                        let next = cells[row + x]
+                        if next.isContinuation { x += 1; continue }
+                        guard next.style == style, next.cluster == 0, let nextScalar = Unicode.Scalar(next.scalar),
+                              DisplayWidth.simpleWidth(of: nextScalar) != nil else { break }
+                        run.append(wchar_t(bitPattern: next.scalar))
+                        blank = blank && next.scalar == 0x20
                         x += 1
                     }
                     if blank { continue }
@@ -152,7 +154,7 @@ public final class NcursesTerminal {
                 // ncurses holds one spacing character and its combining marks:
                 // the first scalar, then marks and variation selectors, up to a ZWJ.
                 var count = 0
-                for scalar in cell.text.unicodeScalars where count < 5 {
+                for scalar in frame.text(of: cell).unicodeScalars where count < 5 {
                     if count > 0 {
                         let mark = scalar.properties.generalCategory == .nonspacingMark
                             || scalar.properties.generalCategory == .enclosingMark || (0xFE00...0xFE0F).contains(scalar.value)
@@ -229,15 +231,6 @@ public final class NcursesTerminal {
             return nil
         default: return nil
         }
-    }
-
-    /// The scalar of a cell holding exactly one simple scalar (see `DisplayWidth.simpleWidth`).
-    @inline(__always)
-    private static func simpleScalar(_ text: String) -> Unicode.Scalar? {
-        let scalars = text.unicodeScalars
-        guard let first = scalars.first, DisplayWidth.simpleWidth(of: first) != nil,
-              scalars.index(after: scalars.startIndex) == scalars.endIndex else { return nil }
-        return first
     }
 
     /// ncurses attributes and colour pair for a style.

@@ -76,6 +76,20 @@ public struct Cell: Sendable, Equatable {
     public static let blank = Cell(text: " ", style: .plain)
 }
 
+/// A cell as a frame keeps it: plain values, so that a frame is filled and
+/// copied without touching a string per cell. `scalar` is the grapheme's
+/// only scalar (0 for the right half of a wide character); a grapheme of
+/// several scalars is `clusters[cluster - 1]` of its frame.
+struct StoredCell: Sendable, Equatable {
+    var scalar: UInt32
+    var cluster: UInt32
+    var style: CellStyle
+
+    static let blank = StoredCell(scalar: 0x20, cluster: 0, style: .plain)
+    static func continuation(_ style: CellStyle) -> StoredCell { StoredCell(scalar: 0, cluster: 0, style: style) }
+    var isContinuation: Bool { scalar == 0 && cluster == 0 }
+}
+
 /// A screen's worth of styled cells: what a view returns and a backend draws.
 ///
 /// Text is placed by display width: a Hangul syllable or an emoji takes
@@ -87,7 +101,9 @@ public struct Frame: Sendable, Equatable {
     /// Lines.
     public let height: Int
     /// Cells, row by row.
-    public private(set) var cells: [Cell]
+    private(set) var storage: [StoredCell]
+    /// The graphemes of more than one scalar, referred to by cells.
+    private var clusters: [String] = []
     /// Where the terminal cursor should be, if visible.
     public var cursor: (x: Int, y: Int)?
 
@@ -95,17 +111,41 @@ public struct Frame: Sendable, Equatable {
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        cells = Array(repeating: .blank, count: self.width * self.height)
+        storage = Array(repeating: .blank, count: self.width * self.height)
     }
 
     public static func == (lhs: Frame, rhs: Frame) -> Bool {
-        lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
-            && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y
+        guard lhs.width == rhs.width && lhs.height == rhs.height
+            && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y else { return false }
+        if lhs.storage == rhs.storage && lhs.clusters == rhs.clusters { return true }
+        return lhs.storage.indices.allSatisfy { lhs.cell(at: $0) == rhs.cell(at: $0) }
     }
 
     /// The cell at a position.
     public subscript(x: Int, y: Int) -> Cell {
-        cells[y * width + x]
+        cell(at: y * width + x)
+    }
+
+    private func cell(at index: Int) -> Cell {
+        let stored = storage[index]
+        return Cell(text: text(of: stored), style: stored.style)
+    }
+
+    /// The grapheme a stored cell holds ("" for a continuation).
+    func text(of stored: StoredCell) -> String {
+        if stored.cluster > 0 { return clusters[Int(stored.cluster) - 1] }
+        guard stored.scalar != 0, let scalar = Unicode.Scalar(stored.scalar) else { return "" }
+        return String(Character(scalar))
+    }
+
+    /// The stored form of a cell's text (a grapheme, perhaps with marks joined) in `style`.
+    private mutating func stored(_ text: String, _ style: CellStyle) -> StoredCell {
+        let scalars = text.unicodeScalars
+        if let first = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+            return StoredCell(scalar: first.value, cluster: 0, style: style)
+        }
+        clusters.append(text)
+        return StoredCell(scalar: scalars.first?.value ?? 0x20, cluster: UInt32(clusters.count), style: style)
     }
 
     /// Writes `text` at (x, y) without passing `maxX` (exclusive, default the
@@ -122,7 +162,7 @@ public struct Frame: Sendable, Equatable {
                 if column + 1 > limit { break }
                 if column >= 0 {
                     unsplit(x: column, y: y)
-                    cells[y * width + column] = Cell(text: String(UnicodeScalar(byte)), style: style)
+                    storage[y * width + column] = StoredCell(scalar: UInt32(byte), cluster: 0, style: style)
                 }
                 column += 1
             }
@@ -136,8 +176,8 @@ public struct Frame: Sendable, Equatable {
                 if column + columns > limit { break }
                 if column >= 0 {
                     for covered in column..<(column + columns) { unsplit(x: covered, y: y) }
-                    cells[y * width + column] = Cell(text: String(Character(scalar)), style: style)
-                    if columns == 2 { cells[y * width + column + 1] = Cell(text: "", style: style) }
+                    storage[y * width + column] = StoredCell(scalar: scalar.value, cluster: 0, style: style)
+                    if columns == 2 { storage[y * width + column + 1] = .continuation(style) }
                 }
                 column += columns
             }
@@ -147,14 +187,17 @@ public struct Frame: Sendable, Equatable {
             let columns = DisplayWidth.of(character)
             if columns == 0 {
                 // A lone combining mark or format character joins the previous cell.
-                if column > x, column - 1 < limit { cells[y * width + column - 1].text.append(character) }
+                if column > x, column - 1 < limit {
+                    let index = y * width + column - 1
+                    storage[index] = stored(self.text(of: storage[index]) + String(character), storage[index].style)
+                }
                 continue
             }
             if column + columns > limit { break }
             if column >= 0 {
                 for covered in column..<(column + columns) { unsplit(x: covered, y: y) }
-                cells[y * width + column] = Cell(text: String(character), style: style)
-                if columns == 2 { cells[y * width + column + 1] = Cell(text: "", style: style) }
+                storage[y * width + column] = stored(String(character), style)
+                if columns == 2 { storage[y * width + column + 1] = .continuation(style) }
             }
             column += columns
         }
@@ -165,17 +208,17 @@ public struct Frame: Sendable, Equatable {
     /// character, blank the other half, so no half character is left behind.
     private mutating func unsplit(x: Int, y: Int) {
         let index = y * width + x
-        if cells[index].text.isEmpty, x > 0 {
-            cells[index - 1] = Cell(text: " ", style: cells[index - 1].style)
-        } else if x + 1 < width, cells[index + 1].text.isEmpty {
-            cells[index + 1] = Cell(text: " ", style: cells[index + 1].style)
+        if storage[index].isContinuation, x > 0 {
+            storage[index - 1] = StoredCell(scalar: 0x20, cluster: 0, style: storage[index - 1].style)
+        } else if x + 1 < width, storage[index + 1].isContinuation {
+            storage[index + 1] = StoredCell(scalar: 0x20, cluster: 0, style: storage[index + 1].style)
         }
     }
 
     /// Sets the style of `count` cells from (x, y), keeping their text.
     public mutating func paint(x: Int, y: Int, count: Int, style: CellStyle) {
         guard y >= 0 && y < height else { return }
-        for column in max(0, x)..<min(width, x + count) { cells[y * width + column].style = style }
+        for column in max(0, x)..<min(width, x + count) { storage[y * width + column].style = style }
     }
 
     /// Fills a rectangle with blanks in `style`.
@@ -183,7 +226,7 @@ public struct Frame: Sendable, Equatable {
         for row in max(0, y)..<min(height, y + h) {
             for column in max(0, x)..<min(width, x + w) {
                 unsplit(x: column, y: row)
-                cells[row * width + column] = Cell(text: " ", style: style)
+                storage[row * width + column] = StoredCell(scalar: 0x20, cluster: 0, style: style)
             }
         }
     }
@@ -203,7 +246,7 @@ public struct Frame: Sendable, Equatable {
     /// The frame with every colour removed (for `NO_COLOR`).
     public var monochrome: Frame {
         var copy = self
-        for index in copy.cells.indices { copy.cells[index].style = copy.cells[index].style.monochrome }
+        for index in copy.storage.indices { copy.storage[index].style = copy.storage[index].style.monochrome }
         return copy
     }
 
@@ -211,7 +254,7 @@ public struct Frame: Sendable, Equatable {
     public var lines: [String] {
         (0..<height).map { row in
             var line = ""
-            for column in 0..<width { line += cells[row * width + column].text }
+            for column in 0..<width { line += text(of: storage[row * width + column]) }
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
@@ -220,7 +263,7 @@ public struct Frame: Sendable, Equatable {
     /// One line per row of style codes (see ``CellStyle``), right-trimmed of `.`.
     public var styleMap: [String] {
         (0..<height).map { row in
-            var line = String((0..<width).map { cells[row * width + $0].style.code })
+            var line = String((0..<width).map { storage[row * width + $0].style.code })
             while line.hasSuffix(".") { line.removeLast() }
             return line
         }
