@@ -175,7 +175,7 @@ public enum PluginLoader {
         func executable(_ program: String) -> String? {
             if let known = found[program] { return known }
             var result: String?
-            if program.contains("/") {
+            if program.containsBytes("/") {
                 result = LocalFiles.isExecutableFile(program) ? program : nil
             } else {
                 result = path.lazy.map { $0 + "/" + program }.first { LocalFiles.isExecutableFile($0) }

@@ -72,16 +72,29 @@ public enum LocalFiles {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(FileReadError(code: errno)) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(FileReadError(code: errno)) }
+        if info.st_mode & S_IFMT == S_IFDIR { return .failure(FileReadError(code: EISDIR)) }
+        // Read into a buffer of the file's size (plus one byte, to see a file
+        // that grew), not through a zeroed chunk that is copied again.
+        var capacity = min(limit, max(Int(info.st_size) + 1, 4096))
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
+        var failure: Int32?
         while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(FileReadError(code: errno))
-            }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
+            let room = capacity - bytes.count
+            let before = bytes.count
+            bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: room) { buffer, initialized in
+                initialized = 0
+                while true {
+                    let count = read(fd, buffer.baseAddress, room)
+                    if count < 0 && errno == EINTR { continue }
+                    if count < 0 { failure = errno } else { initialized = count }
+                    return
+                }
+            })
+            if let failure { return .failure(FileReadError(code: failure)) }
+            if bytes.count == before { break }
+            if bytes.count == capacity { capacity = min(limit, capacity * 2) }
         }
         return .success(bytes)
     }

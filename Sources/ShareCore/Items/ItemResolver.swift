@@ -22,7 +22,7 @@ public struct ItemResolver: Sendable {
     public func item(forArgument word: String) throws(ItemError) -> ShareItem {
         if FileStatus.exists(word) { return try file(atPath: word) }
         if let scheme = ItemResolver.scheme(of: word),
-           word.contains("://") || ItemResolver.opaqueSchemes.contains(scheme) {
+           word.containsBytes("://") || ItemResolver.opaqueSchemes.contains(scheme) {
             return try url(word)
         }
         do {
