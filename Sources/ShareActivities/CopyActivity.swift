@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 
 /// Copy: the items onto the clipboard.
@@ -81,7 +84,7 @@ public final class CopyActivity: Activity {
         func find(_ name: String) -> String? {
             for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
                 let candidate = "\(directory)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+                if LocalFiles.isExecutableFile(candidate) { return candidate }
             }
             return nil
         }
@@ -95,28 +98,32 @@ public final class CopyActivity: Activity {
     }
 
     private static func run(_ program: String, _ arguments: [String], input: Data) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardInput = pipe
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try pipe.fileHandleForWriting.write(contentsOf: input)
-        try pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\((program as NSString).lastPathComponent) failed (exit \(process.terminationStatus))")
+        var offset = 0
+        let outcome = try Subprocess.run(program, arguments: arguments, input: { buffer in
+            let count = min(buffer.count, input.count - offset)
+            input.copyBytes(to: buffer, from: offset..<(offset + count))
+            offset += count
+            return count
+        }, keepOutput: false, errorLimit: 0)
+        guard outcome.status == 0 else {
+            throw Failure(description: "\(PathText.lastComponent(of: program)) failed (exit \(outcome.status))")
         }
     }
 
     /// Writes `ESC ] 52 ; c ; BASE64 BEL` to the terminal.
     private static func osc52(_ data: Data) throws {
-        guard let tty = FileHandle(forWritingAtPath: "/dev/tty") else {
-            throw Failure(description: "cannot open /dev/tty for OSC 52")
+        let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else { throw Failure(description: "cannot open /dev/tty for OSC 52") }
+        defer { close(tty) }
+        var sequence = Array("\u{1B}]52;c;\(data.base64EncodedString())\u{07}".utf8)
+        var offset = 0
+        while offset < sequence.count {
+            let written = sequence.withUnsafeMutableBytes { write(tty, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "cannot write to /dev/tty: \(String(cString: strerror(errno)))")
+            }
+            offset += written
         }
-        defer { try? tty.close() }
-        try tty.write(contentsOf: Data("\u{1B}]52;c;\(data.base64EncodedString())\u{07}".utf8))
     }
 }

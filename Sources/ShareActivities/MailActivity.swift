@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 import ShareMail
 
@@ -151,10 +154,10 @@ public final class MailActivity: Activity, FormAutosaving {
     private func lenientMessage(_ values: [String: String]) throws(MailError) -> MailMessage {
         var lenient = values
         for field in ["to", "cc", "bcc"] {
-            let parts = (values[field] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = (values[field] ?? "").split(separator: ",").map { $0.trimmingWhitespace() }
             lenient[field] = parts.filter { !$0.isEmpty && (try? AddressList.parse($0)) != nil }.joined(separator: ", ")
         }
-        lenient["subject"] = (values["subject"] ?? "").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+        lenient["subject"] = (values["subject"] ?? "").replacing("\n", with: " ").replacing("\r", with: " ")
         lenient["attachments"] = (values["attachments"] ?? "").split(separator: "\n")
             .filter { FileManager.default.fileExists(atPath: AttachmentLine(String($0)).path) }.joined(separator: "\n")
         var composer = try composer(from: lenient, checkUnchanged: false)
@@ -168,9 +171,9 @@ public final class MailActivity: Activity, FormAutosaving {
     func composer(from values: [String: String], checkUnchanged: Bool = true) throws(MailError) -> MailComposer {
         var composer = MailComposer()
         composer.preferredSendingAddress = values["from"].flatMap { $0.isEmpty ? nil : $0 }
-        composer.toRecipients = [values["to"] ?? ""].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        composer.ccRecipients = [values["cc"] ?? ""].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        composer.bccRecipients = [values["bcc"] ?? ""].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        composer.toRecipients = [values["to"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
+        composer.ccRecipients = [values["cc"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
+        composer.bccRecipients = [values["bcc"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
         composer.subject = values["subject"] ?? ""
         composer.setMessageBody(values["body"] ?? "", isHTML: request.html)
         for line in (values["attachments"] ?? "").split(separator: "\n") {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 
 /// Add to Reading List: URLs saved to a local reading list.
@@ -28,14 +31,24 @@ public final class ReadingListActivity: Activity {
     public var activityCategory: ActivityCategory { .action }
     public var supportedKinds: Set<ItemKind> { [.url] }
 
+    /// An ISO 8601 time in UTC, to the second: 2026-12-01T07:14:38Z.
+    static func timestamp(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     public func perform(_ session: ActivitySession) async {
         let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item { url } else { nil } }
         do {
             let existing = try read()
             let known = Set(existing.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first })
-            let stamp = ISO8601DateFormatter().string(from: clock())
-            let label = (title ?? "").replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
-                .replacingOccurrences(of: "\r", with: " ")
+            let stamp = ReadingListActivity.timestamp(clock())
+            let label = (title ?? "").replacing("\t", with: " ").replacing("\n", with: " ")
+                .replacing("\r", with: " ")
             let added = urls.map(\.absoluteString).filter { !known.contains(Substring($0)) }
             guard !added.isEmpty else {
                 session.finish(.performed, returnedItems: urls.map { .url($0) })
@@ -63,9 +76,9 @@ enum AtomicFile {
     }
 
     static func write(_ text: String, to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.parent(of: path)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let temporary = directory + "/." + (path as NSString).lastPathComponent + ".\(getpid()).tmp"
+        let temporary = directory + "/." + PathText.lastComponent(of: path) + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
         let bytes = Array(text.utf8)

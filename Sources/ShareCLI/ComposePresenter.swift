@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareActivities
 import ShareCore
 import ShareMail
@@ -154,7 +157,7 @@ final class ComposePresenter: ActivityFormPresenter {
     }
 
     private func problem(inAddresses text: String) -> String? {
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard !text.trimmingWhitespace().isEmpty else { return nil }
         do {
             _ = try AddressList.parse(text)
             return nil
@@ -197,10 +200,10 @@ struct ComposeStateFile: Sendable {
     }
 
     func write(activity: ActivityType, values: [String: String], draft: String?) {
-        var object: [String: Any] = ["activity": activity.rawValue, "values": values]
-        if let draft { object["draft"] = draft }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
-        let directory = (path as NSString).deletingLastPathComponent
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(Saved(activity: activity.rawValue, values: values, draft: draft)) else { return }
+        let directory = PathText.parent(of: path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         let temporary = path + ".tmp"
@@ -211,9 +214,15 @@ struct ComposeStateFile: Sendable {
     /// The saved values and autosave draft, if a compose screen was left unfinished.
     func read() -> (activity: String, values: [String: String], draft: String?)? {
         guard let data = FileManager.default.contents(atPath: path),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let activity = object["activity"] as? String, let values = object["values"] as? [String: String] else { return nil }
-        return (activity, values, object["draft"] as? String)
+              let saved = try? JSONDecoder().decode(Saved.self, from: data) else { return nil }
+        return (saved.activity, saved.values, saved.draft)
+    }
+
+    /// What the file holds: {"activity": …, "values": {…}, "draft": …}.
+    private struct Saved: Codable {
+        var activity: String
+        var values: [String: String]
+        var draft: String?
     }
 
     func clear() { unlink(path) }
@@ -236,15 +245,13 @@ enum PathCompletion {
             folder = expanded
             prefix = ""
         } else {
-            folder = (expanded as NSString).deletingLastPathComponent.isEmpty ? "." : (expanded as NSString).deletingLastPathComponent + "/"
-            prefix = (expanded as NSString).lastPathComponent
+            folder = PathText.parent(of: expanded).isEmpty ? "." : PathText.parent(of: expanded) + "/"
+            prefix = PathText.lastComponent(of: expanded)
         }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        guard let names = LocalFiles.names(inFolder: folder) else { return [] }
         let typedFolder = text.hasSuffix("/") ? text : String(text.dropLast(prefix.count))
         return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: folder + name, isDirectory: &isDirectory)
-            return typedFolder + name + (exists && isDirectory.boolValue ? "/" : "")
+            typedFolder + name + (LocalFiles.isFolder(folder + name) ? "/" : "")
         }
     }
 }
@@ -258,19 +265,14 @@ enum ExternalEditor {
         guard FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         else { return nil }
         defer { try? FileManager.default.removeItem(at: file) }
-        guard let tty = FileHandle(forUpdatingAtPath: "/dev/tty") else { return nil }
-        defer { try? tty.close() }
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else { return nil }
+        defer { close(tty) }
         // The editor command may carry arguments (`code --wait`): the shell
         // splits it, and the file name goes in as "$1", never into the text.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command + " \"$1\"", "sh", file.path]
-        process.standardInput = tty
-        process.standardOutput = tty
-        process.standardError = tty
-        do { try process.run() } catch { return nil }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return String(data: data, encoding: .utf8)
+        guard let status = try? Subprocess.runOnTerminal("/bin/sh", arguments: ["-c", command + " \"$1\"", "sh", file.path],
+                                                         terminal: tty),
+              status == 0, case .success(let bytes) = LocalFiles.contents(ofFile: file.path, limit: 1 << 26) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 import ShareTerminal
 
@@ -199,7 +202,7 @@ public struct Locations: Sendable, Equatable {
 
     /// Reads `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME` and `HOME`.
     public init(environment: [String: String]) {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = LocalFiles.homeFolder(environment: environment)
         func xdg(_ name: String, _ fallback: String) -> String {
             if let value = environment[name], value.hasPrefix("/") { return value }
             return home + "/" + fallback

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The process's outside world, passed in so tests can run a command in-process.
 public struct Console: Sendable {
@@ -29,7 +32,7 @@ public struct Console: Sendable {
         Console(
             output: { writeAll($0, to: STDOUT_FILENO) },
             error: { writeAll($0, to: STDERR_FILENO) },
-            readInput: { FileHandle.standardInput.readDataToEndOfFile() },
+            readInput: { readAll(STDIN_FILENO) },
             hasTerminal: {
                 let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
                 if fd < 0 { return false }
@@ -51,6 +54,18 @@ public struct Console: Sendable {
             result[name] = String(cString: equals + 1)
         }
         return result
+    }
+
+    /// Everything readable from `descriptor`, up to its end.
+    static func readAll(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return data }
+            data.append(contentsOf: chunk[0..<count])
+        }
     }
 
     /// Writes all of `text` to `descriptor`; a closed pipe ends it quietly

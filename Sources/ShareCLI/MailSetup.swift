@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareMail
 
 /// Mail settings from the config: identities, the transport, the folders.

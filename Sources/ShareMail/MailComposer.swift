@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A mail being put together: the terminal counterpart of
 /// `MFMailComposeViewController`'s setters.

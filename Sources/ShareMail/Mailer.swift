@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where mail goes and how: identities, the transport, and the three Maildirs.
 public struct MailSettings: Sendable {

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import ShareCore
 
 /// The fields of a `mailto:` URL (RFC 6068) that prefill Mail.
 ///
@@ -44,7 +48,7 @@ public struct MailtoURL: Sendable, Equatable {
     }
 
     private static func split(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        list.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     /// Percent-decodes as UTF-8; `+` stays a plus sign (RFC 6068 §5).

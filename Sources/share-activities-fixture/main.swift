@@ -9,7 +9,10 @@
 // Activity i has type com.example.fixture<i>, alternates between the share
 // and action rows, takes every kind, and when performed finishes with its
 // title as the one returned item.
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCLI
 import ShareCore
 
@@ -32,6 +35,11 @@ final class FixtureActivity: Activity {
     }
 }
 
+func complain(_ message: String) {
+    var line = "share-activities-fixture: \(message)\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 var titles: [String] = []
 while let first = arguments.first, first != "--" {
@@ -43,12 +51,12 @@ while let first = arguments.first, first != "--" {
     case "--titles":
         let path = arguments.isEmpty ? "" : arguments.removeFirst()
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            FileHandle.standardError.write(Data("share-activities-fixture: cannot read \(path)\n".utf8))
+            complain("cannot read \(path)")
             exit(2)
         }
         titles += text.split(separator: "\n").map(String.init)
     default:
-        FileHandle.standardError.write(Data("share-activities-fixture: unknown option \(first)\n".utf8))
+        complain("unknown option \(first)")
         exit(2)
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCLI
 
 // Arguments as raw bytes, so a word that is not UTF-8 gets a clear error

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import ShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Address completion from the places a terminal mail user keeps contacts
 /// (SPEC §8 `[contacts]`): a vCard folder (khard, vdirsyncer), a mutt alias
@@ -16,7 +20,7 @@ public final class AddressBook: @unchecked Sendable {
             let specials = Set("()<>[]:;@\\,.\"")
             let needsQuotes = name.contains { specials.contains($0) }
             let shown = needsQuotes
-                ? "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+                ? "\"" + name.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\""
                 : name
             return "\(shown) <\(email)>"
         }
@@ -62,9 +66,8 @@ public final class AddressBook: @unchecked Sendable {
     // MARK: - vCard
 
     static func readVCards(in directory: String) -> [Entry] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
         var entries: [Entry] = []
-        for case let relative as String in enumerator where relative.lowercased().hasSuffix(".vcf") {
+        for relative in LocalFiles.filesBelow(directory) where relative.lowercased().hasSuffix(".vcf") {
             guard let text = try? String(contentsOfFile: directory + "/" + relative, encoding: .utf8) else { continue }
             entries += parseVCards(text)
         }
@@ -74,7 +77,7 @@ public final class AddressBook: @unchecked Sendable {
     /// The names and addresses of every card in `text` (RFC 6350, lines unfolded).
     static func parseVCards(_ text: String) -> [Entry] {
         var lines: [String] = []
-        for raw in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.replacing("\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
             if (raw.hasPrefix(" ") || raw.hasPrefix("\t")), !lines.isEmpty { lines[lines.count - 1] += raw.dropFirst() } else {
                 lines.append(String(raw))
             }
@@ -100,8 +103,8 @@ public final class AddressBook: @unchecked Sendable {
     }
 
     private static func unescape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
-            .replacingOccurrences(of: "\\n", with: " ").replacingOccurrences(of: "\\\\", with: "\\")
+        value.replacing("\\,", with: ",").replacing("\\;", with: ";")
+            .replacing("\\n", with: " ").replacing("\\\\", with: "\\")
     }
 
     // MARK: - mutt aliases
@@ -110,14 +113,14 @@ public final class AddressBook: @unchecked Sendable {
     static func parseAliases(_ text: String) -> [Entry] {
         var entries: [Entry] = []
         for line in text.split(separator: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             guard trimmed.hasPrefix("alias ") || trimmed.hasPrefix("alias\t") else { continue }
-            let rest = trimmed.dropFirst(6).trimmingCharacters(in: .whitespaces)
+            let rest = trimmed.dropFirst(6).trimmingWhitespace()
             guard let space = rest.firstIndex(where: { $0 == " " || $0 == "\t" }) else { continue }
             let nickname = String(rest[..<space])
-            let target = rest[space...].trimmingCharacters(in: .whitespaces)
+            let target = rest[space...].trimmingWhitespace()
             if let open = target.lastIndex(of: "<"), let close = target.lastIndex(of: ">"), open < close {
-                var name = target[..<open].trimmingCharacters(in: .whitespaces)
+                var name = target[..<open].trimmingWhitespace()
                 if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
                 entries.append(Entry(name: name, email: String(target[target.index(after: open)..<close]), nickname: nickname))
             } else if target.contains("@"), !target.contains(",") {
@@ -137,17 +140,8 @@ public final class AddressBook: @unchecked Sendable {
         var words = command.split(separator: " ").map(String.init)
         guard !words.isEmpty else { return [] }
         if words.contains("%s") { words = words.map { $0 == "%s" ? text : $0 } } else { words.append(text) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = words
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return AddressBook.parseQuery(String(decoding: data, as: UTF8.self))
+        guard let outcome = try? Subprocess.run("/usr/bin/env", arguments: words, errorLimit: 0) else { return [] }
+        return AddressBook.parseQuery(String(decoding: outcome.output, as: UTF8.self))
     }
 
     static func parseQuery(_ text: String) -> [Entry] {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 
 /// A custom activity from a plugin manifest (SPEC §6): no Swift needed.
@@ -31,7 +34,7 @@ public final class PluginActivity: Activity {
     public var activityImage: ActivityImage {
         guard let icon = manifest.icon, !icon.isEmpty else { return .glyph("◆") }
         if icon.lowercased().hasSuffix(".png") {
-            let path = icon.hasPrefix("/") ? icon : (manifest.path as NSString).deletingLastPathComponent + "/" + icon
+            let path = icon.hasPrefix("/") ? icon : PathText.parent(of: manifest.path) + "/" + icon
             if let data = FileManager.default.contents(atPath: path) { return .image(Thumbnail(data: data, contentType: "image/png")) }
             return .glyph("◆")
         }
@@ -59,7 +62,7 @@ public final class PluginActivity: Activity {
         var fields: [(String, JSONValue)] = []
         for id in manifest.fields {
             let value = session.formValues[id] ?? ""
-            environment["SHARE_FIELD_" + id.uppercased().replacingOccurrences(of: "-", with: "_")] = value
+            environment["SHARE_FIELD_" + id.uppercased().replacing("-", with: "_")] = value
             fields.append((id, .string(value)))
         }
         if let subject = session.subject { environment["SHARE_SUBJECT"] = subject }
@@ -88,7 +91,7 @@ public final class PluginActivity: Activity {
             return
         }
         guard outcome.status == 0 else {
-            let text = String(decoding: outcome.errors, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespaceAndNewlines()
             session.fail(ActivityError(code: "plugin-failed",
                 message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
             return
@@ -137,11 +140,11 @@ public final class PluginActivity: Activity {
     /// A JSON array of strings, or else one item per non-empty line; URLs become URL items.
     static func returnedItems(_ output: Data) -> [ShareItem] {
         let strings: [String]
-        if let array = try? JSONSerialization.jsonObject(with: output) as? [Any] {
-            strings = array.compactMap { $0 as? String }
+        if let array = try? JSONDecoder().decode([StringOrOther].self, from: output) {
+            strings = array.compactMap(\.text)
         } else {
             strings = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
-                .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+                .filter { !$0.trimmingWhitespace().isEmpty }
         }
         return strings.map { text in
             if ItemResolver.scheme(of: text) != nil, text.contains("://"), let url = URL(string: text) { return .url(url) }
@@ -158,7 +161,7 @@ public enum PluginLoader {
     /// The folders searched, first wins: `$XDG_CONFIG_HOME/share/activities`,
     /// then `share/activities` under each of `$XDG_DATA_DIRS`.
     public static func folders(environment: [String: String]) -> [String] {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = LocalFiles.homeFolder(environment: environment)
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         let data = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
@@ -209,5 +212,13 @@ public enum PluginLoader {
             }
         }
         return (activities, problems)
+    }
+}
+
+/// An element of a plugin's JSON array: its strings become items, anything else is skipped.
+private struct StringOrOther: Decodable {
+    var text: String?
+    init(from decoder: any Decoder) throws {
+        text = try? decoder.singleValueContainer().decode(String.self)
     }
 }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 
 /// A plugin's `*.activity` file (SPEC §6): Desktop Entry syntax, one
@@ -60,7 +63,7 @@ public struct PluginManifest: Sendable, Equatable {
         case "action": category = .action
         case let other: throw problem("Category is share or action, not '\(other)'")
         }
-        icon = values["Icon"].map { $0.replacingOccurrences(of: "\\n", with: "\n") }
+        icon = values["Icon"].map { $0.replacing("\\n", with: "\n") }
         let kindWords = PluginManifest.list(values["Accepts"])
         if kindWords.isEmpty {
             accepts = Set(ItemKind.allCases)

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How an activity run ended (SPEC §3).
 public enum ActivityOutcome: String, Sendable, Equatable, CaseIterable {

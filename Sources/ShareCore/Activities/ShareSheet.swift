@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The share sheet's model: the items, the activities, the rules that
 /// decide which activities show and in what order, and the run of the one

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One entry of the items handed to the share sheet: a concrete item, an
 /// item source, or an item provider.

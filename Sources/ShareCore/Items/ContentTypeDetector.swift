@@ -1,5 +1,8 @@
 import CMagic
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Tells the content type (MIME type) of bytes.

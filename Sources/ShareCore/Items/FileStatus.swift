@@ -99,6 +99,55 @@ public enum LocalFiles {
         return .success(bytes)
     }
 
+    /// Creates the folder at `path` and any missing parents (as `mkdir -p`),
+    /// new ones with `mode`; the reason when it cannot.
+    public static func createFolders(_ path: String, mode: mode_t = 0o700) -> FileReadError? {
+        if case .directory = FileStatus.of(path) { return nil }
+        let parent = PathText.parent(of: path)
+        if !parent.isEmpty && parent != path, let failure = createFolders(parent, mode: mode) { return failure }
+        if mkdir(path, mode) == 0 || errno == EEXIST {
+            if case .directory = FileStatus.of(path) { return nil }
+            return FileReadError(code: ENOTDIR)
+        }
+        return FileReadError(code: errno)
+    }
+
+    /// Every regular file below `folder`, as paths relative to it, descending
+    /// into folders (not into links to folders, so a loop cannot trap it).
+    public static func filesBelow(_ folder: String) -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let absolute = relative.isEmpty ? folder : folder + "/" + relative
+            guard let names = names(inFolder: absolute) else { continue }
+            for name in names.sorted() {
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(folder + "/" + path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(path)
+                case S_IFREG: found.append(path)
+                case S_IFLNK: if case .regular = FileStatus.of(folder + "/" + path) { found.append(path) }
+                default: break
+                }
+            }
+        }
+        return found
+    }
+
+    /// The user's home folder: `$HOME`, else the password database's.
+    public static func homeFolder(environment: [String: String]) -> String {
+        if let home = environment["HOME"], !home.isEmpty { return home }
+        if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir { return String(cString: directory) }
+        return "/"
+    }
+
+    /// Whether `path` is a folder (following links).
+    public static func isFolder(_ path: String) -> Bool {
+        if case .directory = FileStatus.of(path) { return true }
+        return false
+    }
+
     /// Whether `path` is a regular file this process may execute.
     public static func isExecutableFile(_ path: String) -> Bool {
         guard case .regular = FileStatus.of(path) else { return false }
@@ -116,6 +165,7 @@ public struct FileReadError: Error, Sendable, Equatable {
         case EACCES, EPERM: "permission denied"
         case ENOENT, ENOTDIR: "no such file"
         case EISDIR: "it is a directory"
+        case ENOTDIR: "a part of the path is not a folder"
         default: String(cString: strerror(code))
         }
     }

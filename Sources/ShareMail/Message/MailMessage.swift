@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file or bytes to attach, with its MIME type and file name.
 public struct MailAttachment: Sendable, Equatable {

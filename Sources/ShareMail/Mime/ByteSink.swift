@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Where the MIME writer puts bytes: a file, a pipe, or memory.
 public protocol ByteSink: AnyObject {

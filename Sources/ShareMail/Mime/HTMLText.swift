@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A plain-text rendering of HTML, for the text/plain alternative.
 ///
@@ -46,7 +49,7 @@ enum HTMLText {
             index = html.index(after: index)
         }
         let lines = out.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { String($0).trimmingCharacters(in: .init(charactersIn: " ")) }
+            .map { line in String(line.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
         var result: [String] = []
         for line in lines where !(line.isEmpty && (result.last?.isEmpty ?? true)) { result.append(line) }
         while result.last?.isEmpty == true { result.removeLast() }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Writes a ``MailMessage`` as an RFC 5322 / MIME message, streaming.
 ///

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import ShareCore
 import Synchronization
 
 /// A Maildir folder (drafts, sent, outbox) that mutt, neomutt and aerc read.
@@ -105,23 +106,19 @@ public struct Maildir: Sendable, Equatable {
             value += 1
             return value
         }
-        let hostname = HostName.current.replacingOccurrences(of: "/", with: "\\057")
-            .replacingOccurrences(of: ":", with: "\\072")
+        let hostname = HostName.current.replacing("/", with: "\\057").replacing(":", with: "\\072")
         return "\(now.tv_sec).M\(now.tv_usec)P\(getpid())Q\(count).\(hostname)"
     }
 
     private static func makeParents(of directory: String) throws(MailError) {
-        let parent = (directory as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw MailError(.io, "cannot create the mail folder \(parent): \(error.localizedDescription)")
+        let parent = PathText.parent(of: directory)
+        if let failure = LocalFiles.createFolders(parent) {
+            throw MailError(.io, "cannot create the mail folder \(parent): \(failure.reason)")
         }
     }
 
     private static func syncDirectory(_ file: String) {
-        let directory = (file as NSString).deletingLastPathComponent
+        let directory = PathText.parent(of: file)
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }
     }

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
+import FoundationEssentials
+import ShareCore
 
 /// A stored message (in drafts or the outbox), read back for sending.
 ///
@@ -39,12 +40,14 @@ public struct MessageFile: Sendable {
 
     /// The raw value of the first field called `name` (case-insensitive), unfolded.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        let wanted = name.lowercased()
+        return headers.first { $0.name.lowercased() == wanted }?.value
     }
 
     /// Every value of fields called `name`.
     public func headerValues(_ name: String) -> [String] {
-        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        let wanted = name.lowercased()
+        return headers.filter { $0.name.lowercased() == wanted }.map(\.value)
     }
 
     /// The header section without `Bcc:` fields (and their continuation lines).

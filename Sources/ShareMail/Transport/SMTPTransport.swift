@@ -1,5 +1,9 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import ShareCore
 
 /// Delivery over SMTP with libcurl: `smtp://` with STARTTLS (required
 /// unless `tls` is off) or `smtps://` with implicit TLS, AUTH when the URL
@@ -32,7 +36,7 @@ public struct SMTPTransport: MailTransport {
         let port = components.port.map { ":\($0)" } ?? ""
         let bracketed = host.contains(":") ? "[\(host)]" : host
         serverURL = "\(scheme)://\(bracketed)\(port)"
-        username = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }
+        username = components.user
         self.requireTLS = requireTLS
         self.passwordCommand = passwordCommand
         self.caFile = caFile
@@ -120,7 +124,7 @@ final class ServerLog {
     private var lines: [String] = []
 
     func append(_ bytes: UnsafeRawBufferPointer) {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
         guard !text.isEmpty else { return }
         lines.append(text)
         if lines.count > 20 { lines.removeFirst(lines.count - 20) }
@@ -148,25 +152,16 @@ enum CurlRuntime {
 /// never logged and never passed in argv.
 enum PasswordCommand {
     static func run(_ command: String) throws(MailError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            throw MailError(.configuration, "password-command could not start: \(error.localizedDescription)")
+        let outcome: Subprocess.Outcome
+        do { outcome = try Subprocess.run("/bin/sh", arguments: ["-c", command]) } catch {
+            throw MailError(.configuration, "password-command could not start: \(error.reason)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let detail = errorText.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw MailError(.configuration, "password-command failed (exit \(process.terminationStatus))"
+        guard outcome.status == 0 else {
+            let detail = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespaceAndNewlines()
+            throw MailError(.configuration, "password-command failed (exit \(outcome.status))"
                 + (detail.isEmpty ? "" : ": \(detail)"))
         }
+        let data = outcome.output
         let text = String(decoding: data, as: UTF8.self)
         let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let password = line.hasSuffix("\r") ? String(line.dropLast()) : line

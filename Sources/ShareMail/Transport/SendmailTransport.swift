@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import ShareCore
 
 /// Delivery through a sendmail-compatible command (msmtp, postfix, exim).
 ///
@@ -23,45 +27,27 @@ public struct SendmailTransport: MailTransport {
 
     public func send(_ file: MessageFile, envelope: Envelope) throws(MailError) -> String {
         let reader = try TransmissionReader(file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst()) + ["-i", "-f", envelope.sender, "--"] + envelope.recipients
-        let input = Pipe()
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("share-sendmail-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw MailError(.io, "cannot create a temporary file for \(command[0])'s messages")
+        var readFailed = false
+        let outcome: Subprocess.Outcome
+        do {
+            outcome = try Subprocess.run(command[0], arguments: Array(command.dropFirst()) + ["-i", "-f", envelope.sender, "--"]
+                                             + envelope.recipients, input: { buffer in
+                let count = reader.read(into: buffer)
+                if count < 0 { readFailed = true }
+                return count
+            }, keepOutput: false)
+        } catch {
+            throw MailError(.configuration, "cannot start \(command[0]): \(error.reason)")
         }
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        guard let errorHandle = try? FileHandle(forWritingTo: errorFile) else {
-            throw MailError(.io, "cannot create a temporary file for \(command[0])'s messages")
-        }
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errorHandle
-        do { try process.run() } catch {
-            throw MailError(.configuration, "cannot start \(command[0]): \(error.localizedDescription)")
-        }
-        try? errorHandle.close()
-        let writer = input.fileHandleForWriting
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
-        defer { buffer.deallocate() }
-        var writeFailed = false
-        while !writeFailed {
-            let count = reader.read(into: buffer)
-            if count < 0 { throw MailError(.io, "cannot read \(file.path)") }
-            if count == 0 { break }
-            do { try writer.write(contentsOf: Data(bytesNoCopy: buffer.baseAddress!, count: count, deallocator: .none)) } catch {
-                writeFailed = true  // the command exited early; its status says why
-            }
-        }
-        try? writer.close()
-        process.waitUntilExit()
-        let stderr = ((try? String(contentsOf: errorFile, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        switch process.terminationStatus {
+        // The command was stopped before it saw the end of a message that could not be read.
+        if readFailed || outcome.inputFailed { throw MailError(.io, "cannot read \(file.path)") }
+        let writeFailed = !outcome.inputComplete
+        let stderr = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespaceAndNewlines()
+        switch outcome.status {
         case 0 where !writeFailed: return stderr
         case 75: throw MailError(.temporary, "\(command[0]) could not deliver for now (exit 75)" + (stderr.isEmpty ? "" : ": \(stderr)"))
         default:
-            throw MailError(.rejected, "\(command[0]) refused the message (exit \(process.terminationStatus))"
+            throw MailError(.rejected, "\(command[0]) refused the message (exit \(outcome.status))"
                 + (stderr.isEmpty ? "" : ": \(stderr)"))
         }
     }

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 
 extension PickerHeader {
@@ -70,6 +73,8 @@ extension PickerHeader {
         var unit = 0
         // 999.96 would print as "1000.0": move up a unit before rounding can do that.
         while value >= 999.95 && unit < units.count - 1 { value /= 1000; unit += 1 }
-        return String(format: "%.1f %@", value, units[unit])
+        // One decimal, rounded half up as printf does for these values.
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 }
