@@ -29,7 +29,7 @@ first letter of "<Cancel>") do not hide it.
 Usage:
   pty_bench.py [--runs N] [--warmup N] [--cols C] [--rows R] [--silence S]
                [--timeout T] [--arrow auto|csi] [--raw FILE] [--dump DIR]
-               --case NAME MARKER STDIN -- COMMAND ARG... ;;
+               --case NAME MARKER STDIN -- [NAME=VALUE...] COMMAND ARG... ;;
                [--case ...]
 STDIN is a file fed to the program's standard input, or "-" for the pty.
 Cases are run round-robin (one run of each case, then the next round), so
@@ -92,7 +92,13 @@ def parse(argv):
             while j < len(argv) and argv[j] != ";;":
                 cmd.append(argv[j])
                 j += 1
-            cases.append({"name": name, "marker": marker.encode(), "stdin": stdin, "cmd": cmd})
+            # Leading NAME=VALUE words set the program's environment, as in a
+            # shell: no env(1) process is started (and timed) in front of it.
+            assignments = {}
+            while cmd and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", cmd[0]):
+                key, _, value = cmd.pop(0).partition("=")
+                assignments[key] = value
+            cases.append({"name": name, "marker": marker.encode(), "stdin": stdin, "cmd": cmd, "env": assignments})
             i = j + 1
         elif a in ("--runs", "--warmup", "--cols", "--rows"):
             opts[a[2:]] = int(argv[i + 1])
@@ -235,7 +241,7 @@ def main():
         os.makedirs(opts["dump"], exist_ok=True)
     for round_ in range(-opts["warmup"], opts["runs"]):
         for case in cases:
-            run = Run(case, opts, env)
+            run = Run(case, opts, dict(env, **case["env"]))
             paint = run.first_paint(case["marker"])
             arrow = run.arrow() if paint else None
             paint_buf = bytes(run.buf[:paint[1]]) if paint else bytes(run.buf)

@@ -47,7 +47,7 @@ for n in $SIZES; do
     printf '[Activity]\nType=com.example.plugin%d\nName=Activity %d\nCategory=action\nAccepts=url;\nExec=/bin/true\n' \
       "$i" "$i" > "$WORK/plugins-$n/share/activities/p$i.activity"
   done
-  cases+=(--case "share-plugins $n" "Esc cancel" - -- env XDG_CONFIG_HOME="$WORK/plugins-$n" "$SHARE" https://example.com ";;")
+  cases+=(--case "share-plugins $n" "Esc cancel" - -- XDG_CONFIG_HOME="$WORK/plugins-$n" "$SHARE" https://example.com ";;")
   cases+=(--case "whiptail $n" "<Cancel>" - -- whiptail --menu Share "$ROWS" "$COLS" "$((ROWS - 8))" "${menu[@]}" ";;")
   cases+=(--case "dialog $n" "<Cancel>" - -- dialog --menu Share "$ROWS" "$COLS" "$((ROWS - 8))" "${menu[@]}" ";;")
   cases+=(--case "fzf $n" "$n/$n" "$WORK/list-$n.txt" -- fzf --layout=reverse ";;")
