@@ -90,9 +90,9 @@ bench: bench-deps static-cxx
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola
 
-screenshots: deps
+screenshots: static-cxx
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SCREENSHOT_PACKAGES)"
-	SWIFT="$(SWIFT)" tools/screenshots.sh
+	SWIFT="$(SWIFT)" RELEASE_FLAGS="$(RELEASE_FLAGS)" tools/screenshots.sh
 
 clean:
 	rm -rf .build

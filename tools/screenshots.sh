@@ -8,8 +8,9 @@
 #
 # Needs: tmux, /usr/bin/python3 with python3-pil, fonts-dejavu-core,
 # fonts-nanum (Hangul); fonts-symbola is optional (symbols and emoji,
-# else an empty box). Environment: SWIFT (the swift driver), SCRATCH (a
-# build folder instead of .build, e.g. while another build uses it).
+# else an empty box). Environment: SWIFT (the swift driver), RELEASE_FLAGS
+# (swift build's flags), SCRATCH (a build folder instead of .build, e.g.
+# while another build uses it).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -24,9 +25,10 @@ command -v tmux >/dev/null || fail "tmux is needed: apt-get install tmux"
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || fail "apt-get install fonts-dejavu-core"
 [ -e /usr/share/fonts/truetype/nanum/NanumGothicCoding.ttf ] || fail "apt-get install fonts-nanum"
 
-BUILD=(-c release --static-swift-stdlib)
+# RELEASE_FLAGS: the Makefile's release flags, so the shots show the binary make build makes.
+read -r -a BUILD <<< "${RELEASE_FLAGS:--c release --static-swift-stdlib -Xswiftc -warnings-as-errors}"
 [ -n "${SCRATCH:-}" ] && BUILD+=(--scratch-path "$SCRATCH")
-"$SWIFT" build "${BUILD[@]}" -Xswiftc -warnings-as-errors
+"$SWIFT" build "${BUILD[@]}"
 BIN_DIR=$("$SWIFT" build "${BUILD[@]}" --show-bin-path)
 SHARE=$BIN_DIR/share
 FIXTURE=$BIN_DIR/share-activities-fixture

@@ -147,7 +147,7 @@ public enum ShareCommand {
     // MARK: - Modes
 
     static func list(_ sheet: ShareSheet, options: Options, console: Console) -> Int32 {
-        let eligible = sheet.evaluations().filter(\.isEligible)
+        let eligible = sheet.eligibleEvaluations()
         if options.json {
             console.output(JSONValue.array(eligible.map(json)).serialized + "\n")
         } else {

@@ -67,6 +67,11 @@ public final class ShareSheet {
         ordered().filter { evaluate($0, explaining: false).isEligible }
     }
 
+    /// The eligible activities' verdicts, in display order (no reasons to compose).
+    public func eligibleEvaluations() -> [ActivityEvaluation] {
+        ordered().map { evaluate($0, explaining: false) }.filter(\.isEligible)
+    }
+
     /// The activity of `type`, eligible or not.
     public func activity(ofType type: ActivityType) -> (any Activity)? {
         (applicationActivities + systemActivities).first { $0.activityType == type }
