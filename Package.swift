@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "CCurl"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         .target(name: "CThumbnail"),
+        // The command line from the C library, not from /proc/self/maps (start-up).
+        .target(name: "CStartArguments"),
 
         // The shared core: items, sources, providers, activities, eligibility, results.
         .target(name: "ShareCore", dependencies: ["CMagic"]),
@@ -25,10 +27,10 @@ let package = Package(
         .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
         .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
-        .executableTarget(name: "share", dependencies: ["ShareCLI"]),
+        .executableTarget(name: "share", dependencies: ["ShareCLI", "CStartArguments"]),
         // The real command line plus application activities from the Swift API,
         // for the picker's end-to-end tests, screenshots and benchmarks.
-        .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore"]),
+        .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore", "CStartArguments"]),
 
         // The seeds' examples of the Swift API (make examples).
         .executableTarget(name: "example-custom-mail", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareMail"],

@@ -13,6 +13,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import CStartArguments
 import ShareCLI
 import ShareCore
 

@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import CStartArguments
 import ShareCLI
 
 // Arguments as raw bytes, so a word that is not UTF-8 gets a clear error
