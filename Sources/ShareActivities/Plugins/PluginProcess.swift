@@ -1,5 +1,6 @@
 import Dispatch
 import FoundationEssentials
+import ShareCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -40,27 +41,9 @@ struct PluginProcess {
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
         for fd in stdinPipe + stdoutPipe + stderrPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
         // Its own process group (to kill it whole), an empty signal mask and default dispositions.
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+        let spawned = Subprocess.spawn(&pid, program, arguments, environment, &actions, newProcessGroup: true)
         close(stdinPipe[0])
         close(stdoutPipe[1])
         close(stderrPipe[1])

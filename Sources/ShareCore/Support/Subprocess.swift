@@ -176,8 +176,12 @@ public enum Subprocess {
         return wait(for: pid)
     }
 
-    private static func spawn(_ pid: inout pid_t, _ executable: String, _ arguments: [String], _ environment: [String: String]?,
-                              _ actions: inout posix_spawn_file_actions_t) -> Int32 {
+    /// `posix_spawn` of `executable` with `arguments` and `actions`: an empty
+    /// signal mask and default dispositions, and with `newProcessGroup` a
+    /// process group of its own (so that it can be stopped whole).
+    /// Returns 0 or the error number.
+    public static func spawn(_ pid: inout pid_t, _ executable: String, _ arguments: [String], _ environment: [String: String]?,
+                             _ actions: inout posix_spawn_file_actions_t, newProcessGroup: Bool = false) -> Int32 {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -187,7 +191,12 @@ public enum Subprocess {
         var defaults = sigset_t()
         sigfillset(&defaults)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         guard let environment else { return posix_spawn(&pid, executable, &actions, &attributes, argv, environ) }
