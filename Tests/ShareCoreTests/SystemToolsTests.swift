@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import ShareCore
+
+/// The standard-library and POSIX replacements for what share used to take
+/// from Foundation: paths, trimming, byte search, file reads, folder walks,
+/// and running programs.
+struct SystemToolsTests {
+    @Test(arguments: [
+        ("/tmp/a.txt", "/tmp", "a.txt"),
+        ("/tmp/lock/", "/tmp", "lock"),
+        ("/tmp", "/", "tmp"),
+        ("/", "/", "/"),
+        ("a.txt", "", "a.txt"),
+        ("dir/sub//", "dir", "sub"),
+        ("//x", "/", "x"),
+        ("", "", ""),
+    ])
+    func pathsReadAsNSStringReadsThem(path: String, parent: String, last: String) {
+        #expect(PathText.parent(of: path) == parent, "parent of \(path)")
+        #expect(PathText.lastComponent(of: path) == last, "last component of \(path)")
+    }
+
+    @Test func trimmingKeepsInnerSpaceAndTellsNewlinesApart() {
+        #expect("  a b \t".trimmingWhitespace() == "a b")
+        #expect(" \n a \n".trimmingWhitespace() == "\n a \n")
+        #expect(" \n a b\r\n ".trimmingWhitespaceAndNewlines() == "a b")
+        #expect("   ".trimmingWhitespace().isEmpty)
+        #expect("\u{3000}한글\u{3000}".trimmingWhitespace() == "한글")
+    }
+
+    @Test func byteSearchFindsMarkersAnywhere() {
+        #expect("https://example.com".containsBytes("://"))
+        #expect(!"mailto:a@example.com".containsBytes("://"))
+        #expect("/usr/bin/true".containsBytes("/"))
+        #expect(!"true".containsBytes("/"))
+        #expect("ab".containsBytes(""))
+        #expect(!"a".containsBytes("ab"))
+        #expect("x:/:/".containsBytes(":/:"))
+    }
+
+    @Test func readingAFileGivesItsBytesOrTheReason() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path + "/data.bin"
+        let bytes = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        #expect(try LocalFiles.contents(ofFile: file).get() == bytes)
+        #expect(try LocalFiles.contents(ofFile: file, limit: 100).get() == Array(bytes.prefix(100)))
+        guard case .failure(let missing) = LocalFiles.contents(ofFile: folder.path + "/none") else {
+            Issue.record("a missing file was read")
+            return
+        }
+        #expect(missing.reason == "no such file")
+        guard case .failure(let directory) = LocalFiles.contents(ofFile: folder.path) else {
+            Issue.record("a folder was read as a file")
+            return
+        }
+        #expect(directory.reason == "it is a directory")
+    }
+
+    @Test func foldersAreMadeAndWalkedWithoutFollowingLinksToFolders() throws {
+        let folder = try TemporaryFolder()
+        #expect(LocalFiles.createFolders(folder.path + "/a/b/c") == nil)
+        #expect(LocalFiles.isFolder(folder.path + "/a/b/c"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: folder.path + "/a/b/c/one.vcf"))
+        try Data("y".utf8).write(to: URL(fileURLWithPath: folder.path + "/a/two.vcf"))
+        // A link back up: followed, it would never end.
+        #expect(symlink(folder.path + "/a", folder.path + "/a/b/loop") == 0)
+        #expect(LocalFiles.filesBelow(folder.path).sorted() == ["a/b/c/one.vcf", "a/two.vcf"])
+        #expect(LocalFiles.names(inFolder: folder.path + "/a")?.sorted() == ["b", "two.vcf"])
+        #expect(LocalFiles.names(inFolder: folder.path + "/none") == nil)
+        #expect(LocalFiles.createFolders(folder.path + "/a/two.vcf/x") != nil)
+    }
+
+    @Test func aProgramGetsItsInputWhileItsOutputAndErrorsDrain() throws {
+        // More than a pipe holds, both ways, so a runner that fed first and
+        // read afterwards would hang here.
+        let input = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        var offset = 0
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "cat; head -c 100000 /dev/zero >&2; exit 7"], input: { buffer in
+            let count = min(buffer.count, input.count - offset)
+            buffer.copyBytes(from: input[offset..<(offset + count)])
+            offset += count
+            return count
+        })
+        #expect(outcome.status == 7)
+        #expect(outcome.output == input)
+        #expect(outcome.errors.count == 1 << 16)  // the kept part of standard error
+        #expect(outcome.inputComplete)
+        #expect(!outcome.inputFailed)
+    }
+
+    @Test func aProgramThatStopsReadingIsNotAnErrorOfOurs() throws {
+        var fed = 0
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "head -c 10 >/dev/null"], input: { buffer in
+            fed += 1
+            buffer.initializeMemory(as: UInt8.self, repeating: 0x2A)
+            return fed > 1000 ? 0 : buffer.count
+        }, keepOutput: false)
+        #expect(outcome.status == 0)
+        #expect(!outcome.inputComplete)
+    }
+
+    @Test func anInputThatCannotBeReadStopsTheProgramFirst() throws {
+        let folder = try TemporaryFolder()
+        let received = folder.path + "/received"
+        var calls = 0
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "cat > '\(received)'; echo done > '\(received).end'"],
+                                         input: { buffer in
+            calls += 1
+            if calls == 1 { buffer[0] = 65; return 1 }
+            return -1
+        })
+        #expect(outcome.inputFailed)
+        #expect(outcome.status == 128 + SIGKILL)
+        // Killed before its input ended: it never went on as if the input were whole.
+        #expect(!FileManager.default.fileExists(atPath: received + ".end"))
+    }
+
+    @Test func aMissingProgramIsALaunchError() {
+        #expect(throws: Subprocess.LaunchError.self) {
+            _ = try Subprocess.run("/nonexistent/program", arguments: [])
+        }
+    }
+}
+
+/// A folder under the system's temporary folder, removed when the value goes.
+final class TemporaryFolder {
+    let path: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "share-tests.XXXXXX").utf8CString)
+        guard mkdtemp(&template) != nil else { throw CocoaError(.fileWriteUnknown) }
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
