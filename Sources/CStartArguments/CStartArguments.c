@@ -20,8 +20,6 @@ __attribute__((constructor)) static void share_grab_arguments(int argc, char **a
     start_argv = argv;
 }
 
-int share_start_argument_count(void) { return start_argc; }
-
 /* Swift's CommandLine asks this for the arguments (Swift calling
    convention; one pointer in, one pointer out). */
 __attribute__((swiftcall)) char **_swift_stdlib_getUnsafeArgvArgc(int *outArgLen) {

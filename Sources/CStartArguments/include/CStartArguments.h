@@ -1,7 +1,6 @@
 #ifndef SHARE_CSTARTARGUMENTS_H
 #define SHARE_CSTARTARGUMENTS_H
-/* The command line as the C library hands it to the executable's
-   constructors (see CStartArguments.c). Nothing to call: linking this
-   module is what matters. */
-int share_start_argument_count(void);
+/* Nothing to call: linking this module into an executable is what matters.
+   CStartArguments.c defines the Swift runtime's two command-line entry
+   points from the arguments the C library hands to constructors. */
 #endif
