@@ -63,11 +63,11 @@ public final class ShareSheet {
 
     /// The eligible activities, in display order.
     public func eligibleActivities() -> [any Activity] {
-        // The reasons are for --explain; the picker only needs the verdicts.
-        ordered().filter { evaluate($0, explaining: false).isEligible }
+        eligibleEvaluations().map(\.activity)
     }
 
-    /// The eligible activities' verdicts, in display order (no reasons to compose).
+    /// The eligible activities' verdicts, in display order. The reasons are
+    /// for --explain; the picker and --list need only the verdicts.
     public func eligibleEvaluations() -> [ActivityEvaluation] {
         ordered().map { evaluate($0, explaining: false) }.filter(\.isEligible)
     }

@@ -22,7 +22,9 @@ public final class NcursesTerminal {
     /// Opens `/dev/tty` and starts ncurses on it.
     /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
     public init(wantColors: Bool) throws(TerminalError) {
-        Self.useCharacterLocale()
+        // Only the character type matters to ncurses (UTF-8, wide characters);
+        // loading every category read a dozen locale files before the first paint.
+        setlocale(LC_CTYPE, "")
         guard let input = fopen("/dev/tty", "r") else { throw TerminalError("cannot open /dev/tty for reading") }
         guard let output = fopen("/dev/tty", "w") else {
             fclose(input)
@@ -76,13 +78,6 @@ public final class NcursesTerminal {
     }
 
     deinit { end() }
-
-    /// The user's character type (UTF-8, wide characters): all ncurses needs
-    /// of the locale. Loading every category read a dozen locale files
-    /// before the first paint.
-    static func useCharacterLocale() {
-        setlocale(LC_CTYPE, "")
-    }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
     public var paletteSize: Int { colors ? Int(nc_colors()) : 0 }
