@@ -128,20 +128,3 @@ extension StringProtocol {
         return String(text[start..<end])
     }
 }
-
-extension StringProtocol {
-    /// Whether `needle` occurs in the text, compared as UTF-8 bytes (no
-    /// Unicode equivalence: for ASCII markers such as "://" or "/"). The
-    /// standard library alone: Foundation's `contains` is a general search
-    /// that cost more than the start-up work around it.
-    public func containsBytes(_ needle: String) -> Bool {
-        let bytes = Array(needle.utf8)
-        guard let first = bytes.first else { return true }
-        let haystack = Array(utf8)
-        guard haystack.count >= bytes.count else { return false }
-        for start in 0...(haystack.count - bytes.count) where haystack[start] == first {
-            if haystack[start..<(start + bytes.count)].elementsEqual(bytes) { return true }
-        }
-        return false
-    }
-}
