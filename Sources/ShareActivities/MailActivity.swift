@@ -157,7 +157,7 @@ public final class MailActivity: Activity, FormAutosaving {
             let parts = (values[field] ?? "").split(separator: ",").map { $0.trimmingWhitespace() }
             lenient[field] = parts.filter { !$0.isEmpty && (try? AddressList.parse($0)) != nil }.joined(separator: ", ")
         }
-        lenient["subject"] = (values["subject"] ?? "").replacing("\n", with: " ").replacing("\r", with: " ")
+        lenient["subject"] = (values["subject"] ?? "").replacingScalars(["\n", "\r"], with: " ")
         lenient["attachments"] = (values["attachments"] ?? "").split(separator: "\n")
             .filter { FileManager.default.fileExists(atPath: AttachmentLine(String($0)).path) }.joined(separator: "\n")
         var composer = try composer(from: lenient, checkUnchanged: false)

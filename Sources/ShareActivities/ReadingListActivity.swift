@@ -47,8 +47,7 @@ public final class ReadingListActivity: Activity {
             let existing = try read()
             let known = Set(existing.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first })
             let stamp = ReadingListActivity.timestamp(clock())
-            let label = (title ?? "").replacing("\t", with: " ").replacing("\n", with: " ")
-                .replacing("\r", with: " ")
+            let label = (title ?? "").replacingScalars(["\t", "\n", "\r"], with: " ")
             let added = urls.map(\.absoluteString).filter { !known.contains(Substring($0)) }
             guard !added.isEmpty else {
                 session.finish(.performed, returnedItems: urls.map { .url($0) })

@@ -78,4 +78,17 @@ import Testing
         #expect(fields.last == "NSHipster weekly")
         #expect(fields.first?.hasSuffix("Z") == true && fields.first?.contains("T") == true)
     }
+
+    /// "\r\n" is one Character: the title's line breaks go scalar by scalar.
+    @Test func aTitleWithCRLFStaysOnItsLine() throws {
+        let fixtures = try Fixtures()
+        let run = try fixtures.share("--activity", "addToReadingList", "--title", "Q4\r\nnumbers\rand\nmore", "https://example.com/q4")
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")
+        let text = try String(contentsOf: list, encoding: .utf8)
+        #expect(!text.unicodeScalars.contains("\r"), "\(Array(text.utf8))")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.hasSuffix("\thttps://example.com/q4\tQ4  numbers and more") == true, "\(lines)")
+    }
 }

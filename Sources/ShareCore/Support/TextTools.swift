@@ -18,6 +18,15 @@ extension StringProtocol {
         return String(self[first...last])
     }
 
+    /// The text with each of `scalars` replaced by `replacement`, scalar by
+    /// scalar: "\r\n" is one Character, so a Character-wise `replacing("\n", …)`
+    /// would leave a CRLF whole.
+    public func replacingScalars(_ scalars: Set<Unicode.Scalar>, with replacement: Unicode.Scalar) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in unicodeScalars { out.append(scalars.contains(scalar) ? replacement : scalar) }
+        return String(out)
+    }
+
     /// Whether `needle` occurs in the text, compared as UTF-8 bytes (no
     /// Unicode equivalence: for ASCII markers such as "://" or "/"). The
     /// standard library alone: Foundation's `contains` is a general search
