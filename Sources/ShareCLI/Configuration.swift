@@ -142,7 +142,7 @@ public struct Configuration: Sendable, Equatable {
         case .success(let read): bytes = read
         case .failure(let failure):
             // No config file is the defaults; a named one must exist.
-            if failure.code == ENOENT && explicitPath == nil { return Configuration() }
+            if (failure.code == ENOENT || failure.code == ENOTDIR) && explicitPath == nil { return Configuration() }
             throw ConfigurationError("cannot read config \(path): \(failure.reason)")
         }
         // A byte-order mark (some editors write one) is not part of the text.

@@ -29,6 +29,13 @@ struct SystemToolsTests {
         #expect("\u{3000}한글\u{3000}".trimmingWhitespace() == "한글")
     }
 
+    @Test func lineBreaksAreReplacedEvenAsCRLF() {
+        let text = "a\r\nb\nc\rd\te"
+        #expect(text.replacingScalars(["\n", "\r"], with: " ") == "a  b c d\te")
+        #expect(text.replacingScalars(["\t", "\n", "\r"], with: " ") == "a  b c d e")
+        #expect("한\u{301}".replacingScalars(["\n"], with: " ") == "한\u{301}")
+    }
+
     @Test func byteSearchFindsMarkersAnywhere() {
         #expect("https://example.com".containsBytes("://"))
         #expect(!"mailto:a@example.com".containsBytes("://"))
@@ -69,7 +76,7 @@ struct SystemToolsTests {
         #expect(LocalFiles.filesBelow(folder.path).sorted() == ["a/b/c/one.vcf", "a/two.vcf"])
         #expect(LocalFiles.names(inFolder: folder.path + "/a")?.sorted() == ["b", "two.vcf"])
         #expect(LocalFiles.names(inFolder: folder.path + "/none") == nil)
-        #expect(LocalFiles.createFolders(folder.path + "/a/two.vcf/x") != nil)
+        #expect(LocalFiles.createFolders(folder.path + "/a/two.vcf/x")?.reason == "a file of that name is in the way")
     }
 
     @Test func aProgramGetsItsInputWhileItsOutputAndErrorsDrain() throws {

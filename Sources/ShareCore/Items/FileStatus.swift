@@ -47,9 +47,9 @@ enum FileStatus: Equatable {
     }
 }
 
-/// Folder listings and program lookups straight from the C library, for the
-/// start-up path (plugin folders, PATH), where Foundation's file manager
-/// cost more than the work.
+/// Files and folders straight from the C library: reads, listings, walks,
+/// `mkdir -p`, program lookups. On the start-up path (config, plugin
+/// folders, PATH) Foundation's file manager cost more than the work.
 public enum LocalFiles {
     /// The names in the folder at `path` (not "." or ".."), unsorted; `nil`
     /// when it cannot be listed.
@@ -107,7 +107,7 @@ public enum LocalFiles {
         if !parent.isEmpty && parent != path, let failure = createFolders(parent, mode: mode) { return failure }
         if mkdir(path, mode) == 0 || errno == EEXIST {
             if case .directory = FileStatus.of(path) { return nil }
-            return FileReadError(code: ENOTDIR)
+            return FileReadError(code: EEXIST)
         }
         return FileReadError(code: errno)
     }
@@ -165,7 +165,7 @@ public struct FileReadError: Error, Sendable, Equatable {
         case EACCES, EPERM: "permission denied"
         case ENOENT, ENOTDIR: "no such file"
         case EISDIR: "it is a directory"
-        case ENOTDIR: "a part of the path is not a folder"
+        case EEXIST: "a file of that name is in the way"
         default: String(cString: strerror(code))
         }
     }
