@@ -187,6 +187,15 @@ import Testing
     @Test func execLinesSplitTheDesktopEntryWay() throws {
         #expect(try ExecLine.split(#"tool "a b" c\sd "e\"f" "g\$h" x\ny"#, path: "t") == ["tool", "a b", "c", "d", "e\"f", "g$h", "x\ny"])
         #expect(throws: PluginProblem.self) { try ExecLine.split(#"tool "open"#, path: "t") }
+        // Other characters pass through whole, escaped or quoted or not.
+        #expect(try ExecLine.split(#"콧수염 "김 민수" \é\s😀 "\ñ""#, path: "t") == ["콧수염", "김 민수", #"\é"#, "😀", #"\ñ"#])
+        #expect(try ExecLine.split("\t도구\t 인자", path: "t") == ["도구", "인자"])
+    }
+
+    @Test func listsSplitOnSemicolonsAndDropSpacesAndEmptyWords() {
+        #expect(PluginManifest.list(" url ; image;;file; ") == ["url", "image", "file"])
+        #expect(PluginManifest.list("제목;본문 ;") == ["제목", "본문"])
+        #expect(PluginManifest.list(nil) == [])
     }
 }
 

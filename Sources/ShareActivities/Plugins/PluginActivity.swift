@@ -153,8 +153,6 @@ public final class PluginActivity: Activity {
     }
 }
 
-/// The bytes of a small file (a manifest), read with one open and a few reads.
-
 /// Finds `*.activity` manifests in the config and data folders (SPEC §6, §8).
 @MainActor
 public enum PluginLoader {

@@ -31,40 +31,48 @@ public struct PluginManifest: Sendable, Equatable {
     /// `Timeout` in seconds (default 60).
     public var timeout: Double
 
-    static let knownKeys: Set<String> = ["Type", "Name", "Category", "Icon", "Accepts", "MimeType", "MinItems", "MaxItems",
-                                         "Exec", "Input", "Fields", "Timeout", "Comment"]
-
     /// Reads a manifest; `language` is the `LANG` language (`ko` from `ko_KR.UTF-8`).
     public init(text: String, path: String, language: String?, findExecutable: (String) -> String?) throws(PluginProblem) {
         func problem(_ message: String) -> PluginProblem { PluginProblem(path: path, message: message) }
         let file: IniFile
         do { file = try IniFile(parsing: text, path: path) } catch { throw problem("\(error.message) (line \(error.line))") }
         guard let section = file.section("Activity") else { throw problem("there is no [Activity] group") }
-        var values: [String: String] = [:]
+        var values = Values()
         var localizedNames: [String: String] = [:]
         for entry in section.entries {
-            if entry.key.hasPrefix("Name["), entry.key.hasSuffix("]") {
-                localizedNames[String(entry.key.dropFirst(5).dropLast())] = entry.value
-                continue
+            switch entry.key {
+            case "Type": values.type = entry.value
+            case "Name": values.name = entry.value
+            case "Category": values.category = entry.value
+            case "Icon": values.icon = entry.value
+            case "Accepts": values.accepts = entry.value
+            case "MimeType": values.mimeType = entry.value
+            case "MinItems": values.minItems = entry.value
+            case "MaxItems": values.maxItems = entry.value
+            case "Exec": values.exec = entry.value
+            case "Input": values.input = entry.value
+            case "Fields": values.fields = entry.value
+            case "Timeout": values.timeout = entry.value
+            case "Comment": break
+            case let key where key.hasPrefix("Name[") && key.hasSuffix("]"):
+                localizedNames[String(key.dropFirst(5).dropLast())] = entry.value
+            case let key:
+                throw problem("line \(entry.line): unknown key '\(key)'")
             }
-            guard PluginManifest.knownKeys.contains(entry.key) else {
-                throw problem("line \(entry.line): unknown key '\(entry.key)'")
-            }
-            values[entry.key] = entry.value
         }
         self.path = path
-        guard let typeText = values["Type"], !typeText.isEmpty else { throw problem("Type is missing") }
+        guard let typeText = values.type, !typeText.isEmpty else { throw problem("Type is missing") }
         do { type = try ActivityType(parsing: typeText) } catch { throw problem("Type: \(error)") }
         guard !type.isSystem else { throw problem("Type \(typeText) is a system activity; use a reverse-DNS name") }
-        guard let baseName = values["Name"], !baseName.isEmpty else { throw problem("Name is missing") }
+        guard let baseName = values.name, !baseName.isEmpty else { throw problem("Name is missing") }
         name = language.flatMap { localizedNames[$0] } ?? baseName
-        switch values["Category"]?.lowercased() ?? "action" {
+        switch values.category?.lowercased() ?? "action" {
         case "share": category = .share
         case "action": category = .action
         case let other: throw problem("Category is share or action, not '\(other)'")
         }
-        icon = values["Icon"].map { $0.replacing("\\n", with: "\n") }
-        let kindWords = PluginManifest.list(values["Accepts"])
+        icon = values.icon.map { $0.replacing("\\n", with: "\n") }
+        let kindWords = PluginManifest.list(values.accepts)
         if kindWords.isEmpty {
             accepts = Set(ItemKind.allCases)
         } else {
@@ -77,25 +85,25 @@ public struct PluginManifest: Sendable, Equatable {
             }
             accepts = kinds
         }
-        mimeTypes = PluginManifest.list(values["MimeType"])
-        minItems = try PluginManifest.number(values["MinItems"], "MinItems", path) ?? 1
-        maxItems = try PluginManifest.number(values["MaxItems"], "MaxItems", path)
+        mimeTypes = PluginManifest.list(values.mimeType)
+        minItems = try PluginManifest.number(values.minItems, "MinItems", path) ?? 1
+        maxItems = try PluginManifest.number(values.maxItems, "MaxItems", path)
         if let maxItems, maxItems < minItems { throw problem("MaxItems is below MinItems") }
-        guard let execLine = values["Exec"], !execLine.isEmpty else { throw problem("Exec is missing") }
+        guard let execLine = values.exec, !execLine.isEmpty else { throw problem("Exec is missing") }
         exec = try ExecLine.split(execLine, path: path)
         guard let program = exec.first, findExecutable(program) != nil else {
             throw problem("Exec: \(exec.first ?? "") is not an executable on PATH")
         }
-        switch values["Input"]?.lowercased() ?? "none" {
+        switch values.input?.lowercased() ?? "none" {
         case "none": jsonInput = false
         case "json": jsonInput = true
         case let other: throw problem("Input is none or json, not '\(other)'")
         }
-        fields = PluginManifest.list(values["Fields"])
+        fields = PluginManifest.list(values.fields)
         for field in fields where !field.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
             throw problem("Fields: '\(field)' is not a field name")
         }
-        if let text = values["Timeout"] {
+        if let text = values.timeout {
             guard let seconds = Double(text), seconds > 0 else { throw problem("Timeout is a number of seconds, not '\(text)'") }
             timeout = seconds
         } else {
@@ -103,9 +111,18 @@ public struct PluginManifest: Sendable, Equatable {
         }
     }
 
+    /// The values of the known keys, as written.
+    private struct Values {
+        var type, name, category, icon, accepts, mimeType, minItems, maxItems, exec, input, fields, timeout: String?
+    }
+
     /// A `;`-separated Desktop Entry list.
     static func list(_ text: String?) -> [String] {
-        (text ?? "").split(separator: ";").map { $0.trimmingASCIISpaces() }.filter { !$0.isEmpty }
+        guard let text else { return [] }
+        return text.utf8.split(separator: UInt8(ascii: ";")).compactMap { bytes in
+            let word = Substring(bytes).trimmingASCIISpaces()
+            return word.isEmpty ? nil : word
+        }
     }
 
     static func number(_ text: String?, _ key: String, _ path: String) throws(PluginProblem) -> Int? {
@@ -137,48 +154,58 @@ public struct PluginProblem: Error, Sendable, Equatable, CustomStringConvertible
 /// `\`. Nothing is ever handed to a shell.
 enum ExecLine {
     static func split(_ rawLine: String, path: String) throws(PluginProblem) -> [String] {
-        var line = ""
-        var raw = rawLine.makeIterator()
-        while let character = raw.next() {
-            guard character == "\\" else { line.append(character); continue }
+        // On the UTF-8 bytes: every byte that means something is ASCII, and the
+        // bytes of other characters are copied through untouched.
+        let backslash = UInt8(ascii: "\\"), quote = UInt8(ascii: "\"")
+        var line: [UInt8] = []
+        line.reserveCapacity(rawLine.utf8.count)
+        var raw = rawLine.utf8.makeIterator()
+        while let byte = raw.next() {
+            guard byte == backslash else { line.append(byte); continue }
             switch raw.next() {
-            case "s": line.append(" ")
-            case "n": line.append("\n")
-            case "t": line.append("\t")
-            case "r": line.append("\r")
-            case "\\": line += "\\\\"
-            case let other?: line += "\\" + String(other)
-            case nil: line.append("\\")
+            case UInt8(ascii: "s"): line.append(UInt8(ascii: " "))
+            case UInt8(ascii: "n"): line.append(0x0A)
+            case UInt8(ascii: "t"): line.append(0x09)
+            case UInt8(ascii: "r"): line.append(0x0D)
+            case backslash: line += [backslash, backslash]
+            case let other?: line += [backslash, other]
+            case nil: line.append(backslash)
             }
         }
         var words: [String] = []
-        var current = ""
+        var current: [UInt8] = []
         var inWord = false
         var quoted = false
-        var iterator = line.makeIterator()
-        while let character = iterator.next() {
+        var index = 0
+        while index < line.count {
+            let byte = line[index]
+            index += 1
             if quoted {
-                if character == "\\" {
-                    guard let next = iterator.next() else { break }
-                    if !"\"`$\\".contains(next) { current.append("\\") }
+                if byte == backslash {
+                    guard index < line.count else { break }
+                    let next = line[index]
+                    index += 1
+                    if next != quote && next != UInt8(ascii: "`") && next != UInt8(ascii: "$") && next != backslash {
+                        current.append(backslash)
+                    }
                     current.append(next)
-                } else if character == "\"" {
+                } else if byte == quote {
                     quoted = false
                 } else {
-                    current.append(character)
+                    current.append(byte)
                 }
-            } else if character == "\"" {
+            } else if byte == quote {
                 quoted = true
                 inWord = true
-            } else if character == " " || character == "\t" {
-                if inWord { words.append(current); current = ""; inWord = false }
+            } else if byte == UInt8(ascii: " ") || byte == 0x09 {
+                if inWord { words.append(String(decoding: current, as: UTF8.self)); current.removeAll(keepingCapacity: true); inWord = false }
             } else {
-                current.append(character)
+                current.append(byte)
                 inWord = true
             }
         }
         if quoted { throw PluginProblem(path: path, message: "Exec: a quote is not closed") }
-        if inWord { words.append(current) }
+        if inWord { words.append(String(decoding: current, as: UTF8.self)) }
         return words
     }
 }

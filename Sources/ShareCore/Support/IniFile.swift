@@ -40,40 +40,53 @@ public struct IniFile: Sendable, Equatable {
     public init(parsing text: String, path: String) throws(IniError) {
         self.path = path
         sections = []
-        // Lines are split on the UTF-8 bytes ("\r\n" is one Character, and
-        // grapheme breaking a whole file is slow: a thousand plugins are read
+        // Read on the UTF-8 bytes: every character that means something here
+        // is ASCII, so a cut next to one never splits a UTF-8 sequence, and no
+        // grapheme breaking is done (a thousand plugin manifests are read
         // before the picker's first paint).
-        var lines: [Substring] = []
-        var utf8 = Substring(text).utf8
-        while let newline = utf8.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(Substring(utf8[..<newline]))
-            utf8 = utf8[utf8.index(after: newline)...]
-        }
-        lines.append(Substring(utf8))
-        for (index, rawLine) in lines.enumerated() {
-            let number = index + 1
-            let line = rawLine.trimmingSpaces()
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]"), line.count > 2 else {
+        let bytes = Array(text.utf8)
+        func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        var lineStart = 0
+        var number = 0
+        while lineStart <= bytes.count {
+            number += 1
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            var start = lineStart
+            var end = lineEnd
+            while start < end && isSpace(bytes[start]) { start += 1 }
+            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+            guard start < end, bytes[start] != UInt8(ascii: "#"), bytes[start] != UInt8(ascii: ";") else { continue }
+            if bytes[start] == UInt8(ascii: "[") {
+                guard bytes[end - 1] == UInt8(ascii: "]"), end - start > 2 else {
                     throw IniError(path: path, line: number, message: "a section header looks like [name]")
                 }
-                let name = String(line.dropFirst().dropLast()).trimmingSpaces()
+                var nameStart = start + 1
+                var nameEnd = end - 1
+                while nameStart < nameEnd && isSpace(bytes[nameStart]) { nameStart += 1 }
+                while nameEnd > nameStart && isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+                let name = string(nameStart..<nameEnd)
                 if let earlier = sections.first(where: { $0.name == name }) {
                     throw IniError(path: path, line: number, message: "section [\(name)] was already opened on line \(earlier.line)")
                 }
                 sections.append(Section(name: name, line: number, entries: []))
                 continue
             }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw IniError(path: path, line: number, message: "expected 'key = value' or a [section], found '\(line)'")
+            guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) else {
+                throw IniError(path: path, line: number, message: "expected 'key = value' or a [section], found '\(string(start..<end))'")
             }
-            let key = String(line[..<equals]).trimmingSpaces()
-            let value = String(line[line.index(after: equals)...]).trimmingSpaces()
-            guard !key.isEmpty else {
+            var keyEnd = equals
+            while keyEnd > start && isSpace(bytes[keyEnd - 1]) { keyEnd -= 1 }
+            var valueStart = equals + 1
+            while valueStart < end && isSpace(bytes[valueStart]) { valueStart += 1 }
+            let key = string(start..<keyEnd)
+            guard keyEnd > start else {
                 throw IniError(path: path, line: number, message: "a key is missing before '='")
             }
-            guard key.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+            // Bytes of 0x80 and above belong to scalars above U+007F, which are allowed.
+            guard bytes[start..<keyEnd].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
                 throw IniError(path: path, line: number, message: "a key cannot contain spaces or control characters: '\(key)'")
             }
             guard !sections.isEmpty else {
@@ -82,7 +95,7 @@ public struct IniFile: Sendable, Equatable {
             if let earlier = sections[sections.count - 1].entry(key) {
                 throw IniError(path: path, line: number, message: "'\(key)' was already set on line \(earlier.line)")
             }
-            sections[sections.count - 1].entries.append(Entry(key: key, value: value, line: number))
+            sections[sections.count - 1].entries.append(Entry(key: key, value: string(valueStart..<end), line: number))
         }
     }
 }
@@ -107,9 +120,6 @@ public struct IniError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and carriage returns.
-    func trimmingSpaces() -> String { trimmingASCIISpaces() }
-
     /// The text without leading and trailing spaces, tabs and carriage
     /// returns, found on the UTF-8 bytes (fast enough for a thousand plugin
     /// files before the picker's first paint).
