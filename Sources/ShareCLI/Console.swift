@@ -33,14 +33,14 @@ public struct Console: Sendable {
             output: { writeAll($0, to: STDOUT_FILENO) },
             error: { writeAll($0, to: STDERR_FILENO) },
             readInput: { readAll(STDIN_FILENO) },
-            hasTerminal: {
-                let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-                if fd < 0 { return false }
-                close(fd)
-                return true
-            },
+            hasTerminal: { Console.terminalOpens },
             environment: Console.processEnvironment())
     }
+
+    /// Whether `/dev/tty` opens, tried once. The descriptor is left open
+    /// (close-on-exec) until share exits: closing a terminal waits for the
+    /// kernel's pending output work, which showed in the picker's start.
+    private static let terminalOpens = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC) >= 0
 
     /// The environment read straight from `environ`: ProcessInfo's set-up
     /// was a measurable part of every start.

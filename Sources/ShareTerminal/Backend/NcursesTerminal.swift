@@ -25,8 +25,17 @@ public final class NcursesTerminal {
         // Only the character type matters to ncurses (UTF-8, wide characters);
         // loading every category read a dozen locale files before the first paint.
         setlocale(LC_CTYPE, "")
-        guard let input = fopen("/dev/tty", "r") else { throw TerminalError("cannot open /dev/tty for reading") }
-        guard let output = fopen("/dev/tty", "w") else {
+        // One open of the terminal for both streams (each open and close of a
+        // terminal is a trip through the tty layer).
+        let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TerminalError("cannot open /dev/tty: \(String(cString: strerror(errno)))") }
+        guard let input = fdopen(descriptor, "r") else {
+            close(descriptor)
+            throw TerminalError("cannot open /dev/tty for reading")
+        }
+        let second = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard second >= 0, let output = fdopen(second, "w") else {
+            if second >= 0 { close(second) }
             fclose(input)
             throw TerminalError("cannot open /dev/tty for writing")
         }
