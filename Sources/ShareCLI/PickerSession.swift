@@ -9,10 +9,10 @@ import ShareTerminal
 /// tile is picked or the picker is dismissed.
 @MainActor
 enum PickerSession {
-    /// Shows the eligible activities of `sheet`; returns the picked type, or `nil` when dismissed.
-    static func run(sheet: ShareSheet, items: [ShareItem], title: String?, colors: Bool,
+    /// Shows `activities` (the eligible ones of `sheet`, in order); returns
+    /// the picked type, or `nil` when dismissed.
+    static func run(sheet: ShareSheet, activities: [any Activity], items: [ShareItem], title: String?, colors: Bool,
                     keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
-        let activities = sheet.eligibleActivities()
         let tiles = activities.map { activity in
             PickerTile(type: activity.activityType, title: activity.activityTitle, icon: icon(activity.activityImage),
                        category: sheet.category(of: activity))

@@ -238,7 +238,8 @@ public enum ShareCommand {
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
                      presenter: ComposePresenter, keys: KeyMap) async -> Int32 {
-        guard !sheet.eligibleActivities().isEmpty else {
+        let eligible = sheet.eligibleActivities()
+        guard !eligible.isEmpty else {
             console.error("share: no activity can take these items (see share --explain)\n")
             return ExitCode.noActivity
         }
@@ -248,7 +249,8 @@ public enum ShareCommand {
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let picked: ActivityType?
         do {
-            picked = try PickerSession.run(sheet: sheet, items: items, title: options.title, colors: !noColor, keys: keys)
+            picked = try PickerSession.run(sheet: sheet, activities: eligible, items: items, title: options.title, colors: !noColor,
+                                           keys: keys)
         } catch {
             return usage(error.message, console)
         }

@@ -18,6 +18,7 @@ public final class NcursesTerminal {
     public let colors: Bool
     private var pairs: [Int: Int16] = [:]
     private var ended = false
+    private var inputReady = false
 
     /// Opens `/dev/tty` and starts ncurses on it.
     /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
@@ -62,18 +63,8 @@ public final class NcursesTerminal {
         raw()
         noecho()
         nonl()
-        keypad(nc_stdscr(), true)
-        // Arrows in both forms: ESC O A (application cursor mode, which keypad
-        // turns on) and ESC [ A (terminals and multiplexers that ignore it).
-        for (sequence, key) in [("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
-                                ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END)] {
-            _ = define_key(sequence, key)
-        }
         leaveok(nc_stdscr(), true)
-        set_escdelay(25)
         curs_set(0)
-        mouseinterval(0)
-        mousemask(nc_mouse_mask(), nil)
         if wantColors && has_colors() {
             start_color()
             use_default_colors()
@@ -87,6 +78,23 @@ public final class NcursesTerminal {
     }
 
     deinit { end() }
+
+    /// Keys and mouse, set up before the first read rather than before the
+    /// first frame: nothing typed can be read earlier, and the first paint
+    /// does not wait for them.
+    private func prepareInput() {
+        inputReady = true
+        keypad(nc_stdscr(), true)
+        // Arrows in both forms: ESC O A (application cursor mode, which keypad
+        // turns on) and ESC [ A (terminals and multiplexers that ignore it).
+        for (sequence, key) in [("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
+                                ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END)] {
+            _ = define_key(sequence, key)
+        }
+        set_escdelay(25)
+        mouseinterval(0)
+        mousemask(nc_mouse_mask(), nil)
+    }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
     public var paletteSize: Int { colors ? Int(nc_colors()) : 0 }
@@ -187,6 +195,7 @@ public final class NcursesTerminal {
 
     /// Waits for the next event; with a timeout, returns `nil` when none came in time.
     public func nextEvent(timeoutMilliseconds: Int32? = nil) -> InputEvent? {
+        if !inputReady { prepareInput() }
         timeout(timeoutMilliseconds ?? -1)
         var character: wint_t = 0
         let kind = get_wch(&character)
