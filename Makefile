@@ -18,17 +18,19 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # Release builds start fast (see DECISIONS.md, "Start-up"):
 # - the Swift runtime linked statically, and no PIE: no relocation pass over
 #   the runtime's metadata at each start;
-# - libstdc++ and libgcc linked statically too: no dynamic loading, symbol
-#   lookup and relocation of libstdc++ at each start (the Swift driver names
-#   -lstdc++ itself, so a linker script in STATIC_CXX points it at the archive);
+# - libstdc++, libgcc and ncursesw (with its libtinfo) linked statically too:
+#   no dynamic loading, symbol lookup and relocation of them at each start
+#   (0.15 ms for ncurses alone). The Swift driver names -lstdc++ and the
+#   CNcursesw module -lncursesw, so linker scripts of those names in
+#   STATIC_LIBS point the linker at the archives;
 # - generic types' metadata reached through direct accessors, not looked up
 #   by mangled name (which demangles and scans every protocol conformance);
 # - no $ORIGIN run path: nothing of ours is a shared library;
 # - no exported symbol table (the static runtime's link flags export every
 #   symbol): the runtime's start-up dladdr and the loader's lookups walk
 #   395 symbols instead of 2,940.
-STATIC_CXX := $(CURDIR)/.build/static-libstdc++
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker -L$(STATIC_CXX) \
+STATIC_LIBS := $(CURDIR)/.build/static-libs
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker -L$(STATIC_LIBS) \
                  -Xlinker --no-export-dynamic \
                  -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
                  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors $(SWIFT_FLAGS)
@@ -36,7 +38,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages static-cxx build run test bench screenshots examples clean
+.PHONY: all deps bench-deps install-packages static-libs build run test bench screenshots examples clean
 
 all: build
 
@@ -54,13 +56,20 @@ install-packages:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-# A linker script named libstdc++.so that stands for the static archive.
-static-cxx: deps
-	@archive=$$(gcc -print-file-name=libstdc++.a); \
-	case "$$archive" in /*) ;; *) echo "libstdc++.a not found: apt-get install libstdc++-12-dev" >&2; exit 1 ;; esac; \
-	mkdir -p $(STATIC_CXX) && printf 'INPUT(%s)\n' "$$archive" > $(STATIC_CXX)/libstdc++.so
+# Linker scripts named libstdc++.so and libncursesw.so that stand for the
+# static archives (release builds only: debug builds and tests link the
+# shared libraries).
+static-libs: deps
+	@mkdir -p $(STATIC_LIBS); \
+	for lib in stdc++ ncursesw tinfo; do \
+	  case "$$(gcc -print-file-name=lib$$lib.a)" in /*) ;; \
+	  *) echo "lib$$lib.a not found: apt-get install libstdc++-12-dev libncurses-dev" >&2; exit 1 ;; esac; \
+	done; \
+	printf 'INPUT(%s)\n' "$$(gcc -print-file-name=libstdc++.a)" > $(STATIC_LIBS)/libstdc++.so; \
+	printf 'INPUT(%s %s)\n' "$$(gcc -print-file-name=libncursesw.a)" "$$(gcc -print-file-name=libtinfo.a)" \
+	  > $(STATIC_LIBS)/libncursesw.so
 
-build: static-cxx
+build: static-libs
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 # The main job: the picker on the demo items (the UI is drawn on /dev/tty).
@@ -68,7 +77,7 @@ run: build
 	@# Exit 1 is a cancelled or unsent share, not a failure of make.
 	$(BIN) $(DEMO) || [ $$? -eq 1 ]
 
-test: static-cxx
+test: static-libs
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 	@# The end-to-end tests again on the release build, whose link flags differ.
@@ -82,7 +91,7 @@ examples: deps
 	$(SWIFT) build $(SWIFT_FLAGS) --product example-mustachify
 
 # Benchmarks compare share with its peers in one run; see bench/RESULTS.md.
-bench: bench-deps static-cxx
+bench: bench-deps static-libs
 	$(SWIFT) build $(RELEASE_FLAGS)
 	bench/tui/run.sh
 	bench/mime/run.sh
@@ -90,7 +99,7 @@ bench: bench-deps static-cxx
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola
 
-screenshots: static-cxx
+screenshots: static-libs
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SCREENSHOT_PACKAGES)"
 	SWIFT="$(SWIFT)" RELEASE_FLAGS="$(RELEASE_FLAGS)" tools/screenshots.sh
 
