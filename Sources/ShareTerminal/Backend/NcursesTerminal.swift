@@ -63,8 +63,12 @@ public final class NcursesTerminal {
         raw()
         noecho()
         nonl()
+        // These three write to the terminal at once: here, so that the first
+        // frame is the last thing written before share waits for a key.
+        keypad(nc_stdscr(), true)
         leaveok(nc_stdscr(), true)
         curs_set(0)
+        mousemask(nc_mouse_mask(), nil)
         if wantColors && has_colors() {
             start_color()
             use_default_colors()
@@ -79,12 +83,11 @@ public final class NcursesTerminal {
 
     deinit { end() }
 
-    /// Keys and mouse, set up before the first read rather than before the
-    /// first frame: nothing typed can be read earlier, and the first paint
-    /// does not wait for them.
+    /// Key definitions and timings, set before the first read rather than
+    /// before the first frame: nothing typed can be read earlier, they write
+    /// nothing, and the first paint does not wait for them.
     private func prepareInput() {
         inputReady = true
-        keypad(nc_stdscr(), true)
         // Arrows in both forms: ESC O A (application cursor mode, which keypad
         // turns on) and ESC [ A (terminals and multiplexers that ignore it).
         for (sequence, key) in [("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
@@ -93,7 +96,6 @@ public final class NcursesTerminal {
         }
         set_escdelay(25)
         mouseinterval(0)
-        mousemask(nc_mouse_mask(), nil)
     }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
