@@ -65,6 +65,14 @@ struct SystemToolsTests {
         #expect(directory.reason == "it is a directory")
     }
 
+    @Test func aFileThatGivesItsBytesInPiecesIsReadWhole() throws {
+        // /proc files say they are empty and hand out a few kilobytes per read.
+        let first = try LocalFiles.contents(ofFile: "/proc/kallsyms", limit: 200_000).get()
+        let second = try LocalFiles.contents(ofFile: "/proc/kallsyms", limit: 200_000).get()
+        #expect(first.count == 200_000)
+        #expect(first == second)
+    }
+
     @Test func foldersAreMadeAndWalkedWithoutFollowingLinksToFolders() throws {
         let folder = try TemporaryFolder()
         #expect(LocalFiles.createFolders(folder.path + "/a/b/c") == nil)

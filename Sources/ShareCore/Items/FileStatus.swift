@@ -75,6 +75,8 @@ public enum LocalFiles {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(FileReadError(code: errno)) }
         if info.st_mode & S_IFMT == S_IFDIR { return .failure(FileReadError(code: EISDIR)) }
+        // A regular file with a size (not /proc's, which say 0) ends where fstat said.
+        let size = info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 ? Int(info.st_size) : nil
         // Read into a buffer of the file's size (plus one byte, to see a file
         // that grew), not through a zeroed chunk that is copied again.
         var capacity = min(limit, max(Int(info.st_size) + 1, 4096))
@@ -82,8 +84,7 @@ public enum LocalFiles {
         var failure: Int32?
         while bytes.count < limit {
             let room = capacity - bytes.count
-            let before = bytes.count
-            bytes.append(contentsOf: [UInt8](unsafeUninitializedCapacity: room) { buffer, initialized in
+            let chunk = [UInt8](unsafeUninitializedCapacity: room) { buffer, initialized in
                 initialized = 0
                 while true {
                     let count = read(fd, buffer.baseAddress, room)
@@ -91,9 +92,13 @@ public enum LocalFiles {
                     if count < 0 { failure = errno } else { initialized = count }
                     return
                 }
-            })
+            }
             if let failure { return .failure(FileReadError(code: failure)) }
-            if bytes.count == before { break }
+            if chunk.isEmpty { break }
+            if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
+            // All of it came, and less than was asked for: that was the end,
+            // and no second read is needed to be told so.
+            if bytes.count == size && chunk.count < room { break }
             if bytes.count == capacity { capacity = min(limit, capacity * 2) }
         }
         return .success(bytes)
