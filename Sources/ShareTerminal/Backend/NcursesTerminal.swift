@@ -63,8 +63,9 @@ public final class NcursesTerminal {
         raw()
         noecho()
         nonl()
-        // These three write to the terminal at once: here, so that the first
-        // frame is the last thing written before share waits for a key.
+        // keypad, curs_set and the mouse mask write to the terminal at once:
+        // here, so that the first frame is the last thing written before
+        // share waits for a key.
         keypad(nc_stdscr(), true)
         leaveok(nc_stdscr(), true)
         curs_set(0)
