@@ -46,7 +46,15 @@ public struct IniFile: Sendable, Equatable {
         // before the picker's first paint).
         let bytes = Array(text.utf8)
         func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        // Without leading and trailing spaces, tabs and carriage returns.
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+            var start = range.lowerBound
+            var end = range.upperBound
+            while start < end && isSpace(bytes[start]) { start += 1 }
+            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+            return start..<end
+        }
         var lineStart = 0
         var number = 0
         while lineStart <= bytes.count {
@@ -54,20 +62,14 @@ public struct IniFile: Sendable, Equatable {
             var lineEnd = lineStart
             while lineEnd < bytes.count && bytes[lineEnd] != 0x0A { lineEnd += 1 }
             defer { lineStart = lineEnd + 1 }
-            var start = lineStart
-            var end = lineEnd
-            while start < end && isSpace(bytes[start]) { start += 1 }
-            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+            let line = trimmed(lineStart..<lineEnd)
+            let start = line.lowerBound, end = line.upperBound
             guard start < end, bytes[start] != UInt8(ascii: "#"), bytes[start] != UInt8(ascii: ";") else { continue }
             if bytes[start] == UInt8(ascii: "[") {
                 guard bytes[end - 1] == UInt8(ascii: "]"), end - start > 2 else {
                     throw IniError(path: path, line: number, message: "a section header looks like [name]")
                 }
-                var nameStart = start + 1
-                var nameEnd = end - 1
-                while nameStart < nameEnd && isSpace(bytes[nameStart]) { nameStart += 1 }
-                while nameEnd > nameStart && isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
-                let name = string(nameStart..<nameEnd)
+                let name = string(trimmed(start + 1..<end - 1))
                 if let earlier = sections.first(where: { $0.name == name }) {
                     throw IniError(path: path, line: number, message: "section [\(name)] was already opened on line \(earlier.line)")
                 }
@@ -77,16 +79,13 @@ public struct IniFile: Sendable, Equatable {
             guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) else {
                 throw IniError(path: path, line: number, message: "expected 'key = value' or a [section], found '\(string(start..<end))'")
             }
-            var keyEnd = equals
-            while keyEnd > start && isSpace(bytes[keyEnd - 1]) { keyEnd -= 1 }
-            var valueStart = equals + 1
-            while valueStart < end && isSpace(bytes[valueStart]) { valueStart += 1 }
-            let key = string(start..<keyEnd)
-            guard keyEnd > start else {
+            let keyBytes = trimmed(start..<equals)
+            let key = string(keyBytes)
+            guard !keyBytes.isEmpty else {
                 throw IniError(path: path, line: number, message: "a key is missing before '='")
             }
             // Bytes of 0x80 and above belong to scalars above U+007F, which are allowed.
-            guard bytes[start..<keyEnd].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+            guard bytes[keyBytes].allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
                 throw IniError(path: path, line: number, message: "a key cannot contain spaces or control characters: '\(key)'")
             }
             guard !sections.isEmpty else {
@@ -95,7 +94,7 @@ public struct IniFile: Sendable, Equatable {
             if let earlier = sections[sections.count - 1].entry(key) {
                 throw IniError(path: path, line: number, message: "'\(key)' was already set on line \(earlier.line)")
             }
-            sections[sections.count - 1].entries.append(Entry(key: key, value: string(valueStart..<end), line: number))
+            sections[sections.count - 1].entries.append(Entry(key: key, value: string(trimmed(equals + 1..<end)), line: number))
         }
     }
 }
