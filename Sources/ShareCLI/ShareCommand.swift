@@ -1,3 +1,4 @@
+import Dispatch
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -14,23 +15,65 @@ import ShareTerminal
 /// stderr and an exit code of SPEC §3; nothing here ever traps on input.
 @MainActor
 public enum ShareCommand {
+    /// How a run goes on once its synchronous part is over.
+    ///
+    /// Options, configuration, items and the picker need no concurrency. An
+    /// asynchronous `main` sets up the concurrency runtime (its main task and
+    /// executor) before its first line on every run; here that waits until
+    /// an activity is chosen, so a listing, an error or a dismissed picker
+    /// never pays for it.
+    public enum Continuation {
+        /// The run is over with this exit code: an error, a listing, help, a
+        /// dismissed picker.
+        case exit(Int32)
+        /// An activity was chosen; its lifecycle (prepare, form or perform,
+        /// finish) is asynchronous and ends with the exit code.
+        case activity(@MainActor () async -> Int32)
+    }
+
     /// Runs `share` with the raw bytes of its arguments (without the program name).
     ///
     /// A word that is not UTF-8 is refused with its bytes shown, since paths
     /// are handled as text from here on and must not change on the way.
     public static func main(rawArguments: [[UInt8]], console: Console,
                             applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) async -> Int32 {
+        switch start(rawArguments: rawArguments, console: console, applicationActivities: applicationActivities,
+                     activityItems: activityItems) {
+        case .exit(let code): return code
+        case .activity(let rest): return await rest()
+        }
+    }
+
+    /// Runs `share` as a program's `main` does and exits with its code; the
+    /// concurrency runtime starts only if an activity runs. Call it from
+    /// synchronous top-level code (`MainActor.assumeIsolated`).
+    public static func exitAfterRunning(rawArguments: [[UInt8]], console: Console,
+                                        applicationActivities: [any Activity] = [],
+                                        activityItems: [ActivityItem] = []) -> Never {
+        switch start(rawArguments: rawArguments, console: console, applicationActivities: applicationActivities,
+                     activityItems: activityItems) {
+        case .exit(let code):
+            exit(code)
+        case .activity(let rest):
+            Task { @MainActor in exit(await rest()) }
+            dispatchMain()
+        }
+    }
+
+    /// The synchronous part of a run: options, configuration, items, and the
+    /// picker when no activity is named.
+    public static func start(rawArguments: [[UInt8]], console: Console,
+                             applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) -> Continuation {
         var arguments: [String] = []
         for bytes in rawArguments {
             guard let word = String(validating: bytes, as: UTF8.self) else {
                 let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }
                     .joined()
-                return usage("'\(shown)' is not UTF-8; rename the file, or pass its bytes on standard input: share - < FILE", console)
+                return .exit(usage("'\(shown)' is not UTF-8; rename the file, or pass its bytes on standard input: share - < FILE", console))
             }
             arguments.append(word)
         }
-        return await run(arguments, console: console, applicationActivities: applicationActivities,
-                         activityItems: activityItems)
+        return start(arguments, console: console, applicationActivities: applicationActivities, activityItems: activityItems)
     }
 
     /// Runs `share` with `arguments` (without the program name) and returns the exit code.
@@ -42,15 +85,26 @@ public enum ShareCommand {
     public static func run(_ arguments: [String], console: Console,
                            detector: any ContentTypeDetector = MagicContentTypeDetector(),
                            applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) async -> Int32 {
+        switch start(arguments, console: console, detector: detector, applicationActivities: applicationActivities,
+                     activityItems: activityItems) {
+        case .exit(let code): return code
+        case .activity(let rest): return await rest()
+        }
+    }
+
+    /// The synchronous part of ``run(_:console:detector:applicationActivities:activityItems:)``.
+    public static func start(_ arguments: [String], console: Console,
+                             detector: any ContentTypeDetector = MagicContentTypeDetector(),
+                             applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) -> Continuation {
         let options: Options
         do {
             options = try Options.parse(arguments)
         } catch {
-            return usage(error.message, console)
+            return .exit(usage(error.message, console))
         }
         switch options.mode {
-        case .help: console.output(HelpText.usage + "\n"); return ExitCode.completed
-        case .version: console.output(HelpText.version + "\n"); return ExitCode.completed
+        case .help: console.output(HelpText.usage + "\n"); return .exit(ExitCode.completed)
+        case .version: console.output(HelpText.version + "\n"); return .exit(ExitCode.completed)
         default: break
         }
 
@@ -58,16 +112,16 @@ public enum ShareCommand {
         do {
             configuration = try Configuration.load(explicitPath: options.configPath, environment: console.environment)
         } catch {
-            return usage(error.message, console)
+            return .exit(usage(error.message, console))
         }
 
         let mailSettings: MailSettings
         do {
             mailSettings = try MailSetup.settings(configuration, environment: console.environment)
         } catch {
-            return usage(error.message, console)
+            return .exit(usage(error.message, console))
         }
-        if options.mode == .flush { return flush(Mailer(settings: mailSettings), options: options, console: console) }
+        if options.mode == .flush { return .exit(flush(Mailer(settings: mailSettings), options: options, console: console)) }
         let signature = configuration.mail.signatureFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
         let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
                                queryCommand: configuration.contacts.queryCommand)
@@ -80,23 +134,23 @@ public enum ShareCommand {
                                          environment: console.environment, stateFile: composeState, keys: formKeys)
         if options.mode == .resume {
             guard let saved = composeState.read(), saved.activity == ActivityType.mail.rawValue else {
-                return usage("there is no unfinished message to resume (share keeps one in \(composeState.path))", console)
+                return .exit(usage("there is no unfinished message to resume (share keeps one in \(composeState.path))", console))
             }
-            guard console.hasTerminal() else { return usage("no terminal for the compose screen", console) }
+            guard console.hasTerminal() else { return .exit(usage("no terminal for the compose screen", console)) }
             let mail = MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature,
                                     resumedValues: saved.values, autosavePath: saved.draft)
             let sheet = ShareSheet(activityItems: [], systemActivities: SystemActivities.all(built: [mail]))
-            return report(await sheet.resume(mail, presenter: presenter), options: options, console: console)
+            return .activity { report(await sheet.resume(mail, presenter: presenter), options: options, console: console) }
         }
 
         if options.items.isEmpty && activityItems.isEmpty && options.mode != .explain {
-            return usage("nothing to share: give a path, a URL, --text TEXT, or - for standard input", console)
+            return .exit(usage("nothing to share: give a path, a URL, --text TEXT, or - for standard input", console))
         }
         let items: [ShareItem]
         do {
             items = try resolve(options.items, detector: detector, console: console)
         } catch {
-            return usage(error.description, console)
+            return .exit(usage(error.description, console))
         }
 
         let mail = MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature)
@@ -116,12 +170,12 @@ public enum ShareCommand {
                                    only: options.only.map(Set.init), pinned: configuration.pinned))
 
         switch options.mode {
-        case .list: return list(sheet, options: options, console: console)
-        case .explain: return explain(sheet, items: items, problems: plugins.problems, options: options, console: console)
+        case .list: return .exit(list(sheet, options: options, console: console))
+        case .explain: return .exit(explain(sheet, items: items, problems: plugins.problems, options: options, console: console))
         case .activity(let type):
-            return await runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
+            return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
         case .pick, .help, .version, .flush, .resume:
-            return await pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys)
+            return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys)
         }
     }
 
@@ -197,21 +251,21 @@ public enum ShareCommand {
     }
 
     static func runActivity(_ type: ActivityType, sheet: ShareSheet, options: Options, console: Console,
-                            presenter: ComposePresenter) async -> Int32 {
+                            presenter: ComposePresenter) -> Continuation {
         guard let activity = sheet.activity(ofType: type) else {
             let known = (sheet.applicationActivities + sheet.systemActivities).map(\.activityType.rawValue)
-            return usage("--activity: no activity '\(type.rawValue)' is installed; known types: " + known.joined(separator: ", "), console)
+            return .exit(usage("--activity: no activity '\(type.rawValue)' is installed; known types: " + known.joined(separator: ", "), console))
         }
         let verdict = sheet.evaluate(activity)
         if verdict.isEligible && activity.makeForm() != nil && !console.hasTerminal() {
             let fix = type == .mail ? "; add --send to send it, or --save-draft to keep it" : ""
-            return usage("no terminal for the \(activity.activityTitle) form\(fix)", console)
+            return .exit(usage("no terminal for the \(activity.activityTitle) form\(fix)", console))
         }
         if let reason = verdict.reason {
             console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(TerminalText.sanitized(verdict.detail ?? "")))\n")
-            return ExitCode.noActivity
+            return .exit(ExitCode.noActivity)
         }
-        return report(await sheet.run(activity, presenter: presenter), options: options, console: console)
+        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console) }
     }
 
     static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {
@@ -237,14 +291,14 @@ public enum ShareCommand {
     }
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ComposePresenter, keys: KeyMap) async -> Int32 {
+                     presenter: ComposePresenter, keys: KeyMap) -> Continuation {
         let eligible = sheet.eligibleActivities()
         guard !eligible.isEmpty else {
             console.error("share: no activity can take these items (see share --explain)\n")
-            return ExitCode.noActivity
+            return .exit(ExitCode.noActivity)
         }
         guard console.hasTerminal() else {
-            return usage("no terminal to draw the picker on (/dev/tty); use --list, --explain or --activity TYPE", console)
+            return .exit(usage("no terminal to draw the picker on (/dev/tty); use --list, --explain or --activity TYPE", console))
         }
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let picked: ActivityType?
@@ -252,12 +306,12 @@ public enum ShareCommand {
             picked = try PickerSession.run(sheet: sheet, activities: eligible, items: items, title: options.title, colors: !noColor,
                                            keys: keys)
         } catch {
-            return usage(error.message, console)
+            return .exit(usage(error.message, console))
         }
         guard let type = picked, let activity = sheet.activity(ofType: type) else {
-            return report(.dismissed, options: options, console: console)
+            return .exit(report(.dismissed, options: options, console: console))
         }
-        return report(await sheet.run(activity, presenter: presenter), options: options, console: console)
+        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console) }
     }
 
     static func report(_ result: ActivityResult, options: Options, console: Console) -> Int32 {

@@ -65,4 +65,6 @@ if arguments.first == "--" { arguments.removeFirst() }
 signal(SIGPIPE, SIG_IGN)
 let activities = titles.enumerated().map { FixtureActivity(number: $0.offset + 1, title: $0.element) }
 let raw = arguments.map { Array($0.utf8) }
-exit(await ShareCommand.main(rawArguments: raw, console: .process, applicationActivities: activities))
+MainActor.assumeIsolated {
+    ShareCommand.exitAfterRunning(rawArguments: raw, console: .process, applicationActivities: activities)
+}

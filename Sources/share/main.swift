@@ -12,5 +12,8 @@ let rawArguments = (1..<Int(CommandLine.argc)).map { index in
                                                                    count: strlen($0))) } ?? []
 }
 signal(SIGPIPE, SIG_IGN)
-let code = await ShareCommand.main(rawArguments: rawArguments, console: .process)
-exit(code)
+// Synchronous top-level code: the concurrency runtime starts only once an
+// activity has been chosen, not before the picker's first paint.
+MainActor.assumeIsolated {
+    ShareCommand.exitAfterRunning(rawArguments: rawArguments, console: .process)
+}
