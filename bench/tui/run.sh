@@ -96,9 +96,16 @@ echo "First paint: spawn to the last byte of the first burst holding the tool's 
 awk -F'\t' '$8 < $6 { printf "- %s: %d of %d runs did not end on Esc and were killed\n", $1, $6 - $8, $6 }' "$WORK/medians.tsv"
 echo
 # Targets: first paint ≤ 1.0× whiptail at 15 entries and ≤ 1.0× fzf at 1,000; ≤ 80 bytes per arrow key.
+# The verdict is the ratio of the medians; the paired ratio (median over rounds
+# of share/peer, with a 95 % bootstrap interval, bench/tui/paired.py) says how
+# much of it the machine's noise leaves open.
 for n in $SIZES; do
   if [ "$n" -le 100 ]; then base=whiptail; else base=fzf; fi
-  awk -v n="$n" -v b="$base" -v s="$(get "share $n" 2)" -v p="$(get "$base $n" 2)" -v a="$(get "share $n" 4)" 'BEGIN {
-    printf "- share at %s entries: first paint %.2f× %s (target ≤ 1.00×: %s); %d bytes per arrow key (target ≤ 80: %s)\n",
-      n, s / p, b, (s <= p ? "met" : "missed"), a, (a <= 80 ? "met" : "missed") }'
+  for tool in share share-plugins; do
+    IFS=$'\t' read -r _ pm plo phi _ < <($PY bench/tui/paired.py "${RAW:-$WORK/raw.tsv}" "$base $n" "$tool $n")
+    awk -v t="$tool" -v n="$n" -v b="$base" -v s="$(get "$tool $n" 2)" -v p="$(get "$base $n" 2)" -v a="$(get "$tool $n" 4)" \
+        -v pm="$pm" -v lo="$plo" -v hi="$phi" 'BEGIN {
+      printf "- %s at %s entries: first paint %.2f× %s (target ≤ 1.00×: %s; paired %.2f×, 95%% interval %.2f–%.2f); %d bytes per arrow key (target ≤ 80: %s)\n",
+        t, n, s / p, b, (s <= p ? "met" : "missed"), pm, lo, hi, a, (a <= 80 ? "met" : "missed") }'
+  done
 done
