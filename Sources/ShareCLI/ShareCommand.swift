@@ -29,6 +29,14 @@ public enum ShareCommand {
         /// An activity was chosen; its lifecycle (prepare, form or perform,
         /// finish) is asynchronous and ends with the exit code.
         case activity(@MainActor () async -> Int32)
+
+        /// The exit code, once the chosen activity (if any) has finished.
+        @MainActor public func exitCode() async -> Int32 {
+            switch self {
+            case .exit(let code): code
+            case .activity(let rest): await rest()
+            }
+        }
     }
 
     /// Runs `share` with the raw bytes of its arguments (without the program name).
@@ -37,11 +45,8 @@ public enum ShareCommand {
     /// are handled as text from here on and must not change on the way.
     public static func main(rawArguments: [[UInt8]], console: Console,
                             applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) async -> Int32 {
-        switch start(rawArguments: rawArguments, console: console, applicationActivities: applicationActivities,
-                     activityItems: activityItems) {
-        case .exit(let code): return code
-        case .activity(let rest): return await rest()
-        }
+        await start(rawArguments: rawArguments, console: console, applicationActivities: applicationActivities,
+                    activityItems: activityItems).exitCode()
     }
 
     /// Runs `share` as a program's `main` does and exits with its code; the
@@ -85,11 +90,8 @@ public enum ShareCommand {
     public static func run(_ arguments: [String], console: Console,
                            detector: any ContentTypeDetector = MagicContentTypeDetector(),
                            applicationActivities: [any Activity] = [], activityItems: [ActivityItem] = []) async -> Int32 {
-        switch start(arguments, console: console, detector: detector, applicationActivities: applicationActivities,
-                     activityItems: activityItems) {
-        case .exit(let code): return code
-        case .activity(let rest): return await rest()
-        }
+        await start(arguments, console: console, detector: detector, applicationActivities: applicationActivities,
+                    activityItems: activityItems).exitCode()
     }
 
     /// The synchronous part of ``run(_:console:detector:applicationActivities:activityItems:)``.
