@@ -129,59 +129,64 @@ public final class NcursesTerminal {
 
     /// Draws `frame`; ncurses sends only what changed since the last one.
     public func draw(_ frame: Frame) {
-        var buffer = [wchar_t](repeating: 0, count: 6)
-        var run = [wchar_t]()
-        run.reserveCapacity(256)
         // Start from a blank screen and write only what is not blank; ncurses
         // still sends only the difference from what the terminal shows.
         erase()
         let width = min(frame.width, Int(nc_cols()))
-        let cells = frame.storage
-        for y in 0..<min(frame.height, Int(nc_lines())) {
-            let row = y * frame.width
-            var x = 0
-            while x < width {
-                let cell = cells[row + x]
-                if cell.isContinuation { x += 1; continue }  // the second half of a wide character
-                // A run: cells in one style whose characters are simple scalars
-                // (ASCII, box drawing, Hangul syllables …), one ncurses call for all.
-                if cell.cluster == 0, let scalar = Unicode.Scalar(cell.scalar), DisplayWidth.simpleWidth(of: scalar) != nil {
-                    let style = cell.style
-                    let start = x
-                    run.removeAll(keepingCapacity: true)
-                    run.append(wchar_t(bitPattern: cell.scalar))
-                    var blank = cell.scalar == 0x20 && style == .plain
-                    x += 1
+        let height = min(frame.height, Int(nc_lines()))
+        let plain = CellStyle.plain
+        frame.storage.withUnsafeBufferPointer { cells in
+            withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(6, width)) { buffer in
+                for y in 0..<height {
+                    let row = y * frame.width
+                    var x = 0
                     while x < width {
-                        let next = cells[row + x]
-                        if next.isContinuation { x += 1; continue }
-                        guard next.style == style, next.cluster == 0, let nextScalar = Unicode.Scalar(next.scalar),
-                              DisplayWidth.simpleWidth(of: nextScalar) != nil else { break }
-                        run.append(wchar_t(bitPattern: next.scalar))
-                        blank = blank && next.scalar == 0x20
+                        let cell = cells[row + x]
+                        // Blanks are what erase() left, and the second half of a
+                        // wide character is drawn with its first half.
+                        if cell.isContinuation || (cell.scalar == 0x20 && cell.cluster == 0 && cell.style == plain) {
+                            x += 1
+                            continue
+                        }
+                        // A run: cells in one style whose characters are simple scalars
+                        // (ASCII, box drawing, Hangul syllables …), one ncurses call for
+                        // all, ending at its last cell that is not a blank.
+                        if cell.cluster == 0 && DisplayWidth.isSimple(cell.scalar) {
+                            let style = cell.style
+                            let start = x
+                            var count = 0
+                            var drawn = 0
+                            while x < width {
+                                let next = cells[row + x]
+                                if next.isContinuation { x += 1; continue }
+                                guard next.cluster == 0, next.style == style, DisplayWidth.isSimple(next.scalar) else { break }
+                                buffer[count] = wchar_t(bitPattern: next.scalar)
+                                count += 1
+                                if next.scalar != 0x20 || style != plain { drawn = count }
+                                x += 1
+                            }
+                            let (attributes, pair) = look(style)
+                            _ = nc_put_run(Int32(y), Int32(start), buffer.baseAddress, Int32(drawn), attributes, pair)
+                            continue
+                        }
+                        // ncurses holds one spacing character and its combining marks:
+                        // the first scalar, then marks and variation selectors, up to a ZWJ.
+                        var count = 0
+                        for scalar in frame.text(of: cell).unicodeScalars where count < 5 {
+                            if count > 0 {
+                                let mark = scalar.properties.generalCategory == .nonspacingMark
+                                    || scalar.properties.generalCategory == .enclosingMark || (0xFE00...0xFE0F).contains(scalar.value)
+                                guard mark else { break }
+                            }
+                            buffer[count] = wchar_t(bitPattern: scalar.value)
+                            count += 1
+                        }
+                        buffer[count] = 0
+                        let (attributes, pair) = look(cell.style)
+                        _ = nc_put(Int32(y), Int32(x), buffer.baseAddress, attributes, pair)
                         x += 1
                     }
-                    if blank { continue }
-                    let (attributes, pair) = look(style)
-                    _ = run.withUnsafeBufferPointer { nc_put_run(Int32(y), Int32(start), $0.baseAddress, Int32($0.count), attributes, pair) }
-                    continue
                 }
-                // ncurses holds one spacing character and its combining marks:
-                // the first scalar, then marks and variation selectors, up to a ZWJ.
-                var count = 0
-                for scalar in frame.text(of: cell).unicodeScalars where count < 5 {
-                    if count > 0 {
-                        let mark = scalar.properties.generalCategory == .nonspacingMark
-                            || scalar.properties.generalCategory == .enclosingMark || (0xFE00...0xFE0F).contains(scalar.value)
-                        guard mark else { break }
-                    }
-                    buffer[count] = wchar_t(bitPattern: scalar.value)
-                    count += 1
-                }
-                buffer[count] = 0
-                let (attributes, pair) = look(cell.style)
-                _ = nc_put(Int32(y), Int32(x), buffer, attributes, pair)
-                x += 1
             }
         }
         if let cursor = frame.cursor {

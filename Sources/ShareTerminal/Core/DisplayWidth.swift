@@ -45,6 +45,16 @@ public enum DisplayWidth {
         }
     }
 
+    /// Whether the scalar with this value has a ``simpleWidth(of:)``.
+    @inline(__always)
+    public static func isSimple(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x259F,
+             0xAC00...0xD7A3: true
+        default: false
+        }
+    }
+
     /// The columns `text` takes.
     public static func of<S: StringProtocol>(_ text: S) -> Int {
         var simple = 0

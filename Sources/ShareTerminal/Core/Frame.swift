@@ -204,6 +204,34 @@ public struct Frame: Sendable, Equatable {
         return column
     }
 
+    /// Writes `count` copies of `scalar` from (x, y), as `put` writes a
+    /// string of them (a border's line, without building that string).
+    /// Returns the column after the last cell written.
+    @discardableResult
+    public mutating func put(repeating scalar: Unicode.Scalar, count: Int, x: Int, y: Int, style: CellStyle = .plain,
+                             maxX: Int? = nil) -> Int {
+        guard DisplayWidth.simpleWidth(of: scalar) == 1 else {
+            return put(String(repeating: String(scalar), count: max(0, count)), x: x, y: y, style: style, maxX: maxX)
+        }
+        guard y >= 0 && y < height else { return x }
+        let limit = min(maxX ?? width, width)
+        let end = min(x + max(0, count), limit)
+        guard end > x else { return x }
+        for column in max(0, x)..<max(0, end) {
+            unsplit(x: column, y: y)
+            storage[y * width + column] = StoredCell(scalar: scalar.value, cluster: 0, style: style)
+        }
+        return end
+    }
+
+    /// A border's top or bottom line `w` columns wide from (x, y): `left`,
+    /// `fill` repeated, `right` ("╭──╮"), as `put` would write that string.
+    public mutating func putLine(_ left: Unicode.Scalar, _ fill: Unicode.Scalar, _ right: Unicode.Scalar,
+                                 x: Int, y: Int, width w: Int, style: CellStyle = .plain) {
+        let afterLeft = put(String(left), x: x, y: y, style: style)
+        put(String(right), x: put(repeating: fill, count: w - 2, x: afterLeft, y: y, style: style), y: y, style: style)
+    }
+
     /// Before cell (x, y) is overwritten: if it is one half of a wide
     /// character, blank the other half, so no half character is left behind.
     private mutating func unsplit(x: Int, y: Int) {
@@ -235,12 +263,12 @@ public struct Frame: Sendable, Equatable {
     public mutating func box(x: Int, y: Int, width w: Int, height h: Int) {
         guard w >= 2 && h >= 2 else { return }
         fill(x: x, y: y, width: w, height: h, style: .plain)
-        put("╭" + String(repeating: "─", count: w - 2) + "╮", x: x, y: y)
+        putLine("╭", "─", "╮", x: x, y: y, width: w)
         for row in 1..<(h - 1) {
             put("│", x: x, y: y + row)
             put("│", x: x + w - 1, y: y + row)
         }
-        put("╰" + String(repeating: "─", count: w - 2) + "╯", x: x, y: y + h - 1)
+        putLine("╰", "─", "╯", x: x, y: y + h - 1, width: w)
     }
 
     /// The frame with every colour removed (for `NO_COLOR`).

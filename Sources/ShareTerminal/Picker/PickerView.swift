@@ -37,12 +37,12 @@ public enum PickerView {
     private static func drawHeader(_ state: PickerState, into frame: inout Frame, accent: CellStyle) {
         let width = state.width
         let border = CellStyle(dim: true)
-        frame.put("╭" + String(repeating: "─", count: max(0, width - 2)) + "╮", x: 0, y: 0, style: border)
+        frame.putLine("╭", "─", "╮", x: 0, y: 0, width: width, style: border)
         frame.put("│", x: 0, y: 1, style: border)
         frame.put("│", x: width - 1, y: 1, style: border)
         frame.put("│", x: 0, y: 2, style: border)
         frame.put("│", x: width - 1, y: 2, style: border)
-        frame.put("╰" + String(repeating: "─", count: max(0, width - 2)) + "╯", x: 0, y: 3, style: border)
+        frame.putLine("╰", "─", "╯", x: 0, y: 3, width: width, style: border)
         var textX = 4
         if let thumbnail = state.header.thumbnail, state.colors {
             for (row, cells) in thumbnail.prefix(2).enumerated() {
