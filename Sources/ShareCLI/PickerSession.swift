@@ -19,7 +19,7 @@ enum PickerSession {
         }
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
         let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
-        let terminal = try NcursesTerminal(wantColors: colors)
+        let terminal = try NcursesTerminal(wantColors: colors, writesFirstFrame: true)
         defer { terminal.end() }
         let size = terminal.size
         var state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors)

@@ -165,6 +165,26 @@ import Testing
         try Self.expectPicked("Activity 5", session)
     }
 
+    /// The first frame is written directly (not by ncurses) and ncurses then
+    /// sends only differences from it: after a move, the screen must be
+    /// exactly what ncurses draws from scratch for the same state (forced by
+    /// a resize away and back).
+    @Test func theFirstFrameWrittenDirectlyIsTheOneNcursesWouldDraw() throws {
+        let (fixtures, session) = try Self.fixtureSession(count: 5)
+        defer { withExtendedLifetime(fixtures) {} }
+        try session.send("Right")
+        let moved = try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
+        try session.resize(width: 40, height: 12)
+        try session.waitUntil("the list at 40×12") { $0.lines.count == 12 && !$0.contains("╭") }
+        try session.resize(width: 100, height: 30)
+        let redrawn = try session.waitUntil("the grid drawn again by ncurses, as before the resize", colors: true) {
+            $0.text == moved.text
+        }
+        #expect(redrawn.text == moved.text)
+        try session.send("Escape")
+        #expect(try session.waitForExit() == 1)
+    }
+
     // MARK: - 5. Wide and long titles
 
     @Test func koreanAndEmojiTitlesAreTruncatedAndAligned() throws {

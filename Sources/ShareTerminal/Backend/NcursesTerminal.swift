@@ -19,10 +19,19 @@ public final class NcursesTerminal {
     private var pairs: [Int: Int16] = [:]
     private var ended = false
     private var inputReady = false
+    /// The sequences the first frame is written with, until it is drawn;
+    /// nil when ncurses composes every frame itself.
+    private var firstFrame: TerminalSequences?
 
     /// Opens `/dev/tty` and starts ncurses on it.
+    ///
+    /// With `writesFirstFrame`, the first frame (when it hides the cursor) is
+    /// written to the terminal directly and only then handed to ncurses, so
+    /// that it shows before ncurses has composed anything (DECISIONS.md,
+    /// "The first frame, written directly"); every later frame is ncurses'
+    /// difference from it.
     /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
-    public init(wantColors: Bool) throws(TerminalError) {
+    public init(wantColors: Bool, writesFirstFrame: Bool = false) throws(TerminalError) {
         // Only the character type matters to ncurses (UTF-8, wide characters);
         // loading every category read a dozen locale files before the first paint.
         setlocale(LC_CTYPE, "")
@@ -53,13 +62,21 @@ public final class NcursesTerminal {
         self.output = output
         self.screen = screen
         set_term(screen)
-        // Until a screen has been through one endwin/refresh cycle, ncurses
-        // flushes its output after every cursor movement (it cannot yet tell
-        // a curses program from a terminfo one), which sent a first frame in
-        // sixty writes. One cycle here, before colours are started (so the
-        // resume has no palette to reset), makes every refresh one write.
-        endwin()
-        refresh()
+        // The first frame is written directly only in UTF-8 (what it is
+        // written in) and with the capabilities it is written with.
+        let direct = writesFirstFrame && String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
+            && nc_string_capability("clear") != nil && nc_string_capability("cup") != nil && nc_string_capability("sgr0") != nil
+        if !direct {
+            // Until a screen has been through one endwin/refresh cycle, ncurses
+            // flushes its output after every cursor movement (it cannot yet tell
+            // a curses program from a terminfo one), which sent a first frame in
+            // sixty writes. One cycle here, before colours are started (so the
+            // resume has no palette to reset), makes every refresh one write.
+            // (After a first frame written directly, a refresh is a few writes:
+            // the cycle would clear that frame.)
+            endwin()
+            refresh()
+        }
         raw()
         noecho()
         nonl()
@@ -77,9 +94,34 @@ public final class NcursesTerminal {
         } else {
             colors = false
         }
-        // The first frame clears the screen and draws what is not blank, with
-        // the colours now in force.
-        clearok(nc_stdscr(), true)
+        if direct {
+            firstFrame = Self.sequences(colors: colors ? Int(nc_colors()) : 0)
+        } else {
+            // The first frame clears the screen and draws what is not blank, with
+            // the colours now in force.
+            clearok(nc_stdscr(), true)
+        }
+    }
+
+    /// The terminal's sequences for a frame written directly, from terminfo.
+    private static func sequences(colors: Int) -> TerminalSequences? {
+        func bytes(_ text: UnsafePointer<CChar>?) -> [UInt8] {
+            guard let text else { return [] }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)))
+        }
+        guard let cup = nc_string_capability("cup") else { return nil }
+        let setaf = nc_string_capability("setaf")
+        let setab = nc_string_capability("setab")
+        let usable = colors > 0 && setaf != nil && setab != nil ? colors : 0
+        return TerminalSequences(
+            clear: bytes(nc_string_capability("clear")),
+            reset: bytes(nc_string_capability("sgr0")) + (usable > 0 ? bytes(nc_string_capability("op")) : []),
+            bold: bytes(nc_string_capability("bold")), reverse: bytes(nc_string_capability("rev")),
+            dim: bytes(nc_string_capability("dim")), underline: bytes(nc_string_capability("smul")),
+            colors: usable, movesInStyle: nc_flag_capability("msgr") != 0,
+            moveTo: { row, column in bytes(nc_parameter2(cup, Int32(row), Int32(column))) },
+            foreground: { index in setaf.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] },
+            background: { index in setab.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] })
     }
 
     deinit { end() }
@@ -129,6 +171,62 @@ public final class NcursesTerminal {
 
     /// Draws `frame`; ncurses sends only what changed since the last one.
     public func draw(_ frame: Frame) {
+        if let sequences = firstFrame {
+            firstFrame = nil
+            if writeDirectly(frame, with: sequences) { return }
+            // ncurses draws this first frame itself, on a cleared screen.
+            clearok(nc_stdscr(), true)
+        }
+        compose(frame)
+        if let cursor = frame.cursor {
+            leaveok(nc_stdscr(), false)
+            curs_set(1)
+            move(Int32(cursor.y), Int32(cursor.x))
+        } else {
+            // Leave the hardware cursor where it is: no move back after each change.
+            leaveok(nc_stdscr(), true)
+            curs_set(0)
+        }
+        refresh()
+    }
+
+    /// Writes `frame` to the terminal in one write, then gives ncurses the
+    /// same frame as what the terminal shows; false (and nothing written)
+    /// when it cannot be written so.
+    private func writeDirectly(_ frame: Frame, with sequences: TerminalSequences) -> Bool {
+        guard FrameBytes.canWrite(frame), frame.width == Int(nc_cols()), frame.height == Int(nc_lines()) else { return false }
+        // Every style in colour needs a pair of its own, as the backend gives it.
+        var keys = Set<Int>()
+        for cell in frame.storage where cell.style.foreground != nil || cell.style.background != nil { keys.insert(pairKey(cell.style)) }
+        guard pairs.count + keys.count < Int(nc_color_pairs()) || sequences.colors == 0 else { return false }
+        // An update with nothing to draw sends ncurses' pending output and
+        // its reset of the attributes, which would otherwise follow the frame.
+        // (A new screen's windows ask for a first refresh that clears: not this one.)
+        clearok(nc_stdscr(), false)
+        clearok(nc_newscr(), false)
+        clearok(nc_curscr(), false)
+        doupdate()
+        fflush(output)
+        let bytes = FrameBytes.write(frame, with: sequences)
+        let descriptor = fileno(output)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return offset > 0 }
+            offset += written
+        }
+        // The same frame composed by ncurses is now what the terminal shows:
+        // later frames are sent as differences from it.
+        compose(frame)
+        leaveok(nc_stdscr(), true)
+        wnoutrefresh(nc_stdscr())
+        overwrite(nc_newscr(), nc_curscr())
+        return true
+    }
+
+    /// `frame` in ncurses' window, not yet sent.
+    private func compose(_ frame: Frame) {
         // Start from a blank screen and write only what is not blank; ncurses
         // still sends only the difference from what the terminal shows.
         erase()
@@ -169,19 +267,10 @@ public final class NcursesTerminal {
                             _ = nc_put_run(Int32(y), Int32(start), buffer.baseAddress, Int32(drawn), attributes, pair)
                             continue
                         }
-                        // ncurses holds one spacing character and its combining marks:
-                        // the first scalar, then marks and variation selectors, up to a ZWJ.
-                        var count = 0
-                        for scalar in frame.text(of: cell).unicodeScalars where count < 5 {
-                            if count > 0 {
-                                let mark = scalar.properties.generalCategory == .nonspacingMark
-                                    || scalar.properties.generalCategory == .enclosingMark || (0xFE00...0xFE0F).contains(scalar.value)
-                                guard mark else { break }
-                            }
-                            buffer[count] = wchar_t(bitPattern: scalar.value)
-                            count += 1
-                        }
-                        buffer[count] = 0
+                        // ncurses holds one spacing character and its combining marks.
+                        let scalars = frame.drawnScalars(of: cell)
+                        for (index, scalar) in scalars.enumerated() { buffer[index] = wchar_t(bitPattern: scalar.value) }
+                        buffer[scalars.count] = 0
                         let (attributes, pair) = look(cell.style)
                         _ = nc_put(Int32(y), Int32(x), buffer.baseAddress, attributes, pair)
                         x += 1
@@ -189,16 +278,6 @@ public final class NcursesTerminal {
                 }
             }
         }
-        if let cursor = frame.cursor {
-            leaveok(nc_stdscr(), false)
-            curs_set(1)
-            move(Int32(cursor.y), Int32(cursor.x))
-        } else {
-            // Leave the hardware cursor where it is: no move back after each change.
-            leaveok(nc_stdscr(), true)
-            curs_set(0)
-        }
-        refresh()
     }
 
     /// Waits for the next event; with a timeout, returns `nil` when none came in time.
@@ -254,6 +333,11 @@ public final class NcursesTerminal {
         }
     }
 
+    /// The colours of a style as one number, the key of its colour pair.
+    private func pairKey(_ style: CellStyle) -> Int {
+        (style.foreground.map { $0.index + 1 } ?? 0) * 257 + (style.background.map { $0.index + 1 } ?? 0)
+    }
+
     /// ncurses attributes and colour pair for a style.
     private func look(_ style: CellStyle) -> (attr_t, Int16) {
         var attributes: attr_t = 0
@@ -263,7 +347,7 @@ public final class NcursesTerminal {
         if style.underline { attributes |= nc_a_underline() }
         guard colors, style.foreground != nil || style.background != nil else { return (attributes, 0) }
         if let color = style.foreground ?? style.background, Int32(color.index) >= nc_colors() { return (attributes, 0) }
-        let key = (style.foreground.map { $0.index + 1 } ?? 0) * 257 + (style.background.map { $0.index + 1 } ?? 0)
+        let key = pairKey(style)
         if let pair = pairs[key] { return (attributes, pair) }
         let pair = Int16(pairs.count + 1)
         guard Int32(pair) < nc_color_pairs() else { return (attributes, 0) }

@@ -138,6 +138,22 @@ public struct Frame: Sendable, Equatable {
         return String(Character(scalar))
     }
 
+    /// What a terminal cell can hold of a stored cell's grapheme: its first
+    /// scalar, then the combining marks and variation selectors after it,
+    /// up to five in all (ncurses' limit); a ZWJ sequence keeps its first part.
+    func drawnScalars(of stored: StoredCell) -> [Unicode.Scalar] {
+        var scalars: [Unicode.Scalar] = []
+        for scalar in text(of: stored).unicodeScalars where scalars.count < 5 {
+            if !scalars.isEmpty {
+                let mark = scalar.properties.generalCategory == .nonspacingMark
+                    || scalar.properties.generalCategory == .enclosingMark || (0xFE00...0xFE0F).contains(scalar.value)
+                guard mark else { break }
+            }
+            scalars.append(scalar)
+        }
+        return scalars
+    }
+
     /// The stored form of a cell's text (a grapheme, perhaps with marks joined) in `style`.
     private mutating func stored(_ text: String, _ style: CellStyle) -> StoredCell {
         let scalars = text.unicodeScalars
