@@ -213,7 +213,8 @@ public final class NcursesTerminal {
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return offset > 0 }
+            // A failed write: ncurses draws the frame itself, from a cleared screen.
+            guard written > 0 else { return false }
             offset += written
         }
         // The same frame composed by ncurses is now what the terminal shows:
