@@ -62,6 +62,18 @@ struct FrameBytesTests {
         #expect(written(frame, tokens()) == "<clear>e\u{301}<0,1>x  한y<0,0>")
     }
 
+    /// vt100's entry pads its strings (`clear=\E[H\E[J$<50>`): the delay is
+    /// not sent as text.
+    @Test func paddingIsTakenOutOfCapabilities() {
+        func stripped(_ text: String) -> String {
+            String(decoding: TerminalSequences.withoutPadding(Array(text.utf8)), as: UTF8.self)
+        }
+        #expect(stripped("\u{1B}[H\u{1B}[J$<50>") == "\u{1B}[H\u{1B}[J")
+        #expect(stripped("\u{1B}[1m$<2>x$<5.5*/>") == "\u{1B}[1mx")
+        #expect(stripped("\u{1B}[1;1H") == "\u{1B}[1;1H")
+        #expect(stripped("$<>$<a>$") == "$<>$<a>$", "not padding: kept")
+    }
+
     @Test func onlyFramesWithoutACursorAndWithABlankLastCellAreWritten() {
         var frame = Frame(width: 4, height: 2)
         frame.put("ab", x: 0, y: 1)

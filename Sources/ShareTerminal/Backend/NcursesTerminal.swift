@@ -107,7 +107,8 @@ public final class NcursesTerminal {
     private static func sequences(colors: Int) -> TerminalSequences? {
         func bytes(_ text: UnsafePointer<CChar>?) -> [UInt8] {
             guard let text else { return [] }
-            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text)))
+            return TerminalSequences.withoutPadding(
+                Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))))
         }
         guard let cup = nc_string_capability("cup") else { return nil }
         let setaf = nc_string_capability("setaf")

@@ -20,6 +20,27 @@ public struct TerminalSequences {
     public var foreground: (Int) -> [UInt8]
     public var background: (Int) -> [UInt8]
 
+    /// A capability's bytes without terminfo's padding (`$<5>`, `$<2*/>`):
+    /// a delay for old hardware that tputs would turn into waiting or pad
+    /// characters, never text to send.
+    public static func withoutPadding(_ bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "$"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "<"),
+               let close = bytes[(index + 2)...].firstIndex(of: UInt8(ascii: ">")), close > index + 2,
+               bytes[(index + 2)..<close].allSatisfy({ (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".")
+                   || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "/") }) {
+                index = close + 1
+                continue
+            }
+            result.append(bytes[index])
+            index += 1
+        }
+        return result
+    }
+
     public init(clear: [UInt8], reset: [UInt8], bold: [UInt8], reverse: [UInt8], dim: [UInt8], underline: [UInt8],
                 colors: Int, movesInStyle: Bool, moveTo: @escaping (Int, Int) -> [UInt8],
                 foreground: @escaping (Int) -> [UInt8], background: @escaping (Int) -> [UInt8]) {
