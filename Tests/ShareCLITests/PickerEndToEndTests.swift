@@ -185,6 +185,21 @@ import Testing
         #expect(try session.waitForExit() == 1)
     }
 
+    /// Outside UTF-8 the direct first frame (written in UTF-8) is not used:
+    /// ncurses draws the first frame itself, and the picker works as ever.
+    @Test func withoutUTF8NcursesDrawsTheFirstFrameItself() throws {
+        let fixtures = try Fixtures()
+        defer { withExtendedLifetime(fixtures) {} }
+        let command = "LC_ALL=C " + (try Self.fixture(["--count", "5", "--", "--json", "--text", "hello"]))
+        let session = try TmuxSession(command, width: 100, height: 30, workingDirectory: fixtures.files,
+                                      environment: fixtures.environment)
+        try session.waitFor("Activity 5")
+        try session.send("Right")
+        try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
+        try session.send("Enter")
+        try Self.expectPicked("Activity 3", session)
+    }
+
     // MARK: - 5. Wide and long titles
 
     @Test func koreanAndEmojiTitlesAreTruncatedAndAligned() throws {
