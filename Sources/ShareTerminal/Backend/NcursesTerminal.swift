@@ -234,7 +234,6 @@ public final class NcursesTerminal {
         erase()
         let width = min(frame.width, Int(nc_cols()))
         let height = min(frame.height, Int(nc_lines()))
-        let plain = CellStyle.plain
         frame.storage.withUnsafeBufferPointer { cells in
             withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(6, width)) { buffer in
                 for y in 0..<height {
@@ -244,14 +243,14 @@ public final class NcursesTerminal {
                         let cell = cells[row + x]
                         // Blanks are what erase() left, and the second half of a
                         // wide character is drawn with its first half.
-                        if cell.isContinuation || (cell.scalar == 0x20 && cell.cluster == 0 && cell.style == plain) {
+                        if cell.isContinuation || cell.isBlank {
                             x += 1
                             continue
                         }
                         // A run: cells in one style whose characters are simple scalars
                         // (ASCII, box drawing, Hangul syllables …), one ncurses call for
                         // all, ending at its last cell that is not a blank.
-                        if cell.cluster == 0 && DisplayWidth.isSimple(cell.scalar) {
+                        if cell.cluster == 0 && DisplayWidth.simpleWidth(ofValue: cell.scalar) != nil {
                             let style = cell.style
                             let start = x
                             var count = 0
@@ -259,10 +258,10 @@ public final class NcursesTerminal {
                             while x < width {
                                 let next = cells[row + x]
                                 if next.isContinuation { x += 1; continue }
-                                guard next.cluster == 0, next.style == style, DisplayWidth.isSimple(next.scalar) else { break }
+                                guard next.cluster == 0, next.style == style, DisplayWidth.simpleWidth(ofValue: next.scalar) != nil else { break }
                                 buffer[count] = wchar_t(bitPattern: next.scalar)
                                 count += 1
-                                if next.scalar != 0x20 || style != plain { drawn = count }
+                                if !next.isBlank { drawn = count }
                                 x += 1
                             }
                             let (attributes, pair) = look(style)

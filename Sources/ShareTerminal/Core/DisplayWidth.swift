@@ -38,20 +38,17 @@ public enum DisplayWidth {
     /// agrees on all of these, so the backend may draw them as runs.
     @inline(__always)
     public static func simpleWidth(of scalar: Unicode.Scalar) -> Int? {
-        switch scalar.value {
+        simpleWidth(ofValue: scalar.value)
+    }
+
+    /// ``simpleWidth(of:)`` for a scalar's value (a frame's stored cell),
+    /// without making the scalar first.
+    @inline(__always)
+    static func simpleWidth(ofValue value: UInt32) -> Int? {
+        switch value {
         case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x259F: 1
         case 0xAC00...0xD7A3: 2
         default: nil
-        }
-    }
-
-    /// Whether the scalar with this value has a ``simpleWidth(of:)``.
-    @inline(__always)
-    public static func isSimple(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x20...0x7E, 0xA0...0xAC, 0xAE...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x21FF, 0x2500...0x259F,
-             0xAC00...0xD7A3: true
-        default: false
         }
     }
 

@@ -88,6 +88,8 @@ struct StoredCell: Sendable, Equatable {
     static let blank = StoredCell(scalar: 0x20, cluster: 0, style: .plain)
     static func continuation(_ style: CellStyle) -> StoredCell { StoredCell(scalar: 0, cluster: 0, style: style) }
     var isContinuation: Bool { scalar == 0 && cluster == 0 }
+    /// A space in the default look: what an erased screen shows.
+    var isBlank: Bool { scalar == 0x20 && cluster == 0 && style == .plain }
 }
 
 /// A screen's worth of styled cells: what a view returns and a backend draws.

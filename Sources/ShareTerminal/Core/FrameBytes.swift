@@ -72,7 +72,7 @@ public enum FrameBytes {
     /// pending wrap).
     public static func canWrite(_ frame: Frame) -> Bool {
         guard frame.cursor == nil, frame.width > 0, frame.height > 0 else { return false }
-        return isBlank(frame.storage[frame.storage.count - 1])
+        return frame.storage[frame.storage.count - 1].isBlank
     }
 
     /// Clears the screen and draws `frame` on it.
@@ -91,7 +91,7 @@ public enum FrameBytes {
             while column < frame.width {
                 let cell = cells[base + column]
                 if cell.isContinuation { column += 1; continue }
-                if isBlank(cell) {
+                if cell.isBlank {
                     guard let next = nextDrawn(in: cells, row: base, from: column, width: frame.width) else { break }
                     // A short gap in the default look is cheaper written than jumped.
                     if let at = cursor, at.row == row, at.column == column, current == .plain, next - column <= 4 {
@@ -119,7 +119,7 @@ public enum FrameBytes {
                     if let color = style.background { out += sequences.background(color.index) }
                     current = style
                 }
-                if cell.cluster == 0, let scalar = Unicode.Scalar(cell.scalar), let width = DisplayWidth.simpleWidth(of: scalar) {
+                if cell.cluster == 0, let width = DisplayWidth.simpleWidth(ofValue: cell.scalar), let scalar = Unicode.Scalar(cell.scalar) {
                     append(scalar, to: &out)
                     cursor = (row, column + width)
                 } else {
@@ -144,16 +144,12 @@ public enum FrameBytes {
         return drawn
     }
 
-    private static func isBlank(_ cell: StoredCell) -> Bool {
-        cell.scalar == 0x20 && cell.cluster == 0 && cell.style == .plain
-    }
-
     /// The column of the next cell in the row that is drawn (not blank, not a continuation).
     private static func nextDrawn(in cells: [StoredCell], row base: Int, from column: Int, width: Int) -> Int? {
         var next = column
         while next < width {
             let cell = cells[base + next]
-            if !cell.isContinuation && !isBlank(cell) { return next }
+            if !cell.isContinuation && !cell.isBlank { return next }
             next += 1
         }
         return nil
