@@ -1,3 +1,4 @@
+import CNcursesw
 import Testing
 @testable import ShareTerminal
 
@@ -84,5 +85,17 @@ struct FrameBytesTests {
         corner.put("d", x: 3, y: 1)
         #expect(!FrameBytes.canWrite(corner), "writing the last cell scrolls some terminals")
         #expect(!FrameBytes.canWrite(Frame(width: 0, height: 0)))
+    }
+
+    /// The ANSI cursor address written without terminfo's interpreter is the
+    /// one the interpreter makes of the same string.
+    @Test func theANSIMoveIsWhatTiparmMakesOfIt() {
+        let template = String(decoding: TerminalSequences.ansiCursorAddress, as: UTF8.self)
+        for (row, column) in [(0, 0), (0, 9), (8, 9), (9, 10), (29, 99), (99, 999), (1234, 5)] {
+            let interpreted = template.withCString { nc_parameter2($0, Int32(row), Int32(column)).map { String(cString: $0) } }
+            #expect(String(decoding: TerminalSequences.ansiMove(row: row, column: column), as: UTF8.self) == interpreted,
+                    "row \(row), column \(column)")
+        }
+        #expect(String(decoding: TerminalSequences.ansiMove(row: 29, column: 99), as: UTF8.self) == "\u{1B}[30;100H")
     }
 }

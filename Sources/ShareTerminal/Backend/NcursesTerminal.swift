@@ -114,15 +114,34 @@ public final class NcursesTerminal {
         let setaf = nc_string_capability("setaf")
         let setab = nc_string_capability("setab")
         let usable = colors > 0 && setaf != nil && setab != nil ? colors : 0
+        // Interpreting `cup` (tiparm) for each of the hundred moves of a frame
+        // cost more than writing the frame; the ANSI form is written directly.
+        // A frame has few colours: each is interpreted once.
+        let moveTo: (Int, Int) -> [UInt8] = bytes(cup) == TerminalSequences.ansiCursorAddress
+            ? { row, column in TerminalSequences.ansiMove(row: row, column: column) }
+            : { row, column in bytes(nc_parameter2(cup, Int32(row), Int32(column))) }
+        let foregrounds = ColorSequences { index in setaf.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] }
+        let backgrounds = ColorSequences { index in setab.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] }
         return TerminalSequences(
             clear: bytes(nc_string_capability("clear")),
             reset: bytes(nc_string_capability("sgr0")) + (usable > 0 ? bytes(nc_string_capability("op")) : []),
             bold: bytes(nc_string_capability("bold")), reverse: bytes(nc_string_capability("rev")),
             dim: bytes(nc_string_capability("dim")), underline: bytes(nc_string_capability("smul")),
             colors: usable, movesInStyle: nc_flag_capability("msgr") != 0,
-            moveTo: { row, column in bytes(nc_parameter2(cup, Int32(row), Int32(column))) },
-            foreground: { index in setaf.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] },
-            background: { index in setab.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] })
+            moveTo: moveTo, foreground: foregrounds.sequence, background: backgrounds.sequence)
+    }
+
+    /// A colour capability's bytes per palette index, each interpreted once.
+    private final class ColorSequences {
+        private let interpret: (Int) -> [UInt8]
+        private var known: [Int: [UInt8]] = [:]
+        init(_ interpret: @escaping (Int) -> [UInt8]) { self.interpret = interpret }
+        func sequence(_ index: Int) -> [UInt8] {
+            if let bytes = known[index] { return bytes }
+            let bytes = interpret(index)
+            known[index] = bytes
+            return bytes
+        }
     }
 
     deinit { end() }

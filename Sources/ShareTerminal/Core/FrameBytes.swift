@@ -41,6 +41,26 @@ public struct TerminalSequences {
         return result
     }
 
+    /// `cup` as nearly every terminal spells it (ANSI: `\E[%i%p1%d;%p2%dH`);
+    /// ``ansiMove(row:column:)`` writes it without interpreting it.
+    public static let ansiCursorAddress = Array("\u{1B}[%i%p1%d;%p2%dH".utf8)
+
+    /// The ANSI cursor address of a row and column (counted from 0): ESC [ row+1 ; column+1 H.
+    public static func ansiMove(row: Int, column: Int) -> [UInt8] {
+        var bytes: [UInt8] = [0x1B, 0x5B]
+        bytes.reserveCapacity(10)
+        appendDecimal(row + 1, to: &bytes)
+        bytes.append(0x3B)
+        appendDecimal(column + 1, to: &bytes)
+        bytes.append(0x48)
+        return bytes
+    }
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(0x30 + UInt8(value % 10))
+    }
+
     public init(clear: [UInt8], reset: [UInt8], bold: [UInt8], reverse: [UInt8], dim: [UInt8], underline: [UInt8],
                 colors: Int, movesInStyle: Bool, moveTo: @escaping (Int, Int) -> [UInt8],
                 foreground: @escaping (Int) -> [UInt8], background: @escaping (Int) -> [UInt8]) {
