@@ -18,7 +18,7 @@ public struct ActivityType: RawRepresentable, Hashable, Sendable, Comparable, Cu
     /// digits, `-` and `_`, the first starting with a letter).
     /// - Throws: ``ActivityTypeError`` naming the bad word and the valid names.
     public init(parsing text: String) throws(ActivityTypeError) {
-        if let system = ActivityType.system.first(where: { $0.rawValue == text }) {
+        if !ActivityType.hasDot(text), let system = ActivityType.system.first(where: { $0.rawValue == text }) {
             self = system
         } else if ActivityType.isReverseDNS(text) {
             self.init(rawValue: text)
@@ -28,7 +28,12 @@ public struct ActivityType: RawRepresentable, Hashable, Sendable, Comparable, Cu
     }
 
     /// Whether this is one of the 14 system types.
-    public var isSystem: Bool { ActivityType.system.contains(self) }
+    public var isSystem: Bool { !ActivityType.hasDot(rawValue) && ActivityType.system.contains(self) }
+
+    /// No system name has a dot and every reverse-DNS name has one: a
+    /// plugin's type is told from the system ones without comparing it to
+    /// each (a thousand are read at start-up).
+    private static func hasDot(_ text: String) -> Bool { text.utf8.contains(UInt8(ascii: ".")) }
 
     public var description: String { rawValue }
 

@@ -58,7 +58,8 @@ public final class ShareSheet {
     /// the action row; within a row application activities first, then
     /// system ones in table order.
     public func evaluations() -> [ActivityEvaluation] {
-        ordered().map(evaluate)
+        let placeholders = activityItems.map(\.placeholder)
+        return ordered().map { evaluate($0, items: placeholders, explaining: true) }
     }
 
     /// The eligible activities, in display order.
@@ -69,7 +70,8 @@ public final class ShareSheet {
     /// The eligible activities' verdicts, in display order. The reasons are
     /// for --explain; the picker and --list need only the verdicts.
     public func eligibleEvaluations() -> [ActivityEvaluation] {
-        ordered().map { evaluate($0, explaining: false) }.filter(\.isEligible)
+        let placeholders = activityItems.map(\.placeholder)
+        return ordered().map { evaluate($0, items: placeholders, explaining: false) }.filter(\.isEligible)
     }
 
     /// The activity of `type`, eligible or not.
@@ -79,11 +81,12 @@ public final class ShareSheet {
 
     /// The verdict on one activity: the first of excluded, unsupported-items, unavailable.
     public func evaluate(_ activity: any Activity) -> ActivityEvaluation {
-        evaluate(activity, explaining: true)
+        evaluate(activity, items: activityItems.map(\.placeholder), explaining: true)
     }
 
-    /// The verdict; without `explaining`, an unsupported-items verdict has no detail.
-    private func evaluate(_ activity: any Activity, explaining: Bool) -> ActivityEvaluation {
+    /// The verdict on the items' `placeholders`; without `explaining`, an
+    /// unsupported-items verdict has no detail.
+    private func evaluate(_ activity: any Activity, items placeholders: [ShareItem], explaining: Bool) -> ActivityEvaluation {
         let type = activity.activityType
         if excludedActivityTypes.contains(type) {
             return ActivityEvaluation(activity: activity, reason: .excluded, detail: "excluded")
@@ -92,7 +95,6 @@ public final class ShareSheet {
             return ActivityEvaluation(activity: activity, reason: .excluded, detail: "not in --only")
         }
         let kinds = supportedKinds(of: activity)
-        let placeholders = activityItems.map(\.placeholder)
         let supported = placeholders.filter { $0.isSupported(by: kinds) }
         if supported.isEmpty || (!type.isSystem && !activity.canPerform(with: supported)) {
             return ActivityEvaluation(activity: activity, reason: .unsupportedItems,
@@ -120,9 +122,9 @@ public final class ShareSheet {
         for type in pinnedActivityTypes {
             if let activity = all.first(where: { $0.activityType == type }) { add(activity) }
         }
-        let system = systemActivities.sorted {
-            (SupportTable.position(of: $0.activityType) ?? Int.max) < (SupportTable.position(of: $1.activityType) ?? Int.max)
-        }
+        // Each position looked up once, not at every comparison.
+        let system = systemActivities.map { (position: SupportTable.position(of: $0.activityType) ?? Int.max, activity: $0) }
+            .sorted { $0.position < $1.position }.map(\.activity)
         for category in [ActivityCategory.share, .action] {
             for activity in applicationActivities where activity.activityCategory == category { add(activity) }
             for activity in system where category == self.category(of: activity) { add(activity) }
