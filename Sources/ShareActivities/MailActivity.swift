@@ -57,7 +57,8 @@ public final class MailActivity: Activity, FormAutosaving {
 
     public func makeForm() -> ActivityForm? {
         guard request.mode == .compose else { return nil }
-        let values = resumedValues ?? initialValues()
+        let initial = resumedValues == nil ? initialValues() : nil
+        let values = resumedValues ?? initial?.values ?? [:]
         let identities = settings.identities.map(\.displayString)
         return ActivityForm(title: "New Message", fields: [
             FormField(id: "from", label: "From", kind: .choice(identities), initialValue: values["from"] ?? identities.first ?? ""),
@@ -65,16 +66,22 @@ public final class MailActivity: Activity, FormAutosaving {
             FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: values["cc"] ?? ""),
             FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: values["bcc"] ?? ""),
             FormField(id: "subject", label: "Subject", kind: .text, initialValue: values["subject"] ?? ""),
-            FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? ""),
+            FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? "",
+                      initialCursor: initial?.bodyCursor),
             FormField(id: "attachments", label: "Attachments", kind: .attachmentList, initialValue: values["attachments"] ?? ""),
         ])
     }
 
-    /// The form's first values: the request, the items, the signature.
-    func initialValues() -> [String: String] {
+    /// The form's first values (the request, the items, the signature), and
+    /// where the body's cursor starts.
+    func initialValues() -> (values: [String: String], bodyCursor: Int) {
         let composer = (try? makeComposer(subject: offeredSubject)) ?? MailComposer()
-        var body = composer.body
-        if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n\n") + "-- \n" + signature }
+        // The cursor starts on a fresh line after the shared content (a link
+        // or text), so that what is typed never runs into it; the signature
+        // stays below.
+        var body = composer.body.isEmpty ? "" : composer.body + "\n"
+        let cursor = body.count
+        if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n") + "-- \n" + signature }
         let preferred = request.from.flatMap { from in
             settings.identities.first { $0.addrSpec.lowercased() == (try? MailAddress(parsing: from))?.addrSpec.lowercased() }
         }
@@ -85,10 +92,11 @@ public final class MailActivity: Activity, FormAutosaving {
                 attachments.append(AttachmentLine(path: path).encoded)
             }
         }
-        return ["from": (preferred ?? settings.identities.first)?.displayString ?? "",
-                "to": composer.toRecipients.joined(separator: ", "), "cc": composer.ccRecipients.joined(separator: ", "),
-                "bcc": composer.bccRecipients.joined(separator: ", "), "subject": composer.subject, "body": body,
-                "attachments": attachments.joined(separator: "\n")]
+        let values = ["from": (preferred ?? settings.identities.first)?.displayString ?? "",
+                      "to": composer.toRecipients.joined(separator: ", "), "cc": composer.ccRecipients.joined(separator: ", "),
+                      "bcc": composer.bccRecipients.joined(separator: ", "), "subject": composer.subject, "body": body,
+                      "attachments": attachments.joined(separator: "\n")]
+        return (values, cursor)
     }
 
     // MARK: - Performing
@@ -161,8 +169,11 @@ public final class MailActivity: Activity, FormAutosaving {
         lenient["attachments"] = (values["attachments"] ?? "").split(separator: "\n")
             .filter { FileManager.default.fileExists(atPath: AttachmentLine(String($0)).path) }.joined(separator: "\n")
         var composer = try composer(from: lenient, checkUnchanged: false)
-        if (try? composer.makeMessage(identities: settings.identities)) == nil { composer.preferredSendingAddress = nil }
-        return try composer.makeMessage(identities: settings.identities)
+        // A draft needs no sender: with no identity configured it is saved without a From.
+        if (try? composer.makeMessage(identities: settings.identities, requireSender: false)) == nil {
+            composer.preferredSendingAddress = nil
+        }
+        return try composer.makeMessage(identities: settings.identities, requireSender: false)
     }
 
     // MARK: - Building the composer

@@ -38,8 +38,16 @@ enum MailSetup {
     /// `$EMAIL`, or `user@host` as mutt does, when no identity is configured.
     private static func fallbackIdentity(_ environment: [String: String]) -> MailAddress? {
         if let email = environment["EMAIL"], let address = try? MailAddress(parsing: email) { return address }
-        guard let user = environment["USER"] ?? environment["LOGNAME"] else { return nil }
+        guard let user = environment["USER"] ?? environment["LOGNAME"] ?? accountName() else { return nil }
         return MailAddress.localUser(user)
+    }
+
+    /// The name of the account share runs as, from the password database
+    /// (root under tmux or in CI has no `$USER`).
+    private static func accountName() -> String? {
+        guard let entry = getpwuid(getuid()), let name = entry.pointee.pw_name else { return nil }
+        let text = String(cString: name)
+        return text.isEmpty ? nil : text
     }
 }
 

@@ -49,19 +49,27 @@ public struct MailComposer: Sendable, Equatable {
     /// Without a transport, Send still works: the message waits in the outbox.
     public static func canSendMail(_ settings: MailSettings) -> Bool { !settings.identities.isEmpty }
 
+    /// What is said when there is no address to send from.
+    public static let noSenderMessage = "no sending address: set [mail] from = Name <you@example.com> in the config"
+
     /// The checked message.
+    ///
+    /// With `requireSender` false (a draft), a message with no identity to
+    /// send from is made without a From; a From that was typed is still checked.
     /// - Throws: ``MailError`` of kind `.invalidInput` naming the bad field.
-    public func makeMessage(identities: [MailAddress], date: Date = Date()) throws(MailError) -> MailMessage {
-        let from = try sender(identities)
+    public func makeMessage(identities: [MailAddress], requireSender: Bool = true,
+                            date: Date = Date()) throws(MailError) -> MailMessage {
+        let from = try sender(identities, required: requireSender)
         return try MailMessage(from: from, to: try parse(toRecipients, field: "To"), cc: try parse(ccRecipients, field: "Cc"),
                                bcc: try parse(bccRecipients, field: "Bcc"), subject: subject,
                                body: isHTML ? .html(body) : .plain(body), attachments: attachments, date: date)
     }
 
-    private func sender(_ identities: [MailAddress]) throws(MailError) -> MailAddress {
+    private func sender(_ identities: [MailAddress], required: Bool) throws(MailError) -> MailAddress? {
         guard let preferred = preferredSendingAddress, !preferred.isEmpty else {
             guard let first = identities.first else {
-                throw MailError(.invalidInput, "no sending address: set [mail] from = Name <you@example.com> in the config")
+                if required { throw MailError(.invalidInput, MailComposer.noSenderMessage) }
+                return nil
             }
             return first
         }

@@ -71,7 +71,10 @@ public struct Mailer: Sendable {
     /// (SPEC §5: "the next send with a transport delivers it"); those
     /// outcomes are returned by ``flushOutbox()`` and do not change this one.
     public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
-        let envelope = Envelope(sender: message.from.addrSpec, recipients: message.envelopeRecipients.map(\.addrSpec))
+        guard let from = message.from else {
+            return .failed(MailError(.invalidInput, MailComposer.noSenderMessage), draft: nil)
+        }
+        let envelope = Envelope(sender: from.addrSpec, recipients: message.envelopeRecipients.map(\.addrSpec))
         if envelope.recipients.isEmpty {
             return .failed(MailError(.invalidInput, "the message has no recipient; add one with --to, --cc or --bcc"), draft: nil)
         }

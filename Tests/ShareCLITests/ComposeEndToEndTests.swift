@@ -57,10 +57,9 @@ import Testing
         try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
         try session.sendLiteral(subject)
         try run.waitForValue(subject, row: ComposeRun.subjectRow)
-        // Tab into the body: the cursor is at the end of its text; a new line there.
+        // Tab into the body: the cursor waits on a fresh line after the shared text.
         try session.send("Tab")
-        try run.waitForCursor(row: ComposeRun.bodyRow, "the body")
-        try session.send("Enter")
+        try run.waitForCursor(row: ComposeRun.bodyRow + 1, "the body's fresh line")
         try session.sendLiteral(addedLine)
         screen = try session.waitUntil("the typed body line") { $0.lines[ComposeRun.bodyRow + 1] == " " + addedLine }
         #expect(screen.lines[ComposeRun.bodyRow] == " " + bodyText, "screen:\n\(screen.text)")

@@ -39,13 +39,18 @@ public struct FormField: Sendable, Equatable {
     public var kind: Kind
     /// The value the field starts with.
     public var initialValue: String
+    /// Where a text field's cursor starts, in characters of `initialValue`
+    /// (`nil`: at its end). Mail's body puts it on a fresh line after the
+    /// shared content, before the signature.
+    public var initialCursor: Int?
 
     /// Creates a field.
-    public init(id: String, label: String, kind: Kind, initialValue: String = "") {
+    public init(id: String, label: String, kind: Kind, initialValue: String = "", initialCursor: Int? = nil) {
         self.id = id
         self.label = label
         self.kind = kind
         self.initialValue = initialValue
+        self.initialCursor = initialCursor
     }
 }
 

@@ -62,8 +62,8 @@ public enum MailBody: Sendable, Equatable {
 
 /// One message: the terminal counterpart of what `MFMailComposeViewController` sends.
 public struct MailMessage: Sendable, Equatable {
-    /// The sender.
-    public var from: MailAddress
+    /// The sender; `nil` only in a draft saved before a sending address is known.
+    public var from: MailAddress?
     /// Recipients, as address list entries (groups allowed).
     public var to: [AddressListEntry]
     public var cc: [AddressListEntry]
@@ -81,7 +81,7 @@ public struct MailMessage: Sendable, Equatable {
     public var messageID: String
 
     /// Creates a message, checking the subject for line breaks and NUL.
-    public init(from: MailAddress, to: [AddressListEntry] = [], cc: [AddressListEntry] = [], bcc: [AddressListEntry] = [],
+    public init(from: MailAddress?, to: [AddressListEntry] = [], cc: [AddressListEntry] = [], bcc: [AddressListEntry] = [],
                 subject: String = "", body: MailBody = .plain(""), attachments: [MailAttachment] = [],
                 date: Date = Date(), messageID: String? = nil) throws(MailError) {
         try HeaderEncoding.checkValue(subject, field: "subject")
@@ -93,7 +93,7 @@ public struct MailMessage: Sendable, Equatable {
         self.body = body
         self.attachments = attachments
         self.date = date
-        self.messageID = messageID ?? MailMessage.makeMessageID(domain: from.asciiDomain, date: date)
+        self.messageID = messageID ?? MailMessage.makeMessageID(domain: from?.asciiDomain ?? HostName.current, date: date)
     }
 
     /// Every envelope recipient: To, Cc and Bcc, groups flattened, duplicates removed.

@@ -32,7 +32,7 @@ public struct MIMEWriter {
     public func write(_ message: MailMessage, to sink: any ByteSink, includeBcc: Bool) throws(MailError) {
         var head = ""
         head += "Date: " + MIMEWriter.rfc5322Date(message.date) + "\r\n"
-        head += addressField("From", [.mailbox(message.from)])
+        if let from = message.from { head += addressField("From", [.mailbox(from)]) }
         if !message.to.isEmpty { head += addressField("To", message.to) }
         if !message.cc.isEmpty { head += addressField("Cc", message.cc) }
         if includeBcc && !message.bcc.isEmpty { head += addressField("Bcc", message.bcc) }

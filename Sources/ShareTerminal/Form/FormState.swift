@@ -50,6 +50,7 @@ public struct FormFieldState: Sendable, Equatable {
     public init(_ field: FormField, attachments: [AttachmentRow] = []) {
         self.field = field
         editor = TextEditor(field.initialValue, multiline: field.kind == .multilineText)
+        if let cursor = field.initialCursor { editor.moveCursor(to: cursor) }
         if case .choice(let options) = field.kind {
             choice = max(0, options.firstIndex(of: field.initialValue) ?? 0)
         } else {
