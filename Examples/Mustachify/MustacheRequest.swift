@@ -14,11 +14,10 @@ enum MustacheAnswer: Sendable, Equatable {
 /// One HTTP POST of an image to the mustache service with libcurl.
 ///
 /// `curl_easy_perform` blocks, so the request runs on a thread of its own
-/// and the result screen stays live meanwhile. When the answer is in,
-/// ``answer`` holds it and one byte arrives on ``wakeDescriptor``: the
-/// screen waits for a key and for the answer in one `poll`. ``cancel()``
-/// makes curl's progress callback abort the transfer (curl calls it at
-/// least about once a second, even while the server is silent).
+/// and the result screen stays live meanwhile; the answer is handed to the
+/// screen loop as a message. ``cancel()`` makes curl's progress callback
+/// abort the transfer (curl calls it at least about once a second, even
+/// while the server is silent).
 final class MustacheRequest: Sendable {
     /// The service's URL (`http://127.0.0.1:8080/mustachify`).
     let service: String
@@ -33,45 +32,17 @@ final class MustacheRequest: Sendable {
     static let maximumAnswer = 32 << 20
 
     private let cancelled = Atomic<Bool>(false)
-    private let result = Mutex<MustacheAnswer?>(nil)
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
 
-    /// Prepares the request; ``start()`` sends it.
-    init(service: String, body: Data, contentType: String) throws(ActivityError) {
+    /// Prepares the request; ``start(answered:)`` sends it.
+    init(service: String, body: Data, contentType: String) {
         self.service = service
         self.body = body
         self.contentType = contentType
-        var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else {
-            throw ActivityError(code: "io", message: "cannot make a pipe: \(String(cString: strerror(errno)))")
-        }
-        wakeRead = descriptors[0]
-        wakeWrite = descriptors[1]
-        // Not inherited by whatever the program runs later; reading never blocks the screen.
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
     }
 
-    deinit {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-
-    /// Readable once the answer is in.
-    var wakeDescriptor: Int32 { wakeRead }
-
-    /// The answer, once it is in.
-    var answer: MustacheAnswer? { result.withLock { $0 } }
-
-    /// Sends the request on a new thread.
-    func start() {
-        let thread = Thread { [self] in
-            let answer = post()
-            result.withLock { $0 = answer }
-            var byte: UInt8 = 1
-            _ = write(wakeWrite, &byte, 1)
-        }
+    /// Sends the request on a new thread; `answered` gets the answer there.
+    func start(answered: @escaping @Sendable (MustacheAnswer) -> Void) {
+        let thread = Thread { [self] in answered(post()) }
         thread.name = "mustachify-request"
         thread.start()
     }

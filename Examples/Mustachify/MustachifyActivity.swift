@@ -59,14 +59,7 @@ final class MustachifyActivity: Activity {
                                        message: "Mustachify shows the result on the terminal, and there is none: \(error.message)"))
             return
         }
-        let request: MustacheRequest
-        do { request = try MustacheRequest(service: service, body: body, contentType: image.contentType) } catch {
-            terminal.end()
-            session.fail(error)
-            return
-        }
-        request.start()
-
+        let request = MustacheRequest(service: service, body: body, contentType: image.contentType)
         let size = terminal.size
         let screen = ResultScreen(itemName: image.name,
                                   requestLine: "posting \(PickerHeader.byteCount(Int64(body.count))) to \(service)",

@@ -3,12 +3,13 @@ import ShareCore
 import ShareTerminal
 
 /// Shows the result view on the terminal while the request runs, and
-/// until the person presses Done or Cancel.
-///
-/// One `poll` waits for a key and for the answer at once, so the screen
+/// until the person presses Done or Cancel: a screen of the share screen
+/// loop, to which the request's thread posts its answer, so the screen
 /// changes the moment the image arrives and keys are never late.
 @MainActor
-final class ResultPresenter {
+final class ResultPresenter: ScreenProgram {
+    typealias Message = MustacheAnswer
+
     /// How the view was closed.
     enum Ending {
         /// Done: the returned image was kept as this item.
@@ -19,68 +20,71 @@ final class ResultPresenter {
         case failed(ActivityError)
     }
 
-    private let terminal: NcursesTerminal
+    private let terminal: any TerminalBackend
     private let request: MustacheRequest
     private var screen: ResultScreen
     /// The returned image, and the temporary file it is drawn from.
     private var returned: Data?
     private var imageFile: URL?
     private var failure: ActivityError?
+    /// Saves the returned image on Done.
+    private var keep: (Data) throws(ActivityError) -> ShareItem = { _ throws(ActivityError) in
+        throw ActivityError(code: "save-failed", message: "nowhere to keep the image")
+    }
 
-    init(terminal: NcursesTerminal, request: MustacheRequest, screen: ResultScreen) {
+    init(terminal: any TerminalBackend, request: MustacheRequest, screen: ResultScreen) {
         self.terminal = terminal
         self.request = request
         self.screen = screen
     }
 
-    /// Runs the view; on Done, `keep` saves the returned image (a failure
-    /// to save is shown, and leaves only Cancel).
-    func run(keep: (Data) throws(ActivityError) -> ShareItem) -> Ending {
+    /// Sends the request and runs the view; on Done, `keep` saves the
+    /// returned image (a failure to save is shown, and leaves only Cancel).
+    func run(keep: @escaping (Data) throws(ActivityError) -> ShareItem) -> Ending {
+        self.keep = keep
         defer { removeImageFile() }
-        // A second descriptor on the terminal, only to poll it; ncurses reads from its own.
-        let tty = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)
-        defer { if tty >= 0 { close(tty) } }
-        var answered = false
-        while true {
-            terminal.draw(screen.frame)
-            var descriptors = [pollfd(fd: tty, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: answered ? -1 : request.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-            // A resize signal may land on another thread and wake no poll: look again after a second.
-            _ = poll(&descriptors, nfds_t(descriptors.count), 1000)
-            if !answered, let answer = request.answer {
-                answered = true
-                var byte: UInt8 = 0
-                _ = read(request.wakeDescriptor, &byte, 1)
-                receive(answer)
-            }
-            if descriptors[0].revents & Int16(POLLHUP | POLLERR) != 0 {
-                // The terminal is gone (closed window, hang-up): nobody is left to press Done.
+        let loop = ScreenLoop<MustacheAnswer>(terminal: terminal)
+        let poster = loop.poster
+        request.start { answer in poster.post(answer) }
+        return loop.run(self)
+    }
+
+    func view() -> Frame { screen.frame }
+
+    func handle(_ event: ScreenEvent<MustacheAnswer>, in loop: ScreenLoop<MustacheAnswer>) -> Ending? {
+        switch event {
+        case .message(let answer):
+            receive(answer)
+        case .tick:
+            break
+        case .input(let input):
+            let size = (screen.width, screen.height)
+            let decision = screen.update(input)
+            if size != (screen.width, screen.height) { drawImage() }
+            switch decision {
+            case nil:
+                break
+            case .cancel:
                 request.cancel()
                 return failure.map(Ending.failed) ?? .cancelled
-            }
-            // ncurses may hold several keys from one read: take every one there is.
-            while let event = terminal.nextEvent(timeoutMilliseconds: 0) {
-                let size = (screen.width, screen.height)
-                let decision = screen.update(event)
-                if size != (screen.width, screen.height) { drawImage() }
-                switch decision {
-                case nil:
-                    continue
-                case .cancel:
-                    request.cancel()
-                    return failure.map(Ending.failed) ?? .cancelled
-                case .done:
-                    guard let returned else { continue }
-                    do {
-                        return .kept(try keep(returned))
-                    } catch {
-                        failure = error
-                        screen.phase = .failed(error.message)
-                        screen.focus = .cancel
-                    }
+            case .done:
+                guard let returned else { break }
+                do {
+                    return .kept(try keep(returned))
+                } catch {
+                    failure = error
+                    screen.phase = .failed(error.message)
+                    screen.focus = .cancel
                 }
             }
         }
+        return nil
+    }
+
+    /// The terminal is gone (closed window, hang-up): nobody is left to press Done.
+    func terminalClosed(in loop: ScreenLoop<MustacheAnswer>) -> Ending {
+        request.cancel()
+        return failure.map(Ending.failed) ?? .cancelled
     }
 
     /// Shows what the service answered.

@@ -8,155 +8,170 @@ import ShareMail
 import ShareTerminal
 
 /// Shows an activity's form on the terminal (Mail's compose screen) and
-/// drives it: autosave, address checks and completion, attachments,
-/// `$EDITOR`, and submissions that keep the screen open when they fail.
+/// drives it through the screen loop: autosave, address checks and
+/// completion, attachments, `$EDITOR`, and submissions that keep the
+/// screen open when they fail.
 @MainActor
 final class ComposePresenter: ActivityFormPresenter {
-    private let colors: Bool
-    private let addressBook: AddressBook
-    private let detector: any ContentTypeDetector
-    private let environment: [String: String]
-    private let state: ComposeStateFile
-    private let keys: FormKeys
+    /// Opens the terminal the form is drawn on.
+    typealias TerminalOpener = @MainActor () throws -> any TerminalBackend
+
+    private let openTerminal: TerminalOpener
+    private let services: ComposeServices
 
     init(colors: Bool, addressBook: AddressBook, detector: any ContentTypeDetector, environment: [String: String],
-         stateFile: ComposeStateFile, keys: FormKeys = FormKeys()) {
-        self.keys = keys
-        self.colors = colors
-        self.addressBook = addressBook
-        self.detector = detector
-        self.environment = environment
-        state = stateFile
+         stateFile: ComposeStateFile, keys: FormKeys = FormKeys(), terminal: TerminalOpener? = nil) {
+        if let terminal {
+            openTerminal = terminal
+        } else {
+            openTerminal = { try NcursesTerminal(wantColors: colors) }
+        }
+        services = ComposeServices(addressBook: addressBook, detector: detector, environment: environment,
+                                   stateFile: stateFile, keys: keys)
     }
 
     func present(_ form: ActivityForm, for activity: any Activity,
                  submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult {
-        let cancelled = ActivityResult(activityType: activity.activityType, outcome: .cancelled)
-        let terminal: NcursesTerminal
-        do { terminal = try NcursesTerminal(wantColors: colors) } catch {
-            return .failure(activity.activityType, ActivityError(code: "no-terminal", message: error.message))
+        let terminal: any TerminalBackend
+        do { terminal = try openTerminal() } catch {
+            return .failure(activity.activityType, ActivityError(code: "no-terminal", message: "\(error)"))
         }
         defer { terminal.end() }
-        let size = terminal.size
-        let initialRows = (form.fields.first { $0.kind == .attachmentList }?.initialValue ?? "")
-            .split(separator: "\n").compactMap { row(forLine: String($0)) }
-        var screen = FormState(form: form, attachments: initialRows, width: size.width, height: size.height, colors: terminal.colors)
-        screen.keys = keys
-        let autosaving = activity as? any FormAutosaving
-        var autosaveDue: Date?
-        var failedReads = 0
-        HangUp.watch()
-        defer { HangUp.stop() }
+        let program = ComposeProgram(form: form, activity: activity, submit: submit, services: services,
+                                     size: terminal.size, colors: terminal.colors)
+        return await ScreenLoop<ComposeProgram.Message>(terminal: terminal).run(program)
+    }
+}
 
-        func apply(_ message: FormMessage) -> [FormEffect] { FormUpdate.update(&screen, message) }
+/// What the compose screen looks things up in and saves to.
+struct ComposeServices {
+    let addressBook: AddressBook
+    let detector: any ContentTypeDetector
+    let environment: [String: String]
+    let stateFile: ComposeStateFile
+    let keys: FormKeys
+}
 
-        while true {
-            terminal.draw(FormView.view(screen))
-            // Autosave within a second of the last change; wait for keys meanwhile.
-            let wait = autosaveDue.map { Int32(max(0, min(1000, $0.timeIntervalSinceNow * 1000))) }
-            let event = terminal.nextEvent(timeoutMilliseconds: wait)
-            if let due = autosaveDue, Date() >= due {
-                autosaveDue = nil
-                save(screen.values, with: autosaving, activity: activity, into: &screen)
-            }
-            // A closed terminal (SIGHUP, or reads that keep failing) or a TERM:
-            // save what was typed now, not within the second, and stop.
-            if event == nil && wait == nil { failedReads += 1 } else if event != nil { failedReads = 0 }
-            if HangUp.happened || failedReads >= 3 {
-                if screen.changed { save(screen.values, with: autosaving, activity: activity, into: &screen) }
-                let kept = state.read() != nil ? " (share --resume reopens it)" : ""
-                return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
-                                      error: ActivityError(code: "terminal-closed",
-                                                           message: "the terminal went away; what was typed is saved" + kept))
-            }
-            guard let event else { continue }
-            var queue = apply(.input(event))
-            while !queue.isEmpty {
-                let effect = queue.removeFirst()
-                switch effect {
-                case .changed(let values, let field):
-                    autosaveDue = autosaveDue ?? Date().addingTimeInterval(0.5)
-                    if ["to", "cc", "bcc"].contains(field) {
-                        queue += apply(.problem(field: field, problem(inAddresses: values[field] ?? "")))
-                    }
-                case .completeAddress(let token):
-                    queue += apply(.completions(addressBook.complete(token)))
-                case .completePath(let text):
-                    queue += apply(.pathCompletions(PathCompletion.candidates(for: text, environment: environment)))
-                case .attach(let typed):
-                    let path = PathCompletion.expand(typed, environment: environment)
-                    if let row = row(forLine: path, strict: true) {
-                        queue += apply(.attached(row))
-                    } else {
-                        queue += apply(.status(attachProblem(path), isError: true))
-                    }
-                case .openEditor(let field, let text):
-                    let edited = terminal.suspend { ExternalEditor.edit(text, environment: environment) }
-                    queue += apply(.edited(field: field, text: edited))
-                case .submit(let values), .save(let values):
-                    let isSave: Bool = if case .save = effect { true } else { false }
-                    _ = apply(.busy(true))
-                    terminal.draw(FormView.view(screen))
-                    let payload = values.merging(["_action": isSave ? "save" : "send"]) { $1 }
-                    let (answer, typedMeanwhile) = await whileBusy(terminal, &screen) { await submit(payload) }
-                    _ = apply(.busy(false))
-                    for event in typedMeanwhile { queue += apply(.input(event)) }
-                    switch answer {
-                    case .finished(let result):
-                        state.clear()
-                        return result
-                    case .retry(let message):
-                        queue += apply(.status(message, isError: true))
-                    }
-                case .discard:
-                    autosaving?.discardAutosave()
-                    state.clear()
-                    return cancelled
-                }
-            }
-        }
+/// An activity's form as a screen of the loop: `FormUpdate` decides, this
+/// performs its effects.
+@MainActor
+final class ComposeProgram: ScreenProgram {
+    enum Message: Sendable {
+        /// Half a second after a change: save what is typed.
+        case autosave
+        /// A submission was answered.
+        case answered(FormSubmission)
     }
 
-    /// Runs `work` (a send: the network is slow) while the screen stays
-    /// alive: a spinner turns, a resize is redrawn, and keys wait their turn.
-    private func whileBusy(_ terminal: NcursesTerminal, _ screen: inout FormState,
-                           _ work: @escaping @MainActor () async -> FormSubmission) async -> (FormSubmission, [InputEvent]) {
-        final class Box { var answer: FormSubmission? }
-        let box = Box()
-        let task = Task { @MainActor in box.answer = await work() }
-        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-        var tick = 0
-        var typed: [InputEvent] = []
-        while box.answer == nil {
-            screen.status = "Sending… " + frames[tick % frames.count]
-            tick += 1
-            terminal.draw(FormView.view(screen))
-            switch terminal.nextEvent(timeoutMilliseconds: 80) {
-            case .resize(let width, let height)?:
-                screen.width = width
-                screen.height = height
-            case let event?: typed.append(event)
-            case nil: break
+    /// How long after the first unsaved change the autosave runs, in milliseconds.
+    static let autosaveDelay = 500
+
+    private var screen: FormState
+    private let activity: any Activity
+    private let autosaving: (any FormAutosaving)?
+    private let submit: @MainActor ([String: String]) async -> FormSubmission
+    private let services: ComposeServices
+
+    init(form: ActivityForm, activity: any Activity, submit: @escaping @MainActor ([String: String]) async -> FormSubmission,
+         services: ComposeServices, size: TerminalSize, colors: Bool) {
+        self.activity = activity
+        self.submit = submit
+        self.services = services
+        autosaving = activity as? any FormAutosaving
+        let initialRows = (form.fields.first { $0.kind == .attachmentList }?.initialValue ?? "")
+            .split(separator: "\n").compactMap { [services] line in ComposeProgram.row(forLine: String(line), detector: services.detector) }
+        screen = FormState(form: form, attachments: initialRows, width: size.width, height: size.height, colors: colors)
+        screen.keys = services.keys
+    }
+
+    func view() -> Frame { FormView.view(screen) }
+
+    func handle(_ event: ScreenEvent<Message>, in loop: ScreenLoop<Message>) -> ActivityResult? {
+        switch event {
+        case .input(let input):
+            return perform(FormUpdate.update(&screen, .input(input)), in: loop)
+        case .tick:
+            _ = FormUpdate.update(&screen, .tick)
+        case .message(.autosave):
+            save()
+        case .message(.answered(let answer)):
+            let effects = FormUpdate.update(&screen, .busy(false))
+            switch answer {
+            case .finished(let result):
+                services.stateFile.clear()
+                return result
+            case .retry(let message):
+                _ = FormUpdate.update(&screen, .status(message, isError: true))
             }
-            await Task.yield()
+            return perform(effects, in: loop)
         }
-        await task.value
-        return (box.answer ?? .retry("the submission ended without an answer"), typed)
+        return nil
+    }
+
+    /// A closed terminal (SIGHUP, reads that keep failing) or a TERM: save
+    /// what was typed now, not within the half second, and stop.
+    func terminalClosed(in loop: ScreenLoop<Message>) -> ActivityResult {
+        if screen.changed { save() }
+        let kept = services.stateFile.read() != nil ? " (share --resume reopens it)" : ""
+        return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
+                              error: ActivityError(code: "terminal-closed",
+                                                   message: "the terminal went away; what was typed is saved" + kept))
+    }
+
+    /// Performs effects, and those of the answers they bring, in order.
+    private func perform(_ effects: [FormEffect], in loop: ScreenLoop<Message>) -> ActivityResult? {
+        var queue = effects
+        func apply(_ message: FormMessage) { queue += FormUpdate.update(&screen, message) }
+        while !queue.isEmpty {
+            let effect = queue.removeFirst()
+            switch effect {
+            case .changed(let values, let field):
+                if !loop.isScheduled("autosave") { loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave") }
+                if ["to", "cc", "bcc"].contains(field) {
+                    apply(.problem(field: field, ComposeProgram.problem(inAddresses: values[field] ?? "")))
+                }
+            case .completeAddress(let token):
+                apply(.completions(services.addressBook.complete(token)))
+            case .completePath(let text):
+                apply(.pathCompletions(PathCompletion.candidates(for: text, environment: services.environment)))
+            case .attach(let typed):
+                let path = PathCompletion.expand(typed, environment: services.environment)
+                if let row = ComposeProgram.row(forLine: path, strict: true, detector: services.detector) {
+                    apply(.attached(row))
+                } else {
+                    apply(.status(ComposeProgram.attachProblem(path), isError: true))
+                }
+            case .openEditor(let field, let text):
+                let edited = loop.terminal.suspend { ExternalEditor.edit(text, environment: services.environment) }
+                apply(.edited(field: field, text: edited))
+            case .submit(let values), .save(let values):
+                let isSave: Bool = if case .save = effect { true } else { false }
+                apply(.busy(true))
+                let payload = values.merging(["_action": isSave ? "save" : "send"]) { $1 }
+                let submit = self.submit
+                loop.start { .answered(await submit(payload)) }
+            case .discard:
+                autosaving?.discardAutosave()
+                services.stateFile.clear()
+                return ActivityResult(activityType: activity.activityType, outcome: .cancelled)
+            }
+        }
+        return nil
     }
 
     /// Autosaves through the activity, and keeps the values for `--resume`.
-    private func save(_ values: [String: String], with autosaving: (any FormAutosaving)?, activity: any Activity,
-                      into screen: inout FormState) {
+    private func save() {
+        let values = screen.values
         var draft: String?
         if let autosaving {
             do { draft = try autosaving.autosave(values) } catch {
                 _ = FormUpdate.update(&screen, .status("Autosave failed: \(error)", isError: true))
             }
         }
-        state.write(activity: activity.activityType, values: values, draft: draft)
+        services.stateFile.write(activity: activity.activityType, values: values, draft: draft)
     }
 
-    private func problem(inAddresses text: String) -> String? {
+    private static func problem(inAddresses text: String) -> String? {
         guard !text.trimmingWhitespace().isEmpty else { return nil }
         do {
             _ = try AddressList.parse(text)
@@ -167,7 +182,7 @@ final class ComposePresenter: ActivityFormPresenter {
     }
 
     /// A row for a file, or nil when it is not a readable regular file.
-    private func row(forLine line: String, strict: Bool = false) -> AttachmentRow? {
+    private static func row(forLine line: String, strict: Bool = false, detector: any ContentTypeDetector) -> AttachmentRow? {
         let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         let path = parts[0]
         var info = stat()
@@ -181,7 +196,7 @@ final class ComposePresenter: ActivityFormPresenter {
                              size: size, modified: stamp)
     }
 
-    private func attachProblem(_ path: String) -> String {
+    private static func attachProblem(_ path: String) -> String {
         var info = stat()
         if stat(path, &info) != 0 { return "No such file: \(path)" }
         if info.st_mode & S_IFMT == S_IFDIR { return "\(path) is a folder; attach files" }

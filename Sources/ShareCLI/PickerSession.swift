@@ -5,59 +5,37 @@ import Glibc
 import ShareCore
 import ShareTerminal
 
-/// Runs the picker on the terminal: draw, read an event, update, until a
-/// tile is picked or the picker is dismissed.
+/// Runs the picker on the terminal: the screen loop with the picker's
+/// state, update and view, until a tile is picked or the picker is dismissed.
 @MainActor
 enum PickerSession {
     /// Shows `activities` (the eligible ones of `sheet`, in order); returns
     /// the picked type, or `nil` when dismissed.
     static func run(sheet: ShareSheet, activities: [any Activity], items: [ShareItem], title: String?, colors: Bool,
                     keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
+        let terminal = try NcursesTerminal(wantColors: colors, writesFirstFrame: true)
+        defer { terminal.end() }
+        return run(on: terminal, sheet: sheet, activities: activities, items: items, title: title, keys: keys)
+    }
+
+    /// The picker on `terminal`.
+    static func run(on terminal: any TerminalBackend, sheet: ShareSheet, activities: [any Activity], items: [ShareItem],
+                    title: String?, keys: KeyMap = .picker) -> ActivityType? {
         let tiles = activities.map { activity in
             PickerTile(type: activity.activityType, title: activity.activityTitle, icon: icon(activity.activityImage),
                        category: sheet.category(of: activity))
         }
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
         let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
-        let terminal = try NcursesTerminal(wantColors: colors, writesFirstFrame: true)
-        defer { terminal.end() }
         let size = terminal.size
-        var state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors)
-        var failures = 0
-        // A TERM or a hang-up ends the picker like a cancel: the terminal is restored on the way out.
-        HangUp.watch()
-        defer { HangUp.stop() }
-        // The thumbnail comes after the first paint, so it never delays it.
-        terminal.draw(PickerView.view(state))
-        if terminal.paletteSize >= 256, let image = items.first(where: { $0.kind == .image })?.fileItem?.path {
-            state.header.thumbnail = Thumbnailer.cells(forImageAt: image.path, columns: 8, rows: 2)
-        }
-        if terminal.paletteSize >= 256 {
-            // Image icons (plugins' PNGs) as terminal symbols, for the tiles on the first screens.
-            for activity in activities.prefix(60) {
-                guard case .image(let picture) = activity.activityImage,
-                      let tileIndex = state.tiles.firstIndex(where: { $0.type == activity.activityType }) else { continue }
-                state.tiles[tileIndex].iconCells = iconCells(picture)
-            }
-            terminal.draw(PickerView.view(state))
-        }
-        while true {
-            terminal.draw(PickerView.view(state))
-            let event = terminal.nextEvent()
-            if HangUp.happened { return nil }
-            guard let event else {
-                // Repeated read errors mean the terminal is gone (closed window, hang-up).
-                failures += 1
-                if failures >= 3 { return nil }
-                continue
-            }
-            failures = 0
-            for effect in PickerUpdate.update(&state, event, keys: keys) {
-                switch effect {
-                case .pick(let type): return type
-                case .cancel: return nil
-                }
-            }
+        let state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors)
+        let program = PickerProgram(state: state, keys: keys, activities: activities, items: items)
+        let loop = ScreenLoop<PickerProgram.Message>(terminal: terminal)
+        // The thumbnail and image icons come after the first paint, so they never delay it.
+        if terminal.paletteSize >= 256 { loop.post(.drawImages) }
+        switch loop.run(program) {
+        case .picked(let type): return type
+        case .dismissed: return nil
         }
     }
 
@@ -75,6 +53,65 @@ enum PickerSession {
         case .glyph(let glyph): [glyph]
         case .textArt(let lines): lines
         case .image: ["▣"]
+        }
+    }
+}
+
+/// The picker as a screen of the loop.
+@MainActor
+final class PickerProgram: ScreenProgram {
+    enum Message: Sendable {
+        /// Draw the items' thumbnail and the plugins' image icons (after the first paint).
+        case drawImages
+    }
+
+    enum Ending {
+        case picked(ActivityType)
+        case dismissed
+    }
+
+    private var state: PickerState
+    private let keys: KeyMap
+    private let activities: [any Activity]
+    private let items: [ShareItem]
+
+    init(state: PickerState, keys: KeyMap, activities: [any Activity], items: [ShareItem]) {
+        self.state = state
+        self.keys = keys
+        self.activities = activities
+        self.items = items
+    }
+
+    func view() -> Frame { PickerView.view(state) }
+
+    func handle(_ event: ScreenEvent<Message>, in loop: ScreenLoop<Message>) -> Ending? {
+        switch event {
+        case .input(let input):
+            for effect in PickerUpdate.update(&state, input, keys: keys) {
+                switch effect {
+                case .pick(let type): return .picked(type)
+                case .cancel: return .dismissed
+                }
+            }
+        case .message(.drawImages):
+            drawImages()
+        case .tick:
+            break
+        }
+        return nil
+    }
+
+    func terminalClosed(in loop: ScreenLoop<Message>) -> Ending { .dismissed }
+
+    private func drawImages() {
+        if let image = items.first(where: { $0.kind == .image })?.fileItem?.path {
+            state.header.thumbnail = Thumbnailer.cells(forImageAt: image.path, columns: 8, rows: 2)
+        }
+        // Image icons (plugins' PNGs) as terminal symbols, for the tiles on the first screens.
+        for activity in activities.prefix(60) {
+            guard case .image(let picture) = activity.activityImage,
+                  let tileIndex = state.tiles.firstIndex(where: { $0.type == activity.activityType }) else { continue }
+            state.tiles[tileIndex].iconCells = PickerSession.iconCells(picture)
         }
     }
 }

@@ -8,14 +8,18 @@ import Glibc
 ///
 /// Drawing on `/dev/tty` (as fzf does) keeps stdout for the JSON result and
 /// stdin free to be an item. Colours come from the terminal's palette
-/// (`use_default_colors`), and are off when `colors` is false or the
+/// (`use_default_colors`), and are off when `wantColors` is false or the
 /// terminal has none.
-public final class NcursesTerminal {
+public final class NcursesTerminal: TerminalBackend {
     private let input: UnsafeMutablePointer<FILE>
     private let output: UnsafeMutablePointer<FILE>
     private let screen: OpaquePointer
     /// Whether colours are in use.
-    public let colors: Bool
+    private let hasColors: Bool
+    /// Signalled by running work to end a wait.
+    public let wake = TerminalWake()
+    /// Reads in a row that found the terminal readable and nothing in it.
+    private var emptyReads = 0
     private var pairs: [Int: Int16] = [:]
     private var ended = false
     private var inputReady = false
@@ -90,12 +94,15 @@ public final class NcursesTerminal {
         if wantColors && has_colors() {
             start_color()
             use_default_colors()
-            colors = true
+            hasColors = true
         } else {
-            colors = false
+            hasColors = false
         }
+        // A TERM or a hang-up ends the wait for keys: the screen saves what it
+        // holds and the terminal is restored on the way out.
+        HangUp.watch()
         if direct {
-            firstFrame = Self.sequences(colors: colors ? Int(nc_colors()) : 0)
+            firstFrame = Self.sequences(colors: hasColors ? Int(nc_colors()) : 0)
         } else {
             // The first frame clears the screen and draws what is not blank, with
             // the colours now in force.
@@ -162,10 +169,10 @@ public final class NcursesTerminal {
     }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
-    public var paletteSize: Int { colors ? Int(nc_colors()) : 0 }
+    public var paletteSize: Int { hasColors ? Int(nc_colors()) : 0 }
 
     /// The terminal's size now.
-    public var size: (width: Int, height: Int) { (Int(nc_cols()), Int(nc_lines())) }
+    public var size: TerminalSize { TerminalSize(width: Int(nc_cols()), height: Int(nc_lines())) }
 
     /// Leaves the screen to run `body` (an external editor) on the plain
     /// terminal, then comes back and redraws everything.
@@ -183,6 +190,7 @@ public final class NcursesTerminal {
     public func end() {
         guard !ended else { return }
         ended = true
+        HangUp.stop()
         endwin()
         delscreen(screen)
         fclose(input)
@@ -300,31 +308,67 @@ public final class NcursesTerminal {
         }
     }
 
-    /// Waits for the next event; with a timeout, returns `nil` when none came in time.
-    public func nextEvent(timeoutMilliseconds: Int32? = nil) -> InputEvent? {
+    /// Waits for the next event: a key ncurses already holds comes first;
+    /// otherwise `poll` waits on the terminal and on ``wake`` together.
+    ///
+    /// The wait is cut into slices of at most 250 ms: a resize or hang-up
+    /// signal that lands on another thread interrupts no `poll`, and is
+    /// seen at the next slice.
+    public func nextEvent(timeoutMilliseconds: Int?) -> TerminalEvent {
         if !inputReady { prepareInput() }
-        timeout(timeoutMilliseconds ?? -1)
+        let deadline = timeoutMilliseconds.map { milliseconds + max(0, $0) }
+        while true {
+            if HangUp.happened || emptyReads >= 50 { return .closed }
+            if wake.consume() { return .woken }
+            let (read, event) = readKey()
+            if read {
+                emptyReads = 0
+                if let event { return .input(event) }
+                continue
+            }
+            let remaining = deadline.map { $0 - milliseconds }
+            if let remaining, remaining <= 0 { return .timeout }
+            var descriptors = [pollfd(fd: fileno(input), events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining ?? 250, 250)))
+            if ready < 0 && errno != EINTR { return .closed }
+            if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .closed }
+            // Readable but nothing to read, again and again: the terminal is at its end.
+            if descriptors[0].revents & Int16(POLLIN) != 0 { emptyReads += 1 }
+        }
+    }
+
+    /// One key from ncurses without waiting (ncurses may still wait its
+    /// escape delay for the rest of a sequence): whether anything was read,
+    /// and the event it makes, if any.
+    private func readKey() -> (read: Bool, event: InputEvent?) {
+        timeout(0)
         var character: wint_t = 0
         let kind = get_wch(&character)
-        if kind == KEY_CODE_YES { return key(Int32(character)) }
-        guard kind == OK else { return nil }
+        if kind == KEY_CODE_YES { return (true, key(Int32(character))) }
+        guard kind == OK else { return (false, nil) }
         switch character {
-        case 9: return .tab
-        case 10, 13: return .enter
+        case 9: return (true, .tab)
+        case 10, 13: return (true, .enter)
         case 27:
             // Alt+key arrives as ESC followed at once by the key.
-            timeout(0)
             var next: wint_t = 0
             if get_wch(&next) == OK, let scalar = Unicode.Scalar(UInt32(next)), next >= 32 {
-                return .alt(Character(scalar))
+                return (true, .alt(Character(scalar)))
             }
-            return .escape
-        case 8, 127: return .backspace
-        case 1...26: return .control(Character(Unicode.Scalar(UInt8(character) + 96)))
+            return (true, .escape)
+        case 8, 127: return (true, .backspace)
+        case 1...26: return (true, .control(Character(Unicode.Scalar(UInt8(character) + 96))))
         default:
-            guard let scalar = Unicode.Scalar(UInt32(character)) else { return nil }
-            return .character(Character(scalar))
+            return (true, Unicode.Scalar(UInt32(character)).map { .character(Character($0)) })
         }
+    }
+
+    /// Monotonic milliseconds.
+    public var milliseconds: Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
     private func key(_ code: Int32) -> InputEvent? {
@@ -365,7 +409,7 @@ public final class NcursesTerminal {
         if style.reverse { attributes |= nc_a_reverse() }
         if style.dim { attributes |= nc_a_dim() }
         if style.underline { attributes |= nc_a_underline() }
-        guard colors, style.foreground != nil || style.background != nil else { return (attributes, 0) }
+        guard hasColors, style.foreground != nil || style.background != nil else { return (attributes, 0) }
         if let color = style.foreground ?? style.background, Int32(color.index) >= nc_colors() { return (attributes, 0) }
         let key = pairKey(style)
         if let pair = pairs[key] { return (attributes, pair) }

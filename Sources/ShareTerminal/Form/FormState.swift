@@ -110,6 +110,10 @@ public struct FormState: Sendable, Equatable {
     public var statusIsError = false
     /// While a submission runs (Sending…), input waits.
     public var isBusy = false
+    /// Keys typed while busy, in order: they take effect when the submission is answered.
+    public var typedWhileBusy: [InputEvent] = []
+    /// How far the spinner has turned.
+    public var spinner = 0
     /// Whether anything changed since the form opened or was last saved.
     public var changed = false
     /// Address completions for the focused field, and the chosen one.

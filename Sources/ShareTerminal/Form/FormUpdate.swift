@@ -16,8 +16,10 @@ public enum FormMessage: Sendable, Equatable {
     case problem(field: String, String?)
     /// The external editor returned text (nil: it failed, keep the old text).
     case edited(field: String, text: String?)
-    /// A submission began or ended.
+    /// A submission began or ended; when it ends, keys typed meanwhile take effect.
     case busy(Bool)
+    /// A submission is still running: the spinner turns.
+    case tick
     /// The values were saved (autosave or Save): nothing is unsaved any more.
     case saved
 }
@@ -49,6 +51,9 @@ public enum FormUpdate {
 
     /// Completions shown at most (all of them are on screen).
     public static let visibleCompletions = 6
+
+    /// The spinner beside "Sending…".
+    static let spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
     /// Applies a message.
     public static func update(_ state: inout FormState, _ message: FormMessage) -> [FormEffect] {
@@ -97,10 +102,18 @@ public enum FormUpdate {
         case .busy(let busy):
             state.isBusy = busy
             if busy {
+                state.spinner = 0
                 setStatus(&state, "Sending…", error: false)
-            } else if state.status?.hasPrefix("Sending") == true {
-                state.status = nil
+                return []
             }
+            if state.status?.hasPrefix("Sending") == true { state.status = nil }
+            let typed = state.typedWhileBusy
+            state.typedWhileBusy = []
+            return typed.flatMap { input(&state, $0) }
+        case .tick:
+            guard state.isBusy else { return [] }
+            state.spinner += 1
+            setStatus(&state, "Sending… " + spinnerFrames[state.spinner % spinnerFrames.count], error: false)
         case .saved: state.changed = false
         }
         return []
@@ -114,7 +127,11 @@ public enum FormUpdate {
             state.height = height
             return []
         }
-        if state.isBusy { return [] }
+        if state.isBusy {
+            // Keys wait their turn: they take effect once the submission is answered.
+            state.typedWhileBusy.append(event)
+            return []
+        }
         if let dialog = state.dialog { return answer(dialog, &state, event) }
         let keys = state.keys
         switch event {

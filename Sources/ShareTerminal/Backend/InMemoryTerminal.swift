@@ -1,0 +1,126 @@
+/// A terminal in memory, for tests: it records every frame drawn and plays
+/// a script of events, in a clock of its own that moves only when a wait
+/// runs out, so that timing (an autosave half a second after a key) is
+/// tested exactly and without sleeping.
+///
+/// ```swift
+/// let terminal = InMemoryTerminal(width: 80, height: 24, script: [
+///     .input(.character("a")), .wait(milliseconds: 600),
+///     .until("the draft is saved") { $0.lines.joined().contains("Saved") }, .input(.escape),
+/// ])
+/// ```
+///
+/// When the script runs out, or an ``Step/until(_:_:)`` never comes true,
+/// the terminal reports ``TerminalEvent/closed`` (as a hung-up terminal
+/// would) and records why in ``problems``.
+public final class InMemoryTerminal: TerminalBackend {
+    /// One step of the script.
+    public enum Step {
+        /// An event, delivered at once (a resize also changes ``size``).
+        case input(InputEvent)
+        /// Time passes with nothing typed.
+        case wait(milliseconds: Int)
+        /// Time passes, a wait at a time, until the last frame drawn
+        /// satisfies the condition (running work finishes meanwhile).
+        case until(String, (Frame) -> Bool)
+        /// Nothing more is typed: waits run out one after another while
+        /// running work finishes, for a screen that ends by itself.
+        case idle
+        /// The terminal goes away: every later wait reports ``TerminalEvent/closed``.
+        case hangUp
+    }
+
+    /// The frames drawn, in order (a frame equal to the one before is not repeated).
+    public private(set) var frames: [Frame] = []
+    /// What went wrong with the script: an `until` that never came true, a script that ran out.
+    public private(set) var problems: [String] = []
+    /// How often the screen was left for a program of its own (`$EDITOR`).
+    public private(set) var suspensions = 0
+    /// Whether ``end()`` was called.
+    public private(set) var ended = false
+    public private(set) var size: TerminalSize
+    public let paletteSize: Int
+    public private(set) var milliseconds = 0
+    public let wake = TerminalWake()
+    private var script: [Step]
+    /// Waits spent on the current `until` so far.
+    private var waitsOnCondition = 0
+
+    /// The most waits an `until` may take before it counts as never coming true.
+    public static let patience = 2000
+
+    /// A terminal of `width` × `height` that plays `script`.
+    public init(width: Int = 80, height: Int = 24, paletteSize: Int = 256, script: [Step]) {
+        size = TerminalSize(width: width, height: height)
+        self.paletteSize = paletteSize
+        self.script = script
+    }
+
+    /// The last frame drawn, if any.
+    public var lastFrame: Frame? { frames.last }
+
+    /// Whether any frame drawn had `text` on one of its lines.
+    public func showed(_ text: String) -> Bool {
+        frames.contains { frame in frame.lines.contains { $0.contains(text) } }
+    }
+
+    public func draw(_ frame: Frame) {
+        if frames.last != frame { frames.append(frame) }
+    }
+
+    public func nextEvent(timeoutMilliseconds: Int?) -> TerminalEvent {
+        if wake.consume() { return .woken }
+        while let step = script.first {
+            switch step {
+            case .input(let event):
+                script.removeFirst()
+                if case .resize(let width, let height) = event { size = TerminalSize(width: width, height: height) }
+                return .input(event)
+            case .wait(let duration):
+                guard let timeout = timeoutMilliseconds, timeout < duration else {
+                    milliseconds += duration
+                    script.removeFirst()
+                    continue
+                }
+                milliseconds += max(0, timeout)
+                script[0] = .wait(milliseconds: duration - max(0, timeout))
+                return .timeout
+            case .until(let what, let condition):
+                if let frame = frames.last, condition(frame) {
+                    script.removeFirst()
+                    waitsOnCondition = 0
+                    continue
+                }
+                waitsOnCondition += 1
+                guard let timeout = timeoutMilliseconds, waitsOnCondition <= InMemoryTerminal.patience else {
+                    problems.append("never came true: \(what)")
+                    script = [.hangUp]
+                    return .closed
+                }
+                milliseconds += max(0, timeout)
+                return .timeout
+            case .idle:
+                waitsOnCondition += 1
+                guard let timeout = timeoutMilliseconds, waitsOnCondition <= InMemoryTerminal.patience else {
+                    problems.append("the screen waited for keys that never come")
+                    script = [.hangUp]
+                    return .closed
+                }
+                milliseconds += max(0, timeout)
+                return .timeout
+            case .hangUp:
+                return .closed
+            }
+        }
+        problems.append("the script ran out while the screen waited for more")
+        script = [.hangUp]
+        return .closed
+    }
+
+    public func suspend<Result>(_ body: () -> Result) -> Result {
+        suspensions += 1
+        return body()
+    }
+
+    public func end() { ended = true }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import ShareActivities
+import ShareCore
+import ShareTerminal
+import Testing
+@testable import ShareCLI
+
+/// The screen loop driving the compose screen and the picker on an
+/// in-memory terminal: autosave timing in the terminal's clock, a hang-up,
+/// "Sending…", a refused send that keeps the screen open, and a resize,
+/// without tmux and without sleeping.
+@MainActor
+struct ScreenLoopTests {
+    /// A form activity that records its autosaves, in the terminal's clock.
+    final class NoteActivity: Activity, FormAutosaving {
+        var activityType: ActivityType { ActivityType(rawValue: "com.example.note") }
+        var activityTitle: String { "Note" }
+        let clock: () -> Int
+        private(set) var autosaves: [(at: Int, values: [String: String])] = []
+        private(set) var discarded = 0
+
+        init(clock: @escaping () -> Int) { self.clock = clock }
+
+        func autosave(_ values: [String: String]) throws -> String {
+            autosaves.append((clock(), values))
+            return "/drafts/note"
+        }
+
+        func discardAutosave() { discarded += 1 }
+        func perform(_ session: ActivitySession) async { session.finish(.performed) }
+    }
+
+    static let form = ActivityForm(title: "New Note", fields: [
+        FormField(id: "to", label: "To", kind: .addressList),
+        FormField(id: "subject", label: "Subject", kind: .text, initialValue: "Minutes"),
+        FormField(id: "body", label: "", kind: .multilineText),
+    ])
+
+    /// A state folder of its own, removed at the end.
+    final class World {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("share-loop-\(UUID().uuidString.prefix(8))")
+        var environment: [String: String] { ["HOME": root.path, "XDG_STATE_HOME": root.appendingPathComponent("state").path] }
+        var stateFile: ComposeStateFile { ComposeStateFile(environment: environment) }
+        deinit { try? FileManager.default.removeItem(at: root) }
+    }
+
+    /// Presents `form` for `activity` on `terminal`, with `submit` answering submissions.
+    static func present(on terminal: InMemoryTerminal, activity: NoteActivity, world: World,
+                        submit: @escaping @MainActor ([String: String]) async -> FormSubmission = { _ in .retry("unused") })
+    async -> ActivityResult {
+        let presenter = ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+                                         detector: MagicContentTypeDetector(), environment: world.environment,
+                                         stateFile: world.stateFile, terminal: { terminal })
+        return await presenter.present(form, for: activity, submit: submit)
+    }
+
+    static func type(_ text: String) -> [InMemoryTerminal.Step] { text.map { .input(.character($0)) } }
+
+    @Test func autosaveRunsHalfASecondAfterTheFirstChangeNotAfterEveryKey() async {
+        let world = World()
+        var terminal: InMemoryTerminal!
+        terminal = InMemoryTerminal(script: [.input(.character("a")), .wait(milliseconds: 200), .input(.character("b")),
+                                             .wait(milliseconds: 200), .input(.character("c")), .wait(milliseconds: 1000),
+                                             .input(.character("d")), .wait(milliseconds: 700),
+                                             .input(.escape), .input(.character("d"))])
+        let activity = NoteActivity { terminal.milliseconds }
+        let result = await Self.present(on: terminal, activity: activity, world: world)
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+        #expect(activity.autosaves.map(\.at) == [500, 1900], "keys at 0, 200, 400 save once at 500; a key at 1400 saves at 1900")
+        #expect(activity.autosaves.map { $0.values["to"] } == ["abc", "abcd"])
+        #expect(result.outcome == .cancelled && result.error == nil)
+        #expect(activity.discarded == 1, "discarding the message discards its autosave")
+        #expect(terminal.ended)
+    }
+
+    @Test func aHangUpSavesWhatWasTypedAtOnce() async throws {
+        let world = World()
+        var terminal: InMemoryTerminal!
+        terminal = InMemoryTerminal(script: Self.type("kim@") + [.wait(milliseconds: 100), .hangUp])
+        let activity = NoteActivity { terminal.milliseconds }
+        let result = await Self.present(on: terminal, activity: activity, world: world)
+        #expect(activity.autosaves.map(\.at) == [100], "saved when the terminal went, not half a second later")
+        #expect(activity.autosaves.first?.values["to"] == "kim@")
+        #expect(result.outcome == .cancelled)
+        #expect(result.error?.code == "terminal-closed")
+        let saved = try #require(world.stateFile.read(), "compose.json keeps the values for --resume")
+        #expect(saved.values["to"] == "kim@" && saved.draft == "/drafts/note")
+    }
+
+    @Test func aRefusedSendShowsSendingThenKeepsTheScreenOpenWithTheReason() async {
+        let world = World()
+        var submissions: [[String: String]] = []
+        let refusal = "550 5.1.1 mailbox unavailable"
+        let terminal = InMemoryTerminal(script: Self.type("kim@example.com") + [
+            .input(.control("x")),
+            .until("the refusal on screen") { $0.lines.contains { $0.contains(refusal) } },
+            .input(.tab), .input(.character("!")),
+            .input(.control("x")), .idle,
+        ])
+        let activity = NoteActivity { terminal.milliseconds }
+        let result = await Self.present(on: terminal, activity: activity, world: world) { values in
+            submissions.append(values)
+            await Task.yield()
+            return submissions.count == 1 ? .retry(refusal)
+                : .finished(ActivityResult(activityType: ActivityType(rawValue: "com.example.note"), outcome: .sent))
+        }
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+        #expect(terminal.showed("Sending…"), "the screen says it is sending while the send runs")
+        #expect(submissions.count == 2)
+        #expect(submissions.last?["subject"] == "Minutes!", "the screen stayed open and took more typing after the refusal")
+        #expect(result.outcome == .sent)
+        #expect(world.stateFile.read() == nil, "a finished send leaves nothing to resume")
+    }
+
+    @Test func aResizeRedrawsAtTheNewSize() async {
+        let world = World()
+        let terminal = InMemoryTerminal(width: 80, height: 24, script: [.input(.resize(width: 60, height: 18)), .input(.escape)])
+        let activity = NoteActivity { terminal.milliseconds }
+        let result = await Self.present(on: terminal, activity: activity, world: world)
+        #expect(terminal.frames.first.map { [$0.width, $0.height] } == [80, 24])
+        #expect(terminal.frames.last.map { [$0.width, $0.height] } == [60, 18])
+        #expect(terminal.lastFrame?.lines.first?.contains("New Note") == true)
+        #expect(result.outcome == .cancelled)
+    }
+
+    @Test func thePickerPicksThroughTheSameLoop() {
+        let sheet = ShareSheet(activityItems: [.item(.text("PIN 4821"))], applicationActivities: [NoteActivity { 0 }],
+                               systemActivities: [])
+        let terminal = InMemoryTerminal(width: 70, height: 20, script: [.input(.resize(width: 64, height: 18)), .input(.enter)])
+        let picked = PickerSession.run(on: terminal, sheet: sheet, activities: sheet.eligibleActivities(),
+                                       items: [.text("PIN 4821")], title: nil)
+        #expect(picked == ActivityType(rawValue: "com.example.note"))
+        #expect(terminal.frames.first?.lines.joined().contains("Note") == true)
+        #expect(terminal.frames.last.map { [$0.width, $0.height] } == [64, 18])
+    }
+
+    @Test func aClosedTerminalDismissesThePicker() {
+        let sheet = ShareSheet(activityItems: [.item(.text("PIN 4821"))], applicationActivities: [NoteActivity { 0 }],
+                               systemActivities: [])
+        let terminal = InMemoryTerminal(script: [.input(.right), .hangUp])
+        let picked = PickerSession.run(on: terminal, sheet: sheet, activities: sheet.eligibleActivities(),
+                                       items: [.text("PIN 4821")], title: nil)
+        #expect(picked == nil)
+    }
+}
