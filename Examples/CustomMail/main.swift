@@ -32,7 +32,7 @@ func makeReportProvider() -> ItemProvider {
 
 /// Mail with its content from the provider's dictionary: the compose screen, prefilled.
 @MainActor
-final class ReportMailActivity: Activity {
+final class ReportMailActivity: Activity, FormValidating {
     private let mail: MailActivity
     private var dictionary: [String: String] = [:]
 
@@ -69,6 +69,12 @@ final class ReportMailActivity: Activity {
 
     func perform(_ session: ActivitySession) async {
         await mail.perform(session)
+    }
+
+    // Mail's checks: bad addresses marked, an empty subject asked about.
+    func problem(in field: FormField, value: String) -> String? { mail.problem(in: field, value: value) }
+    func warnings(before action: FormAction, values: [String: String]) -> [String] {
+        mail.warnings(before: action, values: values)
     }
 }
 

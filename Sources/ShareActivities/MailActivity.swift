@@ -12,9 +12,14 @@ import ShareMail
 /// and the subject offered for `mail` becomes the subject. With `--send`
 /// the message goes at once; with `--save-draft` it is saved; otherwise
 /// the compose screen shows Mail's form, whose values come back to
-/// ``perform(_:)`` with `_action` = `send` or `save`.
+/// ``perform(_:)`` with the action chosen: ``send`` or ``saveDraft``.
 @MainActor
-public final class MailActivity: Activity, FormAutosaving {
+public final class MailActivity: Activity, FormAutosaving, FormValidating {
+    /// The compose screen's primary action.
+    public static let send = FormAction(id: "send", label: "Send", progress: "Sending…", role: .primary)
+    /// The compose screen's secondary action.
+    public static let saveDraft = FormAction(id: "save", label: "Save draft", progress: "Saving…", role: .secondary)
+
     /// What the command line asked for.
     public let request: MailRequest
     /// Identities, transport and folders.
@@ -67,9 +72,9 @@ public final class MailActivity: Activity, FormAutosaving {
             FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: values["bcc"] ?? ""),
             FormField(id: "subject", label: "Subject", kind: .text, initialValue: values["subject"] ?? ""),
             FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? "",
-                      initialCursor: initial?.bodyCursor),
+                      initialCursor: initial?.bodyCursor, placeholder: "Write your message here"),
             FormField(id: "attachments", label: "Attachments", kind: .attachmentList, initialValue: values["attachments"] ?? ""),
-        ])
+        ], actions: [MailActivity.send, MailActivity.saveDraft])
     }
 
     /// The form's first values (the request, the items, the signature), and
@@ -85,18 +90,56 @@ public final class MailActivity: Activity, FormAutosaving {
         let preferred = request.from.flatMap { from in
             settings.identities.first { $0.addrSpec.lowercased() == (try? MailAddress(parsing: from))?.addrSpec.lowercased() }
         }
-        var attachments: [String] = []
+        var attachments: [AttachedFile] = []
         for item in items {
-            guard let file = item.fileItem else { continue }
-            if let path = file.path?.path ?? MailActivity.materialize(file) {
-                attachments.append(AttachmentLine(path: path).encoded)
-            }
+            guard let file = item.fileItem, let path = file.path?.path ?? MailActivity.materialize(file) else { continue }
+            attachments.append(AttachedFile.current(atPath: path) ?? AttachedFile(path: path, stamp: nil))
         }
         let values = ["from": (preferred ?? settings.identities.first)?.displayString ?? "",
                       "to": composer.toRecipients.joined(separator: ", "), "cc": composer.ccRecipients.joined(separator: ", "),
                       "bcc": composer.bccRecipients.joined(separator: ", "), "subject": composer.subject, "body": body,
-                      "attachments": attachments.joined(separator: "\n")]
+                      "attachments": AttachedFile.value(attachments)]
         return (values, cursor)
+    }
+
+    // MARK: - Checks
+
+    /// Addresses that do not parse, in To, Cc and Bcc.
+    public func problem(in field: FormField, value: String) -> String? {
+        guard field.kind == .addressList, !value.trimmingWhitespace().isEmpty else { return nil }
+        do {
+            _ = try AddressList.parse(value)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Before Send: an empty subject, or a body that speaks of an
+    /// attachment when none is attached (quoted lines and the signature do
+    /// not count).
+    public func warnings(before action: FormAction, values: [String: String]) -> [String] {
+        guard action == MailActivity.send else { return [] }
+        var warnings: [String] = []
+        if (values["subject"] ?? "").trimmingWhitespaceAndNewlines().isEmpty { warnings.append("The subject is empty.") }
+        if AttachedFile.list(values["attachments"] ?? "").isEmpty, MailActivity.mentionsAttachment(values["body"] ?? "") {
+            warnings.append("The message mentions an attachment, but nothing is attached.")
+        }
+        return warnings
+    }
+
+    /// Whether the body's own lines (not quoted, not the signature) mention an
+    /// attachment: a word starting with "attach" (not "detached"), or 첨부.
+    public static func mentionsAttachment(_ body: String) -> Bool {
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "-- " || line == "--" { break }
+            if line.hasPrefix(">") { continue }
+            let lowered = line.lowercased()
+            if lowered.contains("첨부") { return true }
+            let words = lowered.split { !$0.isLetter }
+            if words.contains(where: { $0.hasPrefix("attach") }) { return true }
+        }
+        return false
     }
 
     // MARK: - Performing
@@ -112,7 +155,7 @@ public final class MailActivity: Activity, FormAutosaving {
                                        message: error.message))
             return
         }
-        let save = values.isEmpty ? request.mode == .saveDraft : values["_action"] == "save"
+        let save = values.isEmpty ? request.mode == .saveDraft : session.formAction == MailActivity.saveDraft.id
         let mailer = Mailer(settings: settings)
         // The transport blocks on the network: off the main actor, so the screen stays responsive.
         let outcome = await Task.detached { save ? mailer.saveDraft(message) : mailer.send(message) }.value
@@ -166,8 +209,9 @@ public final class MailActivity: Activity, FormAutosaving {
             lenient[field] = parts.filter { !$0.isEmpty && (try? AddressList.parse($0)) != nil }.joined(separator: ", ")
         }
         lenient["subject"] = (values["subject"] ?? "").replacingScalars(["\n", "\r"], with: " ")
-        lenient["attachments"] = (values["attachments"] ?? "").split(separator: "\n")
-            .filter { FileManager.default.fileExists(atPath: AttachmentLine(String($0)).path) }.joined(separator: "\n")
+        lenient["attachments"] = AttachedFile.value(AttachedFile.list(values["attachments"] ?? "").filter {
+            FileStamp(ofFileAt: $0.path) != nil
+        })
         var composer = try composer(from: lenient, checkUnchanged: false)
         // A draft needs no sender: with no identity configured it is saved without a From.
         if (try? composer.makeMessage(identities: settings.identities, requireSender: false)) == nil {
@@ -187,11 +231,10 @@ public final class MailActivity: Activity, FormAutosaving {
         composer.bccRecipients = [values["bcc"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
         composer.subject = values["subject"] ?? ""
         composer.setMessageBody(values["body"] ?? "", isHTML: request.html)
-        for line in (values["attachments"] ?? "").split(separator: "\n") {
-            let attachment = AttachmentLine(String(line))
+        for attachment in AttachedFile.list(values["attachments"] ?? "") {
             let url = URL(fileURLWithPath: attachment.path)
-            let name = url.lastPathComponent
-            guard let now = AttachmentLine(path: attachment.path).stamp else {
+            let name = attachment.name
+            guard let now = FileStamp(ofFileAt: attachment.path) else {
                 throw MailError(.invalidInput, "the attachment \(name) is gone (\(attachment.path)); remove it or attach it again")
             }
             if checkUnchanged, let then = attachment.stamp, then != now {
@@ -255,28 +298,4 @@ public final class MailActivity: Activity, FormAutosaving {
         let url = directory.appendingPathComponent(file.name)
         return (try? data.write(to: url)).map { url.path }
     }
-}
-
-/// One line of the attachments field: `path<TAB>size<TAB>mtime`.
-struct AttachmentLine {
-    var path: String
-    var stamp: String?
-
-    /// Parses a field line.
-    init(_ line: String) {
-        let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
-        path = String(parts[0])
-        stamp = parts.count > 1 ? String(parts[1]) : nil
-    }
-
-    /// The line for a file as it is now (`stamp` nil when it is gone).
-    init(path: String) {
-        self.path = path
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-            stamp = "\(info.st_size)\t\(Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)"
-        }
-    }
-
-    var encoded: String { stamp.map { "\(path)\t\($0)" } ?? path }
 }

@@ -31,7 +31,7 @@ final class ComposePresenter: ActivityFormPresenter {
     }
 
     func present(_ form: ActivityForm, for activity: any Activity,
-                 submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult {
+                 submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult {
         let terminal: any TerminalBackend
         do { terminal = try openTerminal() } catch {
             return .failure(activity.activityType, ActivityError(code: "no-terminal", message: "\(error)"))
@@ -69,15 +69,17 @@ final class ComposeProgram: ScreenProgram {
     private var screen: FormState
     private let activity: any Activity
     private let autosaving: (any FormAutosaving)?
-    private let submit: @MainActor ([String: String]) async -> FormSubmission
+    private let validating: (any FormValidating)?
+    private let submit: @MainActor (SubmittedForm) async -> FormSubmission
     private let services: ComposeServices
 
-    init(form: ActivityForm, activity: any Activity, submit: @escaping @MainActor ([String: String]) async -> FormSubmission,
+    init(form: ActivityForm, activity: any Activity, submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission,
          services: ComposeServices, size: TerminalSize, colors: Bool) {
         self.activity = activity
         self.submit = submit
         self.services = services
         autosaving = activity as? any FormAutosaving
+        validating = activity as? any FormValidating
         let initialRows = (form.fields.first { $0.kind == .attachmentList }?.initialValue ?? "")
             .split(separator: "\n").compactMap { [services] line in ComposeProgram.row(forLine: String(line), detector: services.detector) }
         screen = FormState(form: form, attachments: initialRows, width: size.width, height: size.height, colors: colors)
@@ -95,7 +97,7 @@ final class ComposeProgram: ScreenProgram {
         case .message(.autosave):
             save()
         case .message(.answered(let answer)):
-            let effects = FormUpdate.update(&screen, .busy(false))
+            let effects = FormUpdate.update(&screen, .busy(nil))
             switch answer {
             case .finished(let result):
                 services.stateFile.clear()
@@ -127,8 +129,8 @@ final class ComposeProgram: ScreenProgram {
             switch effect {
             case .changed(let values, let field):
                 if !loop.isScheduled("autosave") { loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave") }
-                if ["to", "cc", "bcc"].contains(field) {
-                    apply(.problem(field: field, ComposeProgram.problem(inAddresses: values[field] ?? "")))
+                if let validating, let declared = screen.fields.first(where: { $0.field.id == field })?.field {
+                    apply(.problem(field: field, validating.problem(in: declared, value: values[field] ?? "")))
                 }
             case .completeAddress(let token):
                 apply(.completions(services.addressBook.complete(token)))
@@ -136,7 +138,7 @@ final class ComposeProgram: ScreenProgram {
                 apply(.pathCompletions(PathCompletion.candidates(for: text, environment: services.environment)))
             case .attach(let typed):
                 let path = PathCompletion.expand(typed, environment: services.environment)
-                if let row = ComposeProgram.row(forLine: path, strict: true, detector: services.detector) {
+                if let row = ComposeProgram.row(forLine: path, detector: services.detector) {
                     apply(.attached(row))
                 } else {
                     apply(.status(ComposeProgram.attachProblem(path), isError: true))
@@ -144,12 +146,16 @@ final class ComposeProgram: ScreenProgram {
             case .openEditor(let field, let text):
                 let edited = loop.terminal.suspend { ExternalEditor.edit(text, environment: services.environment) }
                 apply(.edited(field: field, text: edited))
-            case .submit(let values), .save(let values):
-                let isSave: Bool = if case .save = effect { true } else { false }
-                apply(.busy(true))
-                let payload = values.merging(["_action": isSave ? "save" : "send"]) { $1 }
+            case .submit(let action, let values, let confirmed):
+                let warnings = confirmed ? [] : validating?.warnings(before: action, values: values) ?? []
+                guard warnings.isEmpty else {
+                    apply(.confirm(action, warnings: warnings))
+                    continue
+                }
+                apply(.busy(action))
                 let submit = self.submit
-                loop.start { .answered(await submit(payload)) }
+                let submitted = SubmittedForm(action: action.id, values: values)
+                loop.start { .answered(await submit(submitted)) }
             case .discard:
                 autosaving?.discardAutosave()
                 services.stateFile.clear()
@@ -171,29 +177,14 @@ final class ComposeProgram: ScreenProgram {
         services.stateFile.write(activity: activity.activityType, values: values, draft: draft)
     }
 
-    private static func problem(inAddresses text: String) -> String? {
-        guard !text.trimmingWhitespace().isEmpty else { return nil }
-        do {
-            _ = try AddressList.parse(text)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
-    /// A row for a file, or nil when it is not a readable regular file.
-    private static func row(forLine line: String, strict: Bool = false, detector: any ContentTypeDetector) -> AttachmentRow? {
-        let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        let path = parts[0]
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else { return nil }
-        let type = (try? detector.contentType(ofFileAt: path)) ?? "application/octet-stream"
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        // A resumed row keeps the size and time it was attached with, so a later change is noticed.
-        let size = parts.count > 1 ? Int64(parts[1]) ?? Int64(info.st_size) : Int64(info.st_size)
-        let stamp = parts.count > 2 ? Double(parts[2]) ?? modified : modified
-        return AttachmentRow(path: path, name: URL(fileURLWithPath: path).lastPathComponent, contentType: type,
-                             size: size, modified: stamp)
+    /// A row for a line of the attachment field (a resumed row keeps the
+    /// size and time it was attached with, so a later change is noticed),
+    /// or nil when the file is not a readable regular file.
+    private static func row(forLine line: String, detector: any ContentTypeDetector) -> AttachmentRow? {
+        let resumed = AttachedFile(line: line)
+        guard let current = AttachedFile.current(atPath: resumed.path) else { return nil }
+        let type = (try? detector.contentType(ofFileAt: current.path)) ?? "application/octet-stream"
+        return AttachmentRow(file: resumed.stamp == nil ? current : resumed, contentType: type)
     }
 
     private static func attachProblem(_ path: String) -> String {

@@ -266,7 +266,7 @@ import Testing
         try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.count == 1 }
 
         try session.send("Escape")
-        let screen = try session.waitFor("The message has changes.")
+        let screen = try session.waitFor("There are unsaved changes.")
         #expect(screen.contains("s save draft   d discard   Esc keep editing"), "screen:\n\(screen.text)")
         #expect(!session.hasExited, "Esc on a changed message asks first")
         try session.send("d")

@@ -66,4 +66,65 @@ struct MailActivityTests {
         for character in "Hello" { _ = FormUpdate.update(&state, .input(.character(character))) }
         #expect(state.values["body"] == "https://nshipster.com\nHello\n-- \nKim")
     }
+
+    // MARK: - Mail's checks, which the generic form shows
+
+    static func warnings(subject: String = "Q4", body: String = "", attachments: String = "",
+                         action: FormAction = MailActivity.send) throws -> [String] {
+        let (settings, root) = try Self.settings()
+        defer { try? FileManager.default.removeItem(at: root) }
+        return MailActivity(settings: settings).warnings(before: action, values: [
+            "to": "kim@example.com", "subject": subject, "body": body, "attachments": attachments,
+        ])
+    }
+
+    @Test(arguments: ["", "   ", " \t "])
+    func anEmptySubjectIsAskedAbout(_ subject: String) throws {
+        #expect(try Self.warnings(subject: subject) == ["The subject is empty."])
+    }
+
+    @Test(arguments: [
+        "Please find the report attached.",
+        "I attach the minutes.",
+        "The attachment is large.",
+        "ATTACHED: the minutes",
+        "보고서를 첨부합니다.",
+        "> an old quote\nSee the attached file.\n> another",
+    ])
+    func attachmentWordsWithNothingAttachedAreAskedAbout(_ body: String) throws {
+        #expect(try Self.warnings(body: body) == ["The message mentions an attachment, but nothing is attached."])
+    }
+
+    @Test(arguments: [
+        "> On Monday, Jiwon wrote:\n> the report is attached\nThanks!",
+        ">> 첨부 파일 확인 부탁드립니다\nOK",
+        "Thanks!\n-- \nMinsu · attachments welcome",
+        "Thanks!\n-- \n첨부 파일은 메일로",
+        "Nothing about files here.",
+        "The detached house.",
+    ])
+    func quotesTheSignatureAndOtherWordsAreNotAskedAbout(_ body: String) throws {
+        #expect(try Self.warnings(body: body).isEmpty)
+    }
+
+    @Test func attachmentWordsWithAnAttachmentAreFine() throws {
+        #expect(try Self.warnings(body: "보고서를 첨부합니다.", attachments: "/tmp/report.pdf\t10\t0").isEmpty)
+    }
+
+    @Test func bothWarningsAreListedAndSavingADraftHasNone() throws {
+        #expect(try Self.warnings(subject: "", body: "See attached.")
+                == ["The subject is empty.", "The message mentions an attachment, but nothing is attached."])
+        #expect(try Self.warnings(subject: "", body: "See attached.", action: MailActivity.saveDraft).isEmpty)
+    }
+
+    @Test func addressFieldsAreCheckedAndOtherFieldsAreNot() throws {
+        let (settings, root) = try Self.settings()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let mail = MailActivity(settings: settings)
+        let to = FormField(id: "to", label: "To", kind: .addressList)
+        #expect(mail.problem(in: to, value: "kim@example.com, Lee <lee@example.org>") == nil)
+        #expect(mail.problem(in: to, value: "kim@@example.com") != nil)
+        #expect(mail.problem(in: to, value: "  ") == nil, "an empty field is not a problem while typing")
+        #expect(mail.problem(in: FormField(id: "subject", label: "Subject", kind: .text), value: "a@@b") == nil)
+    }
 }

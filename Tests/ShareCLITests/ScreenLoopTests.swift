@@ -34,7 +34,7 @@ struct ScreenLoopTests {
         FormField(id: "to", label: "To", kind: .addressList),
         FormField(id: "subject", label: "Subject", kind: .text, initialValue: "Minutes"),
         FormField(id: "body", label: "", kind: .multilineText),
-    ])
+    ], actions: [FormAction(id: "send", label: "Send", progress: "Sending…")])
 
     /// A state folder of its own, removed at the end.
     final class World {
@@ -46,7 +46,7 @@ struct ScreenLoopTests {
 
     /// Presents `form` for `activity` on `terminal`, with `submit` answering submissions.
     static func present(on terminal: InMemoryTerminal, activity: NoteActivity, world: World,
-                        submit: @escaping @MainActor ([String: String]) async -> FormSubmission = { _ in .retry("unused") })
+                        submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission = { _ in .retry("unused") })
     async -> ActivityResult {
         let presenter = ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                                          detector: MagicContentTypeDetector(), environment: world.environment,
@@ -89,7 +89,7 @@ struct ScreenLoopTests {
 
     @Test func aRefusedSendShowsSendingThenKeepsTheScreenOpenWithTheReason() async {
         let world = World()
-        var submissions: [[String: String]] = []
+        var submissions: [SubmittedForm] = []
         let refusal = "550 5.1.1 mailbox unavailable"
         let terminal = InMemoryTerminal(script: Self.type("kim@example.com") + [
             .input(.control("x")),
@@ -98,8 +98,8 @@ struct ScreenLoopTests {
             .input(.control("x")), .idle,
         ])
         let activity = NoteActivity { terminal.milliseconds }
-        let result = await Self.present(on: terminal, activity: activity, world: world) { values in
-            submissions.append(values)
+        let result = await Self.present(on: terminal, activity: activity, world: world) { submitted in
+            submissions.append(submitted)
             await Task.yield()
             return submissions.count == 1 ? .retry(refusal)
                 : .finished(ActivityResult(activityType: ActivityType(rawValue: "com.example.note"), outcome: .sent))
@@ -107,7 +107,8 @@ struct ScreenLoopTests {
         #expect(terminal.problems.isEmpty, "\(terminal.problems)")
         #expect(terminal.showed("Sending…"), "the screen says it is sending while the send runs")
         #expect(submissions.count == 2)
-        #expect(submissions.last?["subject"] == "Minutes!", "the screen stayed open and took more typing after the refusal")
+        #expect(submissions.last?.values["subject"] == "Minutes!", "the screen stayed open and took more typing after the refusal")
+        #expect(submissions.map(\.action) == ["send", "send"])
         #expect(result.outcome == .sent)
         #expect(world.stateFile.read() == nil, "a finished send leaves nothing to resume")
     }

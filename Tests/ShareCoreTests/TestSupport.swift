@@ -80,11 +80,12 @@ final class ScriptedPresenter: ActivityFormPresenter {
     private(set) var answers: [FormSubmission] = []
     init(_ submissions: [[String: String]?]) { self.submissions = submissions }
     func present(_ form: ActivityForm, for activity: any Activity,
-                 submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult {
+                 submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult {
         presented.append(form)
+        let action = form.action(.primary) ?? .done
         for values in submissions {
             guard let values else { break }
-            let answer = await submit(values)
+            let answer = await submit(SubmittedForm(action: action.id, values: values))
             answers.append(answer)
             if case .finished(let result) = answer { return result }
         }

@@ -23,10 +23,16 @@ enum MailForm {
         -- \n김민수 · Example Corp.
         """
 
-    static let report = AttachmentRow(path: "/home/minsu/문서/분기 보고서 2024-Q3.pdf", name: "분기 보고서 2024-Q3.pdf",
-                                      contentType: "application/pdf", size: 1_234_567, modified: 1_727_000_000)
-    static let photo = AttachmentRow(path: "/home/minsu/사진/제주 현장 사진.jpg", name: "제주 현장 사진.jpg",
-                                     contentType: "image/jpeg", size: 48_213, modified: 1_727_000_100.5)
+    static let report = AttachmentRow(file: AttachedFile(path: "/home/minsu/문서/분기 보고서 2024-Q3.pdf",
+                                                         stamp: FileStamp(size: 1_234_567, modified: 1_727_000_000_000_000_000)),
+                                      contentType: "application/pdf")
+    static let photo = AttachmentRow(file: AttachedFile(path: "/home/minsu/사진/제주 현장 사진.jpg",
+                                                        stamp: FileStamp(size: 48_213, modified: 1_727_000_100_500_000_000)),
+                                     contentType: "image/jpeg")
+
+    /// Mail's actions, as `MailActivity` declares them.
+    static let send = FormAction(id: "send", label: "Send", progress: "Sending…", role: .primary)
+    static let saveDraft = FormAction(id: "save", label: "Save draft", progress: "Saving…", role: .secondary)
 
     /// The Mail form with the given initial values.
     static func form(from: String = identities[0], to: String = "", cc: String = "", bcc: String = "", subject: String = "",
@@ -37,9 +43,9 @@ enum MailForm {
             FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: cc),
             FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: bcc),
             FormField(id: "subject", label: "Subject", kind: .text, initialValue: subject),
-            FormField(id: "body", label: "", kind: .multilineText, initialValue: body),
+            FormField(id: "body", label: "", kind: .multilineText, initialValue: body, placeholder: "Write your message here"),
             FormField(id: "attachments", label: "Attachments", kind: .attachmentList),
-        ])
+        ], actions: [send, saveDraft])
     }
 
     /// An empty form's first state.
@@ -118,7 +124,7 @@ extension FormEffect {
     /// The values an effect carries (submit, save, changed).
     var values: [String: String]? {
         switch self {
-        case .submit(let values), .save(let values), .changed(let values, _): values
+        case .submit(_, let values, _), .changed(let values, _): values
         default: nil
         }
     }

@@ -44,6 +44,8 @@ struct FormViewSnapshotTests {
         var state = FormState(form: MailForm.form(to: MailForm.twoRecipients, body: "보고서를 첨부합니다."),
                               width: 80, height: 24)
         press(.control("x"), in: &state)
+        deliver(.confirm(MailForm.send, warnings: ["The subject is empty.",
+                                                   "The message mentions an attachment, but nothing is attached."]), to: &state)
         let frame = state.frame
         assertSnapshot(frame, named: "form-confirm-send-80x24")
         expectWellFormed(frame)
@@ -137,7 +139,7 @@ struct FormViewSnapshotTests {
 
     @Test func busySending() {
         var state = MailForm.prefilled()
-        deliver(.busy(true), to: &state)
+        deliver(.busy(MailForm.send), to: &state)
         let frame = state.frame
         #expect(frame.lines[frame.height - 2].hasPrefix(" Sending…"))
     }
@@ -161,7 +163,7 @@ struct FormViewLayoutTests {
 
     @Test func theHelpBarIsOnTheLastLine() {
         let frame = MailForm.empty().frame
-        #expect(frame.lines[23].hasPrefix("^X Send  ^O Save  ^T Attach"))
+        #expect(frame.lines[23] == "^X Send  ^O Save draft  ^T Attach  ^G $EDITOR  Tab Next  Esc Cancel")
     }
 
     @Test func aLongBodyLineWrapsAtSpacesWithinTheWidth() {
@@ -364,8 +366,8 @@ private func sampleStates(width: Int, height: Int) -> [(String, FormState)] {
 
     var hostile = FormState(form: MailForm.form(to: "\u{1B}]0;pwned\u{7} <a@example.com>", subject: "\u{1B}[31m빨강\u{1B}[0m\r\n",
                                                 body: "\u{1B}[2J\u{8}\u{8}line\u{0}\n\u{9B}31m\u{202E}gpj.exe"),
-                            attachments: [AttachmentRow(path: "/tmp/a\nb", name: "a\u{1B}[1mb\nc.txt", contentType: "text/plain",
-                                                        size: 12, modified: 0)],
+                            attachments: [AttachmentRow(file: AttachedFile(path: "/tmp/a\u{1B}[1mb\nc.txt", stamp: FileStamp(size: 12, modified: 0)),
+                                                        contentType: "text/plain")],
                             width: width, height: height)
     hostile.focus(on: "subject")
     states.append(("control characters, subject", hostile))
@@ -406,7 +408,7 @@ private func sampleStates(width: Int, height: Int) -> [(String, FormState)] {
     states.append(("problem", problem))
 
     var busy = MailForm.prefilled(width: width, height: height)
-    deliver(.busy(true), to: &busy)
+    deliver(.busy(MailForm.send), to: &busy)
     states.append(("busy", busy))
     return states
 }
@@ -466,5 +468,105 @@ struct FormViewPropertyTests {
                 #expect(frame.shows("김민수 · Example Corp."), "the end of the body is shown at \(width)×\(height)")
             }
         }
+    }
+}
+
+// MARK: - Forms of other activities
+
+/// The form knows nothing of Mail: a form with one text field and a Post
+/// action, and one with a choice of printer, render and work with the same
+/// widgets.
+struct GenericFormTests {
+    static let post = FormAction(id: "post", label: "Post", progress: "Posting…")
+    static let print = FormAction(id: "print", label: "Print", progress: "Printing…")
+    static let printers = ["office", "lab-color", "home-inkjet", "Canon_MF644", "Brother_HL-L2350DW"]
+
+    static func postForm() -> FormState {
+        FormState(form: ActivityForm(title: "New Post", fields: [FormField(id: "status", label: "Status", kind: .text)],
+                                     actions: [post]), width: 80, height: 24)
+    }
+
+    static func printForm() -> FormState {
+        var state = FormState(form: ActivityForm(title: "Print 2 files", fields: [
+            FormField(id: "printer", label: "Printer", kind: .choice(printers), initialValue: "office"),
+            FormField(id: "copies", label: "Copies", kind: .text, initialValue: "1"),
+            FormField(id: "pages", label: "Pages", kind: .text),
+        ], actions: [print]), width: 80, height: 24)
+        state.focus(on: "printer")
+        return state
+    }
+
+    @Test func aTextFieldAndAPostAction() {
+        var state = Self.postForm()
+        #expect(state.focusedID == "status")
+        typeText("Hello from the terminal", into: &state)
+        let frame = state.frame
+        assertSnapshot(frame, named: "form-post-80x24")
+        expectWellFormed(frame)
+        #expect(frame.lines[23] == "^X Post  Esc Cancel", "only what this form offers is in the help bar")
+        #expect(press(.control("o"), .control("t"), in: &state) == [], "no draft, no attachments in this form")
+        #expect(state.dialog == nil)
+        #expect(press(.control("x"), in: &state) == [.submit(Self.post, ["status": "Hello from the terminal"], confirmed: false)])
+        deliver(.busy(Self.post), to: &state)
+        #expect(state.frame.shows("Posting…"))
+        deliver(.busy(nil), to: &state)
+        #expect(!state.frame.shows("Posting…"))
+    }
+
+    @Test func aCancelledPostWithChangesOffersNoDraft() {
+        var state = Self.postForm()
+        typeText("x", into: &state)
+        press(.escape, in: &state)
+        #expect(state.dialog == .confirmCancel)
+        #expect(state.frame.shows("d discard   Esc keep editing") && !state.frame.shows("s save"))
+        #expect(press(.character("s"), in: &state) == [], "there is nothing to save a draft with")
+        #expect(press(.character("d"), in: &state) == [.discard])
+    }
+
+    @Test func aChoiceOfPrinter() {
+        var state = Self.printForm()
+        let frame = state.frame
+        assertSnapshot(frame, named: "form-printer-80x24")
+        expectWellFormed(frame)
+        #expect(frame.shows("office  ◂ ▸"))
+        #expect(frame.lines[23] == "^X Print  Tab Next  Esc Cancel")
+        press(.right, in: &state)
+        #expect(state.values["printer"] == "lab-color", "→ takes the next printer")
+    }
+
+    @Test func theChooserFiltersAsYouType() {
+        var state = Self.printForm()
+        #expect(press(.enter, in: &state) == [])
+        guard case .chooser = state.dialog else {
+            Issue.record("Enter on a choice opens the chooser")
+            return
+        }
+        typeText("e", into: &state)
+        let frame = state.frame
+        assertSnapshot(frame, named: "form-printer-chooser-80x24")
+        expectWellFormed(frame)
+        #expect(frame.shows("▸ office") && frame.shows("home-inkjet") && frame.shows("Brother_HL-L2350DW"))
+        #expect(!frame.shows("lab-color") && !frame.shows("Canon_MF644"), "only the printers with an e are listed")
+        typeText("z", into: &state)
+        #expect(state.frame.shows("no printer matches"))
+        #expect(press(.enter, in: &state) == [], "nothing to choose")
+        press(.backspace, .backspace, in: &state)
+        typeText("ink", into: &state)
+        #expect(state.frame.shows("▸ home-inkjet"), "the only match is selected")
+        #expect(press(.enter, in: &state) == [.changed(state.values, field: "printer")])
+        #expect(state.values["printer"] == "home-inkjet")
+        #expect(state.dialog == nil)
+    }
+
+    @Test func typingOnAChoiceOpensTheChooserAndEscKeepsTheChoice() {
+        var state = Self.printForm()
+        typeText("l", into: &state)
+        #expect(state.frame.shows("▸ lab-color"), "the first printer with an l is selected")
+        press(.down, in: &state)
+        #expect(state.frame.shows("▸ Brother_HL-L2350DW"), "↓ moves among the matches")
+        press(.down, in: &state)
+        #expect(state.frame.shows("▸ lab-color"), "and wraps around")
+        #expect(press(.escape, in: &state) == [])
+        #expect(state.dialog == nil && state.values["printer"] == "office")
     }
 }

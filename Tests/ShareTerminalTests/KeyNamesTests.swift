@@ -20,9 +20,12 @@ struct KeyNamesTests {
         var picker = KeyMap.picker
         var form = FormKeys()
         KeyActions.apply(["send": [.control("s")], "pick": [.character(" ")], "cancel": [.alt("q")]], picker: &picker, form: &form)
-        #expect(form.send == .control("s"))
+        #expect(form.primary == .control("s"))
         #expect(form.cancel == .alt("q"))
-        #expect(form.helpBar == "^S Send  ^O Save  ^T Attach  ^G $EDITOR  Tab Next  M-q Cancel")
+        var state = MailForm.empty()
+        state.keys = form
+        #expect(FormView.helpBar(state) == "^S Send  ^O Save draft  ^T Attach  ^G $EDITOR  Tab Next  M-q Cancel",
+                "the help bar shows the keys bound now")
         #expect(picker.action(for: .character(" ")) == .pick)
         #expect(picker.action(for: .enter) == nil, "Enter no longer picks once pick is rebound")
         #expect(picker.action(for: .alt("q")) == .cancel)
@@ -35,11 +38,13 @@ struct KeyNamesTests {
             FormField(id: "to", label: "To", kind: .addressList, initialValue: "kim@example.com"),
             FormField(id: "subject", label: "Subject", kind: .text, initialValue: "Q4"),
             FormField(id: "body", label: "", kind: .multilineText, initialValue: "Numbers."),
-        ])
+        ], actions: [MailForm.send])
         var state = FormState(form: form, width: 80, height: 24)
-        state.keys.send = .control("s")
+        state.keys.primary = .control("s")
         #expect(FormUpdate.update(&state, .input(.control("x"))).isEmpty, "^X is no longer Send")
-        #expect(FormUpdate.update(&state, .input(.control("s"))) == [.submit(state.values)])
-        #expect(FormView.view(state).lines.last?.hasPrefix("^S Send") == true)
+        #expect(FormUpdate.update(&state, .input(.control("s"))) == [.submit(MailForm.send, state.values, confirmed: false)])
+        #expect(FormUpdate.update(&state, .input(.control("o"))).isEmpty, "a form with no secondary action has nothing on ^O")
+        #expect(FormView.view(state).lines.last?.hasPrefix("^S Send  ^G $EDITOR  Tab Next  Esc Cancel") == true,
+                "no Save draft and no Attach in a form without them")
     }
 }

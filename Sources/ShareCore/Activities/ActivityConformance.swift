@@ -39,8 +39,9 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
         let values: [String: String]
         init(_ values: [String: String]) { self.values = values }
         func present(_ form: ActivityForm, for activity: any Activity,
-                     submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult {
-            switch await submit(values) {
+                     submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult {
+            let action = form.action(.primary) ?? form.actions.first ?? .done
+            switch await submit(SubmittedForm(action: action.id, values: values)) {
             case .finished(let result): return result
             case .retry(let message):
                 return .failure(activity.activityType, ActivityError(code: "retry", message: message))

@@ -1,15 +1,74 @@
 /// A form an activity declares: the fields the front end shows before
-/// `perform` (the compose screen is Mail's form).
+/// `perform` (the compose screen is Mail's form), and what the person can
+/// do with it besides cancelling.
 public struct ActivityForm: Sendable, Equatable {
     /// The heading shown above the fields.
     public var title: String
     /// The fields, in order.
     public var fields: [FormField]
+    /// What the form offers: one primary action (Send, Post, Print), and
+    /// at most one secondary one (Save draft).
+    public var actions: [FormAction]
 
-    /// Creates a form.
-    public init(title: String, fields: [FormField]) {
+    /// Creates a form; without actions it offers ``FormAction/done``.
+    public init(title: String, fields: [FormField], actions: [FormAction] = [.done]) {
         self.title = title
         self.fields = fields
+        self.actions = actions
+    }
+
+    /// The action with `role`, if the form offers one.
+    public func action(_ role: FormAction.Role) -> FormAction? { actions.first { $0.role == role } }
+}
+
+/// Something a form lets the person do: Send, Save draft, Post, Print.
+///
+/// The front end binds the primary action to its primary key (Ctrl-X by
+/// default) and the secondary one to its secondary key (Ctrl-O), labels
+/// them in its help bar, and shows `progress` while the action runs. The
+/// activity learns which one was chosen from ``ActivitySession/formAction``.
+public struct FormAction: Sendable, Equatable {
+    /// Which key the front end offers the action on.
+    public enum Role: Sendable, Equatable {
+        /// The form's purpose: Send, Post, Print.
+        case primary
+        /// Keep the work for later: Save draft. A changed form that is
+        /// cancelled offers it.
+        case secondary
+    }
+
+    /// The name the activity receives (`send`, `save`).
+    public var id: String
+    /// The words in the help bar (`Send`, `Save draft`).
+    public var label: String
+    /// What the screen says while it runs (`Sending…`).
+    public var progress: String
+    /// The key it is offered on.
+    public var role: Role
+
+    /// Creates an action.
+    public init(id: String, label: String, progress: String, role: Role = .primary) {
+        self.id = id
+        self.label = label
+        self.progress = progress
+        self.role = role
+    }
+
+    /// The action of a form that declares none: `Done`.
+    public static let done = FormAction(id: "done", label: "Done", progress: "Working…")
+}
+
+/// A form the person submitted: the action chosen and the values by field id.
+public struct SubmittedForm: Sendable, Equatable {
+    /// The action (its ``FormAction/id``).
+    public var action: String
+    /// The values, by field id.
+    public var values: [String: String]
+
+    /// Creates a submission.
+    public init(action: String, values: [String: String]) {
+        self.action = action
+        self.values = values
     }
 }
 
@@ -39,18 +98,23 @@ public struct FormField: Sendable, Equatable {
     public var kind: Kind
     /// The value the field starts with.
     public var initialValue: String
+    /// Shown dimmed in an empty multi-line field that is not focused
+    /// ("Write your message here").
+    public var placeholder: String?
     /// Where a text field's cursor starts, in characters of `initialValue`
     /// (`nil`: at its end). Mail's body puts it on a fresh line after the
     /// shared content, before the signature.
     public var initialCursor: Int?
 
     /// Creates a field.
-    public init(id: String, label: String, kind: Kind, initialValue: String = "", initialCursor: Int? = nil) {
+    public init(id: String, label: String, kind: Kind, initialValue: String = "", initialCursor: Int? = nil,
+                placeholder: String? = nil) {
         self.id = id
         self.label = label
         self.kind = kind
         self.initialValue = initialValue
         self.initialCursor = initialCursor
+        self.placeholder = placeholder
     }
 }
 
@@ -67,15 +131,29 @@ public enum FormSubmission: Sendable, Equatable {
 ///
 /// The terminal front end conforms (the compose screen); tests can
 /// conform with scripted answers. The presenter calls `submit` with the
-/// field values each time the person submits (Send, Save); when `submit`
-/// answers `.retry`, the form stays open with the message. The presenter
-/// returns the result that closed the form: `submit`'s, or a cancelled
-/// one.
+/// chosen action and the field values each time the person submits (Send,
+/// Save draft), after the person confirmed the activity's warnings
+/// (``FormValidating``); when `submit` answers `.retry`, the form stays
+/// open with the message. The presenter returns the result that closed the
+/// form: `submit`'s, or a cancelled one.
 @MainActor
 public protocol ActivityFormPresenter: AnyObject {
     /// Shows `form` for `activity` and waits for the person.
     func present(_ form: ActivityForm, for activity: any Activity,
-                 submit: @escaping @MainActor ([String: String]) async -> FormSubmission) async -> ActivityResult
+                 submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult
+}
+
+/// An activity that checks its form's values as they are typed and warns
+/// before an action goes ahead; the front end shows what it says and knows
+/// nothing of the fields' meaning.
+@MainActor
+public protocol FormValidating: Activity {
+    /// What is wrong with `value` in `field` (an address that does not
+    /// parse), or `nil`; shown beside the field as it is typed.
+    func problem(in field: FormField, value: String) -> String?
+    /// What the person should confirm before `action` goes ahead (an empty
+    /// subject); none, and it goes ahead at once.
+    func warnings(before action: FormAction, values: [String: String]) -> [String]
 }
 
 /// An activity whose form is saved while it is being filled in, so nothing

@@ -13,6 +13,8 @@ public final class ActivitySession {
     public let subject: String?
     /// The values of the form the person submitted, by field id (empty without a form).
     public let formValues: [String: String]
+    /// The form action the person chose (``FormAction/id``: `send`, `save`), or `nil` without a form.
+    public let formAction: String?
 
     /// The outcome, once reported.
     public private(set) var result: ActivityResult?
@@ -20,11 +22,12 @@ public final class ActivitySession {
     public private(set) var violations: [String] = []
 
     /// Creates a session; the share sheet does this for each run.
-    public init(activityType: ActivityType, items: [ShareItem], subject: String?, formValues: [String: String] = [:]) {
+    public init(activityType: ActivityType, items: [ShareItem], subject: String?, form: SubmittedForm? = nil) {
         self.activityType = activityType
         self.items = items
         self.subject = subject
-        self.formValues = formValues
+        formValues = form?.values ?? [:]
+        formAction = form?.action
     }
 
     /// Whether an outcome was reported.

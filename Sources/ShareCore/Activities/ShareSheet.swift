@@ -190,15 +190,15 @@ public final class ShareSheet {
         }
         let subject = subject(for: type)
         guard let form = activity.makeForm() else {
-            return await perform(activity, items: items, subject: subject, values: [:])
+            return await perform(activity, items: items, subject: subject, form: nil)
         }
         guard let presenter else {
             return .failure(type, ActivityError(code: "no-terminal",
                 message: "\(type.rawValue) needs its form shown, and there is no terminal to show it on"))
         }
         // Each submission is one perform; a failure that loses nothing keeps the form open.
-        return await presenter.present(form, for: activity) { [self] values in
-            let result = await self.perform(activity, items: items, subject: subject, values: values)
+        return await presenter.present(form, for: activity) { [self] submitted in
+            let result = await self.perform(activity, items: items, subject: subject, form: submitted)
             if result.outcome == .failed, let error = result.error, error.code != "no-finish" {
                 return .retry(error.message)
             }
@@ -214,8 +214,8 @@ public final class ShareSheet {
         let type = activity.activityType
         let result: ActivityResult
         if let form = activity.makeForm() {
-            result = await presenter.present(form, for: activity) { [self] values in
-                let result = await self.perform(activity, items: [], subject: nil, values: values)
+            result = await presenter.present(form, for: activity) { [self] submitted in
+                let result = await self.perform(activity, items: [], subject: nil, form: submitted)
                 if result.outcome == .failed, let error = result.error, error.code != "no-finish" { return .retry(error.message) }
                 return .finished(result)
             }
@@ -227,9 +227,9 @@ public final class ShareSheet {
     }
 
     private func perform(_ activity: any Activity, items: [ShareItem], subject: String?,
-                         values: [String: String]) async -> ActivityResult {
+                         form: SubmittedForm?) async -> ActivityResult {
         let type = activity.activityType
-        let session = ActivitySession(activityType: type, items: items, subject: subject, formValues: values)
+        let session = ActivitySession(activityType: type, items: items, subject: subject, form: form)
         lastSession = session
         await activity.perform(session)
         guard let result = session.result else {

@@ -91,23 +91,9 @@ public final class InMemoryTerminal: TerminalBackend {
                     waitsOnCondition = 0
                     continue
                 }
-                waitsOnCondition += 1
-                guard let timeout = timeoutMilliseconds, waitsOnCondition <= InMemoryTerminal.patience else {
-                    problems.append("never came true: \(what)")
-                    script = [.hangUp]
-                    return .closed
-                }
-                milliseconds += max(0, timeout)
-                return .timeout
+                return waitOnce(timeoutMilliseconds, else: "never came true: \(what)")
             case .idle:
-                waitsOnCondition += 1
-                guard let timeout = timeoutMilliseconds, waitsOnCondition <= InMemoryTerminal.patience else {
-                    problems.append("the screen waited for keys that never come")
-                    script = [.hangUp]
-                    return .closed
-                }
-                milliseconds += max(0, timeout)
-                return .timeout
+                return waitOnce(timeoutMilliseconds, else: "the screen waited for keys that never come")
             case .hangUp:
                 return .closed
             }
@@ -115,6 +101,19 @@ public final class InMemoryTerminal: TerminalBackend {
         problems.append("the script ran out while the screen waited for more")
         script = [.hangUp]
         return .closed
+    }
+
+    /// One wait runs out while the script waits for the screen; a wait
+    /// with no end, or too many, is a problem and closes the terminal.
+    private func waitOnce(_ timeoutMilliseconds: Int?, else problem: String) -> TerminalEvent {
+        waitsOnCondition += 1
+        guard let timeout = timeoutMilliseconds, waitsOnCondition <= InMemoryTerminal.patience else {
+            problems.append(problem)
+            script = [.hangUp]
+            return .closed
+        }
+        milliseconds += max(0, timeout)
+        return .timeout
     }
 
     public func suspend<Result>(_ body: () -> Result) -> Result {

@@ -60,30 +60,29 @@ public enum KeyNames {
     }
 }
 
-/// The compose screen's command keys (SPEC §7), configurable in `[keys]`.
+/// A form's command keys (SPEC §7), configurable in `[keys]`.
+///
+/// The form's help bar is built from these and the form's actions, so a
+/// rebound key shows its new binding.
 public struct FormKeys: Sendable, Equatable {
-    public var send: InputEvent = .control("x")
-    public var save: InputEvent = .control("o")
+    /// The form's primary action (Send, Post, Print): `send` in `[keys]`.
+    public var primary: InputEvent = .control("x")
+    /// Its secondary action (Save draft): `save` in `[keys]`.
+    public var secondary: InputEvent = .control("o")
     public var attach: InputEvent = .control("t")
     public var editor: InputEvent = .control("g")
     public var cancel: InputEvent = .escape
 
     /// The default keys.
     public init() {}
-
-    /// The help bar for these keys.
-    public var helpBar: String {
-        "\(KeyNames.label(send)) Send  \(KeyNames.label(save)) Save  \(KeyNames.label(attach)) Attach  "
-            + "\(KeyNames.label(editor)) $EDITOR  Tab Next  \(KeyNames.label(cancel)) Cancel"
-    }
 }
 
 /// Every `[keys]` action: the compose screen's and the picker's.
 public enum KeyActions {
     /// The names accepted in `[keys]`, each with what it does.
     public static let all: [(name: String, meaning: String)] = [
-        ("send", "compose: send"), ("save", "compose: save a draft"), ("attach", "compose: attach a file"),
-        ("editor", "compose: edit in $EDITOR"), ("cancel", "compose and picker: cancel"),
+        ("send", "forms: the primary action (Send, Post, Print)"), ("save", "forms: the secondary action (Save draft)"),
+        ("attach", "forms: attach a file"), ("editor", "forms: edit in $EDITOR"), ("cancel", "forms and picker: cancel"),
         ("pick", "picker: pick the selected tile"), ("filter", "picker: filter by title"), ("help", "picker: show the keys"),
         ("next-row", "picker: the other row"), ("previous-row", "picker: the other row, backwards"),
         ("left", "picker: previous tile"), ("right", "picker: next tile"), ("up", "picker: line above"), ("down", "picker: line below"),
@@ -95,8 +94,8 @@ public enum KeyActions {
         for (action, events) in bindings {
             guard let first = events.first else { continue }
             switch action {
-            case "send": form.send = first
-            case "save": form.save = first
+            case "send": form.primary = first
+            case "save": form.secondary = first
             case "attach": form.attach = first
             case "editor": form.editor = first
             default: break

@@ -1,34 +1,25 @@
 import ShareCore
 
-/// A file in a form's attachment list.
+/// A file in a form's attachment list, as shown: the file (its one codec,
+/// ``AttachedFile``), its name and its detected type.
 public struct AttachmentRow: Sendable, Equatable {
-    /// Where the file is.
-    public var path: String
-    /// The name shown.
-    public var name: String
+    /// The file, with the size and time it was attached with.
+    public var file: AttachedFile
     /// Its detected MIME type.
     public var contentType: String
-    /// Its size in bytes and modification time when attached, to notice a change before sending.
-    public var size: Int64
-    public var modified: Double
 
     /// Creates a row.
-    public init(path: String, name: String, contentType: String, size: Int64, modified: Double) {
-        self.path = path
-        self.name = name
+    public init(file: AttachedFile, contentType: String) {
+        self.file = file
         self.contentType = contentType
-        self.size = size
-        self.modified = modified
     }
 
-    /// The row as one line of a form value: `path<TAB>size<TAB>mtime`.
-    public var encoded: String { "\(path)\t\(size)\t\(modified)" }
-
-    /// Reads `encoded` back (name and type are looked up again by whoever needs them).
-    public static func decodePath(_ line: String) -> (path: String, size: Int64?, modified: Double?) {
-        let parts = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        return (parts[0], parts.count > 1 ? Int64(parts[1]) : nil, parts.count > 2 ? Double(parts[2]) : nil)
-    }
+    /// Where the file is.
+    public var path: String { file.path }
+    /// The name shown.
+    public var name: String { file.name }
+    /// Its size in bytes when attached.
+    public var size: Int64 { file.stamp?.size ?? 0 }
 }
 
 /// One field of a form on screen.
@@ -64,7 +55,7 @@ public struct FormFieldState: Sendable, Equatable {
     public var value: String {
         switch field.kind {
         case .choice(let options): options.indices.contains(choice) ? options[choice] : ""
-        case .attachmentList: attachments.map(\.encoded).joined(separator: "\n")
+        case .attachmentList: AttachedFile.value(attachments.map(\.file))
         default: editor.text
         }
     }
@@ -84,10 +75,13 @@ public struct FormFieldState: Sendable, Equatable {
 
 /// A question the form is asking, over the fields.
 public enum FormDialog: Sendable, Equatable {
-    /// Send although: the warnings listed. y sends, n or Esc goes back.
-    case confirmSend([String])
-    /// The message changed: s saves a draft, d discards, Esc keeps editing.
+    /// Go ahead with the action although: the warnings listed. y goes ahead, n or Esc goes back.
+    case confirmAction(FormAction, [String])
+    /// The form changed: s runs the secondary action (Save draft), d discards, Esc keeps editing.
     case confirmCancel
+    /// Choose one option of the choice field at `field`: typing filters,
+    /// ↑↓ select among the matches, Enter chooses.
+    case chooser(field: Int, filter: TextEditor, selected: Int)
     /// Remove this attachment? y removes.
     case confirmRemove(Int)
     /// Attach a file: a path, with Tab completion.
@@ -108,8 +102,12 @@ public struct FormState: Sendable, Equatable {
     public var status: String?
     /// Whether the status is an error.
     public var statusIsError = false
-    /// While a submission runs (Sending…), input waits.
-    public var isBusy = false
+    /// What the form offers besides cancelling (Send, Save draft).
+    public var actions: [FormAction]
+    /// The action running (Sending…), if any; input waits meanwhile.
+    public var running: FormAction?
+    /// Whether an action is running.
+    public var isBusy: Bool { running != nil }
     /// Keys typed while busy, in order: they take effect when the submission is answered.
     public var typedWhileBusy: [InputEvent] = []
     /// How far the spinner has turned.
@@ -132,6 +130,7 @@ public struct FormState: Sendable, Equatable {
     /// The form's first state: focus on the first empty field that takes focus.
     public init(form: ActivityForm, attachments: [AttachmentRow] = [], width: Int, height: Int, colors: Bool = true) {
         title = form.title
+        actions = form.actions
         let fields = form.fields.map { field in
             FormFieldState(field, attachments: field.kind == .attachmentList ? attachments : [])
         }
@@ -157,6 +156,9 @@ public struct FormState: Sendable, Equatable {
 
     /// The index of the field with `id`.
     public func index(of id: String) -> Int? { fields.firstIndex { $0.field.id == id } }
+
+    /// The action with `role`, if the form offers one.
+    public func action(_ role: FormAction.Role) -> FormAction? { actions.first { $0.role == role } }
 }
 
 func isChoice(_ kind: FormField.Kind) -> Bool {

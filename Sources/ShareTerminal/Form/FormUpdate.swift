@@ -14,10 +14,12 @@ public enum FormMessage: Sendable, Equatable {
     case status(String, isError: Bool)
     /// The validation of a field (nil: fine).
     case problem(field: String, String?)
+    /// The activity's warnings before an action: ask the person first.
+    case confirm(FormAction, warnings: [String])
     /// The external editor returned text (nil: it failed, keep the old text).
     case edited(field: String, text: String?)
-    /// A submission began or ended; when it ends, keys typed meanwhile take effect.
-    case busy(Bool)
+    /// An action began (with it) or ended (nil); when it ends, keys typed meanwhile take effect.
+    case busy(FormAction?)
     /// A submission is still running: the spinner turns.
     case tick
     /// The values were saved (autosave or Save): nothing is unsaved any more.
@@ -26,10 +28,9 @@ public enum FormMessage: Sendable, Equatable {
 
 /// What the form screen asks the run loop to do.
 public enum FormEffect: Sendable, Equatable {
-    /// Send: submit the values.
-    case submit([String: String])
-    /// Save a draft.
-    case save([String: String])
+    /// Run `action` with the values; `confirmed` once the person has
+    /// answered the activity's warnings (else the run loop asks for them).
+    case submit(FormAction, [String: String], confirmed: Bool)
     /// Close without sending or saving.
     case discard
     /// The values changed: autosave them and check the field.
@@ -46,9 +47,6 @@ public enum FormEffect: Sendable, Equatable {
 
 /// The form screen's update: pure, like the picker's.
 public enum FormUpdate {
-    /// Words that mean "something is attached" (SPEC §7).
-    public static let attachmentWords = ["attach", "attached", "attachment", "첨부"]
-
     /// Completions shown at most (all of them are on screen).
     public static let visibleCompletions = 6
 
@@ -99,21 +97,24 @@ public enum FormUpdate {
             }
             state.fields[index].editor.setText(text)
             return changed(&state, field: field)
-        case .busy(let busy):
-            state.isBusy = busy
-            if busy {
+        case .confirm(let action, let warnings):
+            state.dialog = .confirmAction(action, warnings)
+        case .busy(let action):
+            let ended = state.running
+            state.running = action
+            if let action {
                 state.spinner = 0
-                setStatus(&state, "Sending…", error: false)
+                setStatus(&state, action.progress, error: false)
                 return []
             }
-            if state.status?.hasPrefix("Sending") == true { state.status = nil }
+            if let ended, state.status?.hasPrefix(ended.progress) == true { state.status = nil }
             let typed = state.typedWhileBusy
             state.typedWhileBusy = []
             return typed.flatMap { input(&state, $0) }
         case .tick:
-            guard state.isBusy else { return [] }
+            guard let running = state.running else { return [] }
             state.spinner += 1
-            setStatus(&state, "Sending… " + spinnerFrames[state.spinner % spinnerFrames.count], error: false)
+            setStatus(&state, running.progress + " " + spinnerFrames[state.spinner % spinnerFrames.count], error: false)
         case .saved: state.changed = false
         }
         return []
@@ -135,9 +136,10 @@ public enum FormUpdate {
         if let dialog = state.dialog { return answer(dialog, &state, event) }
         let keys = state.keys
         switch event {
-        case keys.send: return send(&state)
-        case keys.save: return [.save(state.values)]
+        case keys.primary: return request(.primary, &state)
+        case keys.secondary: return request(.secondary, &state)
         case keys.attach:
+            guard attachmentField(state) != nil else { return [] }
             state.dialog = .attachPath(TextEditor("~/"), completions: [])
             return []
         case keys.editor:
@@ -180,10 +182,21 @@ public enum FormUpdate {
         case .choice(let options):
             if options.count <= 1, event != .up, event != .down, event != .enter { return [] }
             switch event {
-            case .left, .character("h"): state.fields[index].choice = (field.choice + options.count - 1) % max(1, options.count)
-            case .right, .character(" "), .character("l"): state.fields[index].choice = (field.choice + 1) % max(1, options.count)
+            case .left: state.fields[index].choice = (field.choice + options.count - 1) % max(1, options.count)
+            case .right: state.fields[index].choice = (field.choice + 1) % max(1, options.count)
             case .up: move(&state, by: -1); return []
-            case .down, .enter: move(&state, by: 1); return []
+            case .down: move(&state, by: 1); return []
+            case .enter:
+                if options.count <= 1 { move(&state, by: 1); return [] }
+                state.dialog = .chooser(field: index, filter: TextEditor(), selected: field.choice)
+                return []
+            case .character(let character):
+                // Typing on a choice opens the chooser, filtered by what is typed.
+                var filter = TextEditor()
+                filter.insert(String(character))
+                let matches = chooserMatches(options, filter: filter.text)
+                state.dialog = .chooser(field: index, filter: filter, selected: matches.first ?? field.choice)
+                return []
             default: return []
             }
             return changed(&state, field: field.field.id)
@@ -247,19 +260,22 @@ public enum FormUpdate {
 
     private static func answer(_ dialog: FormDialog, _ state: inout FormState, _ event: InputEvent) -> [FormEffect] {
         switch dialog {
-        case .confirmSend:
+        case .confirmAction(let action, _):
             switch event {
             case .character("y"), .character("Y"):
                 state.dialog = nil
-                return [.submit(state.values)]
+                return [.submit(action, state.values, confirmed: true)]
             case .character("n"), .character("N"), .escape: state.dialog = nil
             default: break
             }
+        case .chooser(let index, let filter, let selected):
+            return choose(in: index, filter: filter, selected: selected, &state, event)
         case .confirmCancel:
             switch event {
             case .character("s"), .character("S"):
+                guard let secondary = state.action(.secondary) else { break }
                 state.dialog = nil
-                return [.save(state.values)]
+                return [.submit(secondary, state.values, confirmed: false)]
             case .character("d"), .character("D"):
                 state.dialog = nil
                 return [.discard]
@@ -290,45 +306,55 @@ public enum FormUpdate {
         return []
     }
 
-    // MARK: - Send
+    // MARK: - Actions
 
-    /// Send, or first the warnings: an empty subject, or a body that speaks
-    /// of an attachment when none is attached (quoted lines and the
-    /// signature do not count).
-    static func send(_ state: inout FormState) -> [FormEffect] {
-        let warnings = sendWarnings(state)
-        if !warnings.isEmpty {
-            state.dialog = .confirmSend(warnings)
+    /// The form's action with `role`, to run once the activity's warnings
+    /// (if any) are answered.
+    static func request(_ role: FormAction.Role, _ state: inout FormState) -> [FormEffect] {
+        guard let action = state.action(role) else { return [] }
+        return [.submit(action, state.values, confirmed: false)]
+    }
+
+    // MARK: - The chooser
+
+    /// The indices of `options` that contain `filter` (any case), in order.
+    public static func chooserMatches(_ options: [String], filter: String) -> [Int] {
+        let wanted = filter.lowercased()
+        return options.indices.filter { wanted.isEmpty || options[$0].lowercased().contains(wanted) }
+    }
+
+    /// Keys in the chooser: text filters, ↑↓ select among the matches,
+    /// Enter chooses, Esc closes without a change.
+    private static func choose(in index: Int, filter: TextEditor, selected: Int, _ state: inout FormState,
+                               _ event: InputEvent) -> [FormEffect] {
+        guard state.fields.indices.contains(index), case .choice(let options) = state.fields[index].field.kind else {
+            state.dialog = nil
             return []
         }
-        return [.submit(state.values)]
-    }
-
-    /// The warnings that Send asks about first.
-    public static func sendWarnings(_ state: FormState) -> [String] {
-        var warnings: [String] = []
-        if let subject = state.fields.first(where: { $0.field.id == "subject" }), subject.editor.text.trimmingSpaces().isEmpty {
-            warnings.append("The subject is empty.")
+        let matches = chooserMatches(options, filter: filter.text)
+        let position = matches.firstIndex(of: selected)
+        switch event {
+        case .escape:
+            state.dialog = nil
+        case .up, .down:
+            guard !matches.isEmpty else { return [] }
+            let step = event == .down ? 1 : -1
+            let next = position.map { ($0 + step + matches.count) % matches.count } ?? 0
+            state.dialog = .chooser(field: index, filter: filter, selected: matches[next])
+        case .enter, .tab:
+            guard let chosen = position.map({ matches[$0] }) ?? matches.first else { return [] }
+            state.dialog = nil
+            guard chosen != state.fields[index].choice else { return [] }
+            state.fields[index].choice = chosen
+            return changed(&state, field: state.fields[index].field.id)
+        default:
+            var edited = filter
+            guard edited.handle(event) else { return [] }
+            let now = chooserMatches(options, filter: edited.text)
+            // The selection stays on its option while it still matches, else the first match.
+            state.dialog = .chooser(field: index, filter: edited, selected: now.contains(selected) ? selected : now.first ?? selected)
         }
-        let attached = state.fields.contains { $0.field.kind == .attachmentList && !$0.attachments.isEmpty }
-        if !attached, let body = state.fields.first(where: { $0.field.kind == .multilineText }), mentionsAttachment(body.editor.text) {
-            warnings.append("The message mentions an attachment, but nothing is attached.")
-        }
-        return warnings
-    }
-
-    /// Whether the body's own lines (not quoted, not the signature) mention an
-    /// attachment: a word starting with "attach" (not "detached"), or 첨부.
-    public static func mentionsAttachment(_ body: String) -> Bool {
-        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line == "-- " || line == "--" { break }
-            if line.hasPrefix(">") { continue }
-            let lowered = line.lowercased()
-            if lowered.contains("첨부") { return true }
-            let words = lowered.split { !$0.isLetter }
-            if words.contains(where: { $0.hasPrefix("attach") }) { return true }
-        }
-        return false
+        return []
     }
 
     /// Scrolls the body so that its cursor stays on screen, moving the page

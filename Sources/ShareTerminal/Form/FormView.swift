@@ -9,7 +9,7 @@ public enum FormView {
         var frame = Frame(width: state.width, height: state.height)
         let layout = FormLayout(state)
         guard !layout.tooSmall else {
-            frame.put(DisplayWidth.truncate("Make the terminal larger to compose", to: max(0, state.width)), x: 0, y: 0)
+            frame.put(DisplayWidth.truncate("Make the terminal larger for this form", to: max(0, state.width)), x: 0, y: 0)
             return frame
         }
         let accent = CellStyle(foreground: .cyan, bold: true)
@@ -65,8 +65,8 @@ public enum FormView {
                 let quoted = row.text.hasPrefix(">")
                 frame.put(row.text, x: 1, y: bodyTop + offset, style: quoted ? CellStyle(dim: true) : .plain)
             }
-            if field.editor.text.isEmpty && bodyIndex != state.focus {
-                frame.put("Write your message here", x: 1, y: bodyTop, style: CellStyle(dim: true))
+            if let placeholder = field.field.placeholder, field.editor.text.isEmpty && bodyIndex != state.focus {
+                frame.put(DisplayWidth.truncate(placeholder, to: layout.bodyWidth), x: 1, y: bodyTop, style: CellStyle(dim: true))
             }
             if bodyIndex == state.focus && state.dialog == nil {
                 cursor = (1 + cursorColumn, bodyTop + cursorRow - scroll)
@@ -76,7 +76,8 @@ public enum FormView {
             let field = state.fields[attachmentIndex]
             let focused = attachmentIndex == state.focus && state.dialog == nil
             var row = state.height - bottomReserved - attachmentLines
-            let heading = "\(field.field.label) (\(field.attachments.count))" + (focused ? "  ↑↓ select  d remove" : "  ^T to add")
+            let heading = "\(field.field.label) (\(field.attachments.count))"
+                + (focused ? "  ↑↓ select  d remove" : "  \(KeyNames.label(state.keys.attach)) to add")
             frame.put(String(repeating: "─", count: state.width), x: 0, y: row, style: CellStyle(dim: true))
             frame.put(" " + heading + " ", x: 2, y: row, style: focused ? accent : CellStyle(dim: true))
             row += 1
@@ -102,7 +103,7 @@ public enum FormView {
             frame.put(DisplayWidth.truncate((isError ? "⚠ " : "") + text, to: state.width - 2), x: 1, y: statusY,
                       style: isError ? problem : CellStyle(bold: true))
         }
-        frame.put(DisplayWidth.truncate(state.keys.helpBar, to: state.width), x: 0, y: state.height - 1, style: CellStyle(dim: true))
+        frame.put(DisplayWidth.truncate(helpBar(state), to: state.width), x: 0, y: state.height - 1, style: CellStyle(dim: true))
 
         if let anchor = completionAnchor, !state.completions.isEmpty, state.dialog == nil {
             drawCompletions(state, at: anchor, into: &frame)
@@ -112,6 +113,56 @@ public enum FormView {
         }
         frame.cursor = cursor
         return state.colors ? frame : frame.monochrome
+    }
+
+    /// The help bar: each command the form offers, with the key bound to it now.
+    static func helpBar(_ state: FormState) -> String {
+        let keys = state.keys
+        var parts: [String] = []
+        for (key, role) in [(keys.primary, FormAction.Role.primary), (keys.secondary, .secondary)] {
+            if let action = state.action(role) { parts.append("\(KeyNames.label(key)) \(action.label)") }
+        }
+        if state.fields.contains(where: { $0.field.kind == .attachmentList }) { parts.append("\(KeyNames.label(keys.attach)) Attach") }
+        if state.fields.contains(where: { $0.field.kind == .multilineText }) { parts.append("\(KeyNames.label(keys.editor)) $EDITOR") }
+        if state.fields.filter(\.isFocusable).count > 1 { parts.append("Tab Next") }
+        parts.append("\(KeyNames.label(keys.cancel)) Cancel")
+        return parts.joined(separator: "  ")
+    }
+
+    /// The chooser of a choice field: the filter as typed, and the options
+    /// that match it, the selected one in reverse video; returns the cursor.
+    private static func drawChooser(_ field: FormFieldState, filter: TextEditor, selected: Int, _ state: FormState,
+                                    into frame: inout Frame) -> (x: Int, y: Int)? {
+        guard case .choice(let options) = field.field.kind else { return nil }
+        let matches = FormUpdate.chooserMatches(options, filter: filter.text)
+        let widest = options.map { DisplayWidth.of($0) }.max() ?? 0
+        let width = min(state.width - 4, max(40, widest + 6))
+        let listRoom = max(1, min(matches.count, state.height - 8))
+        let height = min(state.height - 2, listRoom + 4)
+        let x = (state.width - width) / 2
+        let y = max(1, (state.height - height) / 2)
+        frame.box(x: x, y: y, width: width, height: height)
+        frame.put(" " + DisplayWidth.truncate("Choose \(field.field.label)", to: width - 4) + " ", x: x + 2, y: y, style: CellStyle(bold: true))
+        let (text, column) = window(filter, width: width - 6)
+        frame.put("/ ", x: x + 2, y: y + 1, style: CellStyle(dim: true))
+        frame.put(text, x: x + 4, y: y + 1)
+        let rows = height - 4
+        let position = matches.firstIndex(of: selected) ?? 0
+        let first = max(0, min(position - rows + 1, matches.count - rows))
+        if matches.isEmpty {
+            frame.put(DisplayWidth.truncate("no \(field.field.label.lowercased()) matches", to: width - 4), x: x + 2, y: y + 2,
+                      style: CellStyle(dim: true))
+        }
+        for (offset, option) in matches.dropFirst(first).prefix(rows).enumerated() {
+            let isSelected = option == selected
+            let style = isSelected ? CellStyle(bold: true, reverse: true) : .plain
+            if isSelected { frame.fill(x: x + 1, y: y + 2 + offset, width: width - 2, height: 1, style: style) }
+            frame.put((isSelected ? "▸ " : "  ") + DisplayWidth.truncate(options[option], to: width - 6), x: x + 2, y: y + 2 + offset,
+                      style: style)
+        }
+        frame.put(DisplayWidth.truncate("↑↓ select  Enter choose  Esc close", to: width - 4), x: x + 2, y: y + height - 2,
+                  style: CellStyle(dim: true))
+        return (x + 4 + column, y + 1)
     }
 
     /// The part of a one-line field that fits, keeping the cursor in view.
@@ -168,8 +219,13 @@ public enum FormView {
         var lines: [String]
         var prompt: TextEditor?
         switch dialog {
-        case .confirmSend(let warnings): lines = warnings + ["", "Send anyway?  y send   n go back"]
-        case .confirmCancel: lines = ["The message has changes.", "", "s save draft   d discard   Esc keep editing"]
+        case .confirmAction(let action, let warnings):
+            lines = warnings + ["", "\(action.label) anyway?  y \(action.label.lowercased())   n go back"]
+        case .confirmCancel:
+            let keep = state.action(.secondary).map { "s \($0.label.lowercased())   " } ?? ""
+            lines = ["There are unsaved changes.", "", keep + "d discard   Esc keep editing"]
+        case .chooser(let index, let filter, let selected):
+            return drawChooser(state.fields[index], filter: filter, selected: selected, state, into: &frame)
         case .confirmRemove(let row):
             let name = state.fields.first { $0.field.kind == .attachmentList }.flatMap { field in
                 field.attachments.indices.contains(row) ? field.attachments[row].name : nil
