@@ -115,15 +115,10 @@ public final class CopyActivity: Activity {
         let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else { throw Failure(description: "cannot open /dev/tty for OSC 52") }
         defer { close(tty) }
-        var sequence = Array("\u{1B}]52;c;\(data.base64EncodedString())\u{07}".utf8)
-        var offset = 0
-        while offset < sequence.count {
-            let written = sequence.withUnsafeMutableBytes { write(tty, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: "cannot write to /dev/tty: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        do {
+            try LocalFiles.writeAll("\u{1B}]52;c;\(data.base64EncodedString())\u{07}", to: tty)
+        } catch {
+            throw Failure(description: "cannot write to /dev/tty: \(error.reason)")
         }
     }
 }

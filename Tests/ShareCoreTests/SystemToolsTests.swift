@@ -87,6 +87,21 @@ struct SystemToolsTests {
         #expect(LocalFiles.createFolders(folder.path + "/a/two.vcf/x")?.reason == "a file of that name is in the way")
     }
 
+    @Test func writeAllPutsEveryByteInTheFileOrSaysWhyNot() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/out"
+        let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 % 253) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        try LocalFiles.writeAll(bytes, to: fd)
+        try LocalFiles.writeAll("é\n", to: fd)
+        close(fd)
+        #expect(try LocalFiles.contents(ofFile: path, limit: 1 << 23).get() == bytes + Array("é\n".utf8))
+        let readOnly = open(path, O_RDONLY)
+        defer { close(readOnly) }
+        #expect(throws: FileError(code: EBADF)) { try LocalFiles.writeAll("x", to: readOnly) }
+    }
+
     @Test func aProgramGetsItsInputWhileItsOutputAndErrorsDrain() throws {
         // More than a pipe holds, both ways, so a runner that fed first and
         // read afterwards would hang here.

@@ -25,13 +25,13 @@ public enum LocalFiles {
 
     /// The bytes of the file at `path`, at most `limit` of them, or the
     /// reason it cannot be read (from `errno`).
-    public static func contents(ofFile path: String, limit: Int = 1 << 20) -> Result<[UInt8], FileReadError> {
+    public static func contents(ofFile path: String, limit: Int = 1 << 20) -> Result<[UInt8], FileError> {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(FileReadError(code: errno)) }
+        guard fd >= 0 else { return .failure(FileError(code: errno)) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .failure(FileReadError(code: errno)) }
-        if info.st_mode & S_IFMT == S_IFDIR { return .failure(FileReadError(code: EISDIR)) }
+        guard fstat(fd, &info) == 0 else { return .failure(FileError(code: errno)) }
+        if info.st_mode & S_IFMT == S_IFDIR { return .failure(FileError(code: EISDIR)) }
         // A regular file with a size (not /proc's, which say 0) ends where fstat said.
         let size = info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 ? Int(info.st_size) : nil
         // Read into a buffer of the file's size (plus one byte, to see a file
@@ -50,7 +50,7 @@ public enum LocalFiles {
                     return
                 }
             }
-            if let failure { return .failure(FileReadError(code: failure)) }
+            if let failure { return .failure(FileError(code: failure)) }
             if chunk.isEmpty { break }
             if bytes.isEmpty { bytes = chunk } else { bytes.append(contentsOf: chunk) }
             // All of it came, and less than was asked for: that was the end,
@@ -61,17 +61,56 @@ public enum LocalFiles {
         return .success(bytes)
     }
 
+    /// Writes all of `bytes` to `descriptor`, again after a short write or
+    /// an interrupted one (EINTR), until every byte is out or a write fails.
+    ///
+    /// A write that fails ends it with that write's `errno`: EPIPE when the
+    /// reader of a pipe is gone (share ignores SIGPIPE), EAGAIN on a
+    /// non-blocking descriptor that is full. A write that takes nothing
+    /// ends it as EIO, so that it never spins.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws(FileError) {
+        guard var next = bytes.baseAddress else { return }
+        var remaining = bytes.count
+        while remaining > 0 {
+            let written = write(descriptor, next, remaining)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw FileError(code: written < 0 ? errno : EIO) }
+            next += written
+            remaining -= written
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`, as the raw-buffer `writeAll` does.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(FileError) {
+        let problem = bytes.withUnsafeBytes { raw in failure(writingAll: raw, to: descriptor) }
+        if let problem { throw problem }
+    }
+
+    /// Writes all of `text`'s UTF-8 bytes to `descriptor`, as the raw-buffer `writeAll` does.
+    public static func writeAll(_ text: String, to descriptor: Int32) throws(FileError) {
+        var text = text
+        let problem = text.withUTF8 { utf8 in failure(writingAll: UnsafeRawBufferPointer(utf8), to: descriptor) }
+        if let problem { throw problem }
+    }
+
+    /// The error of the raw-buffer `writeAll` as a value,
+    /// for closures that cannot throw it typed.
+    private static func failure(writingAll bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> FileError? {
+        do { try writeAll(bytes, to: descriptor) } catch { return error }
+        return nil
+    }
+
     /// Creates the folder at `path` and any missing parents (as `mkdir -p`),
     /// new ones with `mode`; the reason when it cannot.
-    public static func createFolders(_ path: String, mode: mode_t = 0o700) -> FileReadError? {
+    public static func createFolders(_ path: String, mode: mode_t = 0o700) -> FileError? {
         if case .directory = FileStatus.of(path) { return nil }
         let parent = PathText.parent(of: path)
         if !parent.isEmpty && parent != path, let failure = createFolders(parent, mode: mode) { return failure }
         if mkdir(path, mode) == 0 || errno == EEXIST {
             if case .directory = FileStatus.of(path) { return nil }
-            return FileReadError(code: EEXIST)
+            return FileError(code: EEXIST)
         }
-        return FileReadError(code: errno)
+        return FileError(code: errno)
     }
 
     /// Every regular file below `folder`, as paths relative to it, descending
@@ -117,8 +156,8 @@ public enum LocalFiles {
     }
 }
 
-/// Why a file could not be read: an `errno` value and its words.
-public struct FileReadError: Error, Sendable, Equatable {
+/// Why a file could not be read, written or made: an `errno` value and its words.
+public struct FileError: Error, Sendable, Equatable {
     /// The `errno` value.
     public let code: Int32
     /// "permission denied", "no such file", or the C library's words.
