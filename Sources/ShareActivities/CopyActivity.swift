@@ -98,13 +98,8 @@ public final class CopyActivity: Activity {
     }
 
     private static func run(_ program: String, _ arguments: [String], input: Data) throws {
-        var offset = 0
-        let outcome = try Subprocess.run(program, arguments: arguments, input: { buffer in
-            let count = min(buffer.count, input.count - offset)
-            input.copyBytes(to: buffer, from: offset..<(offset + count))
-            offset += count
-            return count
-        }, keepOutput: false, errorLimit: 0)
+        let outcome = try Subprocess.run(program, arguments: arguments, input: Subprocess.feeding(Array(input)),
+                                         keepOutput: false, errorLimit: 0)
         guard outcome.status == 0 else {
             throw Failure(description: "\(PathText.lastComponent(of: program)) failed (exit \(outcome.status))")
         }

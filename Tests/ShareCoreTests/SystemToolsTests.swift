@@ -154,6 +154,70 @@ struct SystemToolsTests {
     }
 }
 
+/// Supervised runs: a time limit and interrupts that kill the program's
+/// whole process group. One at a time, since the interrupt sent by one
+/// test would cancel the others' runs.
+@Suite(.serialized)
+struct SupervisedRunTests {
+    @Test func aSupervisedProgramPastItsTimeIsKilledWithItsChildren() throws {
+        let folder = try TemporaryFolder()
+        let pidFile = folder.path + "/child.pid"
+        let started = ContinuousClock.now
+        // The child keeps standard error open: only killing the group ends the run.
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "sleep 300 & echo $! > '\(pidFile)'; echo partial; wait"],
+                                         supervision: Subprocess.Supervision(timeout: 0.3))
+        #expect(outcome.timedOut)
+        #expect(!outcome.cancelled)
+        #expect(outcome.status == 128 + SIGKILL)
+        #expect(outcome.output == Array("partial\n".utf8))
+        #expect(ContinuousClock.now - started < .seconds(30))
+        let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
+            .trimmingWhitespaceAndNewlines()))
+        #expect(Self.hasEnded(child), "the program's child \(child) still runs")
+    }
+
+    @Test func aSupervisedProgramThatClosesItsOutputStillMeetsItsDeadline() throws {
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "exec >&- 2>&-; sleep 300"],
+                                         supervision: Subprocess.Supervision(timeout: 0.3))
+        #expect(outcome.timedOut)
+        #expect(outcome.status == 128 + SIGKILL)
+    }
+
+    @Test func aSupervisedProgramWithinItsTimeEndsAsUsual() throws {
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "cat; echo oops >&2; exit 3"], input: Subprocess.feeding(Array("in".utf8)),
+                                         errorLimit: .max, supervision: Subprocess.Supervision(timeout: 30))
+        #expect(!outcome.timedOut && !outcome.cancelled)
+        #expect(outcome.status == 3)
+        #expect(outcome.output == Array("in".utf8))
+        #expect(outcome.errors == Array("oops\n".utf8))
+    }
+
+    @Test func anInterruptDuringASupervisedRunCancelsItAndIsNotFatal() throws {
+        let folder = try TemporaryFolder()
+        let pidFile = folder.path + "/child.pid"
+        // The program interrupts this process once it runs (as Ctrl-C would):
+        // the run stops its group and says so, and this process lives on.
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "sleep 300 & echo $! > '\(pidFile)'; kill -INT \(getpid()); wait"],
+                                         supervision: Subprocess.Supervision(timeout: 60))
+        #expect(outcome.cancelled)
+        #expect(!outcome.timedOut)
+        let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
+            .trimmingWhitespaceAndNewlines()))
+        #expect(Self.hasEnded(child), "the program's child \(child) still runs")
+    }
+
+    /// Whether `pid` is gone (or a zombie waiting for init), polled for up to ten seconds.
+    static func hasEnded(_ pid: Int32) -> Bool {
+        let until = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < until {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if state.isEmpty || state.split(separator: " ").dropFirst(2).first == "Z" { return true }
+            _ = poll(nil, 0, 20)
+        }
+        return false
+    }
+}
+
 /// A folder under the system's temporary folder, removed when the value goes.
 final class TemporaryFolder {
     let path: String

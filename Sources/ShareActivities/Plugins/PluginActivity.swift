@@ -66,17 +66,18 @@ public final class PluginActivity: Activity {
             fields.append((id, .string(value)))
         }
         if let subject = session.subject { environment["SHARE_SUBJECT"] = subject }
-        let input: Data
-        if manifest.jsonInput {
-            input = Data(JSONValue.object([("items", .array(session.items.map(\.json))), ("fields", .object(fields))]).serialized.utf8)
-        } else {
-            input = Data()
-        }
-        let process = PluginProcess(program: program, arguments: arguments, environment: environment, input: input,
-                                    timeout: manifest.timeout)
-        let outcome: PluginProcess.Outcome
+        let input = manifest.jsonInput
+            ? Array(JSONValue.object([("items", .array(session.items.map(\.json))), ("fields", .object(fields))]).serialized.utf8)
+            : nil
+        let (program, timeout) = (self.program, manifest.timeout)
+        let outcome: Subprocess.Outcome
         do {
-            outcome = try await Task.detached { try process.run() }.value
+            // Off the main actor: the program may run for `timeout` seconds.
+            // Standard error is kept whole: its end becomes the message.
+            outcome = try await Task.detached { () throws(Subprocess.LaunchError) -> Subprocess.Outcome in
+                try Subprocess.run(program, arguments: arguments, environment: environment, input: input.map(Subprocess.feeding),
+                                   errorLimit: .max, supervision: Subprocess.Supervision(timeout: timeout))
+            }.value
         } catch {
             session.fail(ActivityError(code: "plugin-failed", message: "\(manifest.name): \(error)"))
             return
@@ -138,9 +139,9 @@ public final class PluginActivity: Activity {
     }
 
     /// A JSON array of strings, or else one item per non-empty line; URLs become URL items.
-    static func returnedItems(_ output: Data) -> [ShareItem] {
+    static func returnedItems(_ output: [UInt8]) -> [ShareItem] {
         let strings: [String]
-        if let array = try? JSONDecoder().decode([StringOrOther].self, from: output) {
+        if let array = try? JSONDecoder().decode([StringOrOther].self, from: Data(output)) {
             strings = array.compactMap(\.text)
         } else {
             strings = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
