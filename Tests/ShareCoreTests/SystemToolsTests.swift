@@ -24,9 +24,15 @@ struct SystemToolsTests {
     @Test func trimmingKeepsInnerSpaceAndTellsNewlinesApart() {
         #expect("  a b \t".trimmingWhitespace() == "a b")
         #expect(" \n a \n".trimmingWhitespace() == "\n a \n")
-        #expect(" \n a b\r\n ".trimmingWhitespaceAndNewlines() == "a b")
+        #expect(" \n a b\r\n ".trimmingWhitespace(includingNewlines: true) == "a b")
         #expect("   ".trimmingWhitespace().isEmpty)
         #expect("\u{3000}한글\u{3000}".trimmingWhitespace() == "한글")
+        #expect("plain".trimmingWhitespace() == "plain")
+        #expect("a\u{00A0}".trimmingWhitespace() == "a")
+        #expect(" é ".trimmingWhitespace() == "é")
+        #expect("\r\nC-x\t\r".trimmingWhitespace(includingNewlines: true) == "C-x")
+        #expect("x\r\n".trimmingWhitespace() == "x\r\n")
+        #expect("\u{2028}".trimmingWhitespace(includingNewlines: true).isEmpty)
     }
 
     @Test func lineBreaksAreReplacedEvenAsCRLF() {
@@ -172,7 +178,7 @@ struct SupervisedRunTests {
         #expect(outcome.output == Array("partial\n".utf8))
         #expect(ContinuousClock.now - started < .seconds(30))
         let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
-            .trimmingWhitespaceAndNewlines()))
+            .trimmingWhitespace(includingNewlines: true)))
         #expect(Self.hasEnded(child), "the program's child \(child) still runs")
     }
 
@@ -202,7 +208,7 @@ struct SupervisedRunTests {
         #expect(outcome.cancelled)
         #expect(!outcome.timedOut)
         let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
-            .trimmingWhitespaceAndNewlines()))
+            .trimmingWhitespace(includingNewlines: true)))
         #expect(Self.hasEnded(child), "the program's child \(child) still runs")
     }
 

@@ -92,7 +92,7 @@ public final class PluginActivity: Activity {
             return
         }
         guard outcome.status == 0 else {
-            let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespaceAndNewlines()
+            let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
             session.fail(ActivityError(code: "plugin-failed",
                 message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
             return

@@ -24,7 +24,7 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
     if type.isSystem || !ActivityType.isReverseDNS(type.rawValue) {
         problems.append("the type '\(type.rawValue)' is not a reverse-DNS name such as com.example.upload")
     }
-    if activity.activityTitle.trimmingCharacters(in: " ").isEmpty { problems.append("the title is empty") }
+    if activity.activityTitle.trimmingWhitespace(includingNewlines: true).isEmpty { problems.append("the title is empty") }
     let sheet = ShareSheet(activityItems: items, applicationActivities: [activity], systemActivities: [])
     let verdict = sheet.evaluate(activity)
     if let reason = verdict.reason {
@@ -60,10 +60,4 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
         }
     }
     return problems
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
 }
