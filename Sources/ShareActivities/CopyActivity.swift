@@ -81,13 +81,7 @@ public final class CopyActivity: Activity {
     }
 
     static func route(environment: [String: String], hasTerminal: Bool) -> Route? {
-        func find(_ name: String) -> String? {
-            for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-                let candidate = "\(directory)/\(name)"
-                if LocalFiles.isExecutableFile(candidate) { return candidate }
-            }
-            return nil
-        }
+        func find(_ name: String) -> String? { ProgramSearch.executable(name, environment: environment) }
         if !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty, let program = find("wl-copy") { return .wlCopy(program) }
         if !(environment["DISPLAY"] ?? "").isEmpty, let program = find("xclip") { return .xclip(program) }
         return hasTerminal ? .osc52 : nil

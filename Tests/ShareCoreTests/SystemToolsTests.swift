@@ -236,3 +236,24 @@ final class TemporaryFolder {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
+
+/// Programs found along `$PATH`: once per name, the first folder wins.
+struct ProgramSearchTests {
+    @Test func theFirstExecutableAlongThePathWinsAndNamesWithASlashAreTakenAsTheyAre() throws {
+        let folder = try TemporaryFolder()
+        for sub in ["a", "b", "c"] { #expect(mkdir(folder.path + "/" + sub, 0o700) == 0) }
+        for (sub, mode) in [("a", 0o600), ("b", 0o700), ("c", 0o700)] as [(String, mode_t)] {
+            let file = folder.path + "/" + sub + "/tool"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("#!/bin/sh\n".utf8)))
+            #expect(chmod(file, mode) == 0)
+        }
+        let path = ["/nonexistent", folder.path + "/a", "", folder.path + "/b", folder.path + "/c"].joined(separator: ":")
+        #expect(ProgramSearch.executable("tool", environment: ["PATH": path]) == folder.path + "/b/tool")
+        #expect(ProgramSearch.executable("missing", environment: ["PATH": path]) == nil)
+        #expect(ProgramSearch.executable(folder.path + "/c/tool", environment: [:]) == folder.path + "/c/tool")
+        #expect(ProgramSearch.executable(folder.path + "/a/tool", environment: [:]) == nil)
+        // Another $PATH is searched afresh.
+        #expect(ProgramSearch.executable("tool", environment: ["PATH": folder.path + "/c"]) == folder.path + "/c/tool")
+        #expect(ProgramSearch.searchList("/a::/b:") == ["/a", "/b"])
+    }
+}

@@ -162,15 +162,9 @@ public enum PluginLoader {
     public static func folders(environment: [String: String]) -> [String] {
         let home = LocalFiles.homeFolder(environment: environment)
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        let data = searchList(environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        let data = ProgramSearch.searchList(environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .filter { $0.hasPrefix("/") }
         return [config + "/share/activities"] + data.map { $0 + "/share/activities" }
-    }
-
-    /// The entries of a colon-separated list such as `$PATH`, empty ones
-    /// dropped (split on bytes: a colon never is part of a longer character).
-    static func searchList(_ list: String) -> [String] {
-        list.utf8.split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every usable plugin, and a problem for every manifest that is not.
@@ -178,22 +172,7 @@ public enum PluginLoader {
         let language = (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_MESSAGES"]
             .flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"])
             .map { String($0.prefix { $0 != "_" && $0 != "." && $0 != "@" }) }
-        // $PATH is split only when a manifest names a program without a slash.
-        var path: [String]?
-        var found: [String: String?] = [:]
-        func executable(_ program: String) -> String? {
-            if let known = found[program] { return known }
-            var result: String?
-            if program.containsBytes("/") {
-                result = LocalFiles.isExecutableFile(program) ? program : nil
-            } else {
-                let folders = path ?? searchList(environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
-                path = folders
-                result = folders.lazy.map { $0 + "/" + program }.first { LocalFiles.isExecutableFile($0) }
-            }
-            found[program] = result
-            return result
-        }
+        func executable(_ program: String) -> String? { ProgramSearch.executable(program, environment: environment) }
         var activities: [PluginActivity] = []
         var problems: [PluginProblem] = []
         var seen: [ActivityType: String] = [:]
