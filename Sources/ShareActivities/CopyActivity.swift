@@ -42,7 +42,7 @@ public final class CopyActivity: Activity {
 
     public func perform(_ session: ActivitySession) async {
         guard let route else {
-            session.fail(ActivityError(code: "no-clipboard", message: "no terminal for OSC 52, and neither wl-copy nor xclip"))
+            session.fail(ActivityError(code: ActivityError.Code.noClipboard, message: "no terminal for OSC 52, and neither wl-copy nor xclip"))
             return
         }
         let (data, type) = CopyActivity.payload(session.items, rich: route != .osc52)
@@ -54,7 +54,7 @@ public final class CopyActivity: Activity {
             }
             session.finish(.performed)
         } catch {
-            session.fail(ActivityError(code: "copy-failed", message: "\(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.copyFailed, message: "\(error)"))
         }
     }
 

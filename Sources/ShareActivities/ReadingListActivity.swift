@@ -57,7 +57,7 @@ public final class ReadingListActivity: Activity {
             try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: path)
             session.finish(.performed, returnedItems: urls.map { .url($0) })
         } catch {
-            session.fail(ActivityError(code: "reading-list", message: "\(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.readingList, message: "\(error)"))
         }
     }
 

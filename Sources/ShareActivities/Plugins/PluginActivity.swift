@@ -79,21 +79,21 @@ public final class PluginActivity: Activity {
                                    errorLimit: .max, supervision: Subprocess.Supervision(timeout: timeout))
             }.value
         } catch {
-            session.fail(ActivityError(code: "plugin-failed", message: "\(manifest.name): \(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.name): \(error)"))
             return
         }
         if outcome.cancelled {
-            session.finish(.cancelled, error: ActivityError(code: "cancelled", message: "\(manifest.name) was stopped"))
+            session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "\(manifest.name) was stopped"))
             return
         }
         if outcome.timedOut {
-            session.fail(ActivityError(code: "timeout",
+            session.fail(ActivityError(code: ActivityError.Code.timeout,
                 message: "\(manifest.name) did not finish within \(Int(manifest.timeout)) s and was stopped"))
             return
         }
         guard outcome.status == 0 else {
             let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
-            session.fail(ActivityError(code: "plugin-failed",
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed,
                 message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
             return
         }

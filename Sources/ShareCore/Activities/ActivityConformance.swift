@@ -43,7 +43,7 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
             switch await submit(values) {
             case .finished(let result): return result
             case .retry(let message):
-                return .failure(activity.activityType, ActivityError(code: "retry", message: message))
+                return .failure(activity.activityType, ActivityError(code: ActivityError.Code.retry, message: message))
             }
         }
     }
@@ -55,7 +55,7 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
         if let violations = sheet.lastSession?.violations {
             problems += violations.map { "run \(run): \($0)" }
         }
-        if result.error?.code == "no-finish", sheet.lastSession?.violations.isEmpty != false {
+        if result.error?.code == ActivityError.Code.noFinish, sheet.lastSession?.violations.isEmpty != false {
             problems.append("run \(run): perform returned without reporting an outcome")
         }
     }
