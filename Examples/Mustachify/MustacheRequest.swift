@@ -121,7 +121,7 @@ final class MustacheRequest: Sendable {
             let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
             switch code {
             case CURLE_ABORTED_BY_CALLBACK:
-                return .failure(code: "cancelled", message: "the request was cancelled")
+                return .failure(code: ActivityError.Code.cancelled, message: "the request was cancelled")
             case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
                 return .failure(code: "service-unreachable", message: "cannot reach the service at \(service): \(detail)")
             case CURLE_OPERATION_TIMEDOUT:
@@ -149,7 +149,7 @@ final class MustacheRequest: Sendable {
     static func words(_ data: Data) -> String? {
         guard data.count <= 64 * 1024, let text = String(data: data, encoding: .utf8), !text.contains("\0") else { return nil }
         guard let line = text.split(whereSeparator: \.isNewline).lazy
-            .map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty }),
+            .map({ $0.trimmingWhitespace() }).first(where: { !$0.isEmpty }),
             !line.hasPrefix("<") else { return nil }
         return line.count > 200 ? String(line.prefix(199)) + "…" : line
     }

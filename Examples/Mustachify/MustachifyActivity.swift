@@ -55,7 +55,7 @@ final class MustachifyActivity: Activity {
         }
         let terminal: NcursesTerminal
         do { terminal = try NcursesTerminal(wantColors: colors) } catch {
-            session.fail(ActivityError(code: "no-terminal",
+            session.fail(ActivityError(code: ActivityError.Code.noTerminal,
                                        message: "Mustachify shows the result on the terminal, and there is none: \(error.message)"))
             return
         }

@@ -42,7 +42,7 @@ public final class CopyActivity: Activity {
 
     public func perform(_ session: ActivitySession) async {
         guard let route else {
-            session.fail(ActivityError(code: "no-clipboard", message: "no terminal for OSC 52, and neither wl-copy nor xclip"))
+            session.fail(ActivityError(code: ActivityError.Code.noClipboard, message: "no terminal for OSC 52, and neither wl-copy nor xclip"))
             return
         }
         let (data, type) = CopyActivity.payload(session.items, rich: route != .osc52)
@@ -54,7 +54,7 @@ public final class CopyActivity: Activity {
             }
             session.finish(.performed)
         } catch {
-            session.fail(ActivityError(code: "copy-failed", message: "\(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.copyFailed, message: "\(error)"))
         }
     }
 
@@ -81,13 +81,7 @@ public final class CopyActivity: Activity {
     }
 
     static func route(environment: [String: String], hasTerminal: Bool) -> Route? {
-        func find(_ name: String) -> String? {
-            for directory in (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-                let candidate = "\(directory)/\(name)"
-                if LocalFiles.isExecutableFile(candidate) { return candidate }
-            }
-            return nil
-        }
+        func find(_ name: String) -> String? { ProgramSearch.executable(name, environment: environment) }
         if !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty, let program = find("wl-copy") { return .wlCopy(program) }
         if !(environment["DISPLAY"] ?? "").isEmpty, let program = find("xclip") { return .xclip(program) }
         return hasTerminal ? .osc52 : nil
@@ -98,13 +92,8 @@ public final class CopyActivity: Activity {
     }
 
     private static func run(_ program: String, _ arguments: [String], input: Data) throws {
-        var offset = 0
-        let outcome = try Subprocess.run(program, arguments: arguments, input: { buffer in
-            let count = min(buffer.count, input.count - offset)
-            input.copyBytes(to: buffer, from: offset..<(offset + count))
-            offset += count
-            return count
-        }, keepOutput: false, errorLimit: 0)
+        let outcome = try Subprocess.run(program, arguments: arguments, input: Subprocess.feeding(Array(input)),
+                                         keepOutput: false, errorLimit: 0)
         guard outcome.status == 0 else {
             throw Failure(description: "\(PathText.lastComponent(of: program)) failed (exit \(outcome.status))")
         }
@@ -115,15 +104,10 @@ public final class CopyActivity: Activity {
         let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else { throw Failure(description: "cannot open /dev/tty for OSC 52") }
         defer { close(tty) }
-        var sequence = Array("\u{1B}]52;c;\(data.base64EncodedString())\u{07}".utf8)
-        var offset = 0
-        while offset < sequence.count {
-            let written = sequence.withUnsafeMutableBytes { write(tty, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Failure(description: "cannot write to /dev/tty: \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        do {
+            try LocalFiles.writeAll("\u{1B}]52;c;\(data.base64EncodedString())\u{07}", to: tty)
+        } catch {
+            throw Failure(description: "cannot write to /dev/tty: \(error.reason)")
         }
     }
 }

@@ -121,7 +121,7 @@ public final class MailActivity: Activity, FormAutosaving, FormValidating {
     public func warnings(before action: FormAction, values: [String: String]) -> [String] {
         guard action == MailActivity.send else { return [] }
         var warnings: [String] = []
-        if (values["subject"] ?? "").trimmingWhitespaceAndNewlines().isEmpty { warnings.append("The subject is empty.") }
+        if (values["subject"] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty { warnings.append("The subject is empty.") }
         if AttachedFile.list(values["attachments"] ?? "").isEmpty, MailActivity.mentionsAttachment(values["body"] ?? "") {
             warnings.append("The message mentions an attachment, but nothing is attached.")
         }
@@ -151,7 +151,7 @@ public final class MailActivity: Activity, FormAutosaving, FormValidating {
             message = try (values.isEmpty ? makeComposer(subject: session.subject) : composer(from: values))
                 .makeMessage(identities: settings.identities)
         } catch {
-            session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityResult.invalidInputCode : error.kind.rawValue,
+            session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityError.Code.invalidInput : error.kind.rawValue,
                                        message: error.message))
             return
         }
@@ -171,13 +171,13 @@ public final class MailActivity: Activity, FormAutosaving, FormValidating {
             session.finish(.sent)
         case .saved(let path):
             discardAutosave()
-            session.finish(.saved, error: ActivityError(code: "saved", message: "the message is saved in drafts: \(path)"))
+            session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)"))
         case .queued(let path, let reason):
             discardAutosave()
-            session.finish(.queued, error: ActivityError(code: "queued", message: "\(reason) (queued as \(path))"))
+            session.finish(.queued, error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"))
         case .failed(let error, let draft):
             let kept = draft.map { " (the message is kept in drafts: \($0))" } ?? ""
-            session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityResult.invalidInputCode : error.kind.rawValue,
+            session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityError.Code.invalidInput : error.kind.rawValue,
                                        message: error.message + kept))
         }
     }

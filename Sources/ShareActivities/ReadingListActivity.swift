@@ -57,7 +57,7 @@ public final class ReadingListActivity: Activity {
             try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: path)
             session.finish(.performed, returnedItems: urls.map { .url($0) })
         } catch {
-            session.fail(ActivityError(code: "reading-list", message: "\(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.readingList, message: "\(error)"))
         }
     }
 
@@ -80,18 +80,12 @@ enum AtomicFile {
         let temporary = directory + "/." + PathText.lastComponent(of: path) + ".\(getpid()).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(temporary)
-                throw Failure(description: "cannot write \(temporary): \(reason)")
-            }
-            offset += written
+        do {
+            try LocalFiles.writeAll(text, to: fd)
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw Failure(description: "cannot write \(temporary): \(error.reason)")
         }
         guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))

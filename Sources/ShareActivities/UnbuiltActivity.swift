@@ -22,6 +22,6 @@ public final class UnbuiltActivity: Activity {
     public var availability: Availability { .unavailable("not built yet") }
 
     public func perform(_ session: ActivitySession) async {
-        session.fail(ActivityError(code: "unavailable", message: "\(descriptor.title) is not built yet"))
+        session.fail(ActivityError(code: ActivityError.Code.unavailable, message: "\(descriptor.title) is not built yet"))
     }
 }

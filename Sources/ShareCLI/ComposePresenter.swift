@@ -34,7 +34,7 @@ final class ComposePresenter: ActivityFormPresenter {
                  submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult {
         let terminal: any TerminalBackend
         do { terminal = try openTerminal() } catch {
-            return .failure(activity.activityType, ActivityError(code: "no-terminal", message: "\(error)"))
+            return .failure(activity.activityType, ActivityError(code: ActivityError.Code.noTerminal, message: "\(error)"))
         }
         defer { terminal.end() }
         let program = ComposeProgram(form: form, activity: activity, submit: submit, services: services,
@@ -116,7 +116,7 @@ final class ComposeProgram: ScreenProgram {
         if screen.changed { save() }
         let kept = services.stateFile.read() != nil ? " (share --resume reopens it)" : ""
         return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
-                              error: ActivityError(code: "terminal-closed",
+                              error: ActivityError(code: ActivityError.Code.terminalClosed,
                                                    message: "the terminal went away; what was typed is saved" + kept))
     }
 

@@ -175,7 +175,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     private static func list(_ value: String) -> [String] {
-        value.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
+        value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
     private static func types(_ value: String, fail: (String) -> ConfigurationError) throws(ConfigurationError) -> [ActivityType] {

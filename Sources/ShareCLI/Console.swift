@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareCore
 
 /// The process's outside world, passed in so tests can run a command in-process.
 public struct Console: Sendable {
@@ -30,8 +31,10 @@ public struct Console: Sendable {
     /// The real process: stdout, stderr, stdin, `/dev/tty` and the environment.
     public static var process: Console {
         Console(
-            output: { writeAll($0, to: STDOUT_FILENO) },
-            error: { writeAll($0, to: STDERR_FILENO) },
+            // A closed pipe ends a write quietly (SIGPIPE is ignored, so the
+            // write fails instead of killing us): `share --list | head -1`.
+            output: { try? LocalFiles.writeAll($0, to: STDOUT_FILENO) },
+            error: { try? LocalFiles.writeAll($0, to: STDERR_FILENO) },
             readInput: { readAll(STDIN_FILENO) },
             hasTerminal: { Console.terminalOpens },
             environment: Console.processEnvironment())
@@ -65,23 +68,6 @@ public struct Console: Sendable {
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { return data }
             data.append(contentsOf: chunk[0..<count])
-        }
-    }
-
-    /// Writes all of `text` to `descriptor`; a closed pipe ends it quietly
-    /// (SIGPIPE is ignored, so the write fails instead of killing us).
-    static func writeAll(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count, let base = bytes.baseAddress {
-                let written = write(descriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
         }
     }
 }

@@ -173,7 +173,7 @@ public struct Options: Sendable, Equatable {
     static func typeList(_ value: String, option: String) throws(UsageError) -> [ActivityType] {
         var types: [ActivityType] = []
         for word in value.split(separator: ",") {
-            let trimmed = word.trimmingCharacters(in: " \t")
+            let trimmed = word.trimmingWhitespace()
             if trimmed.isEmpty { continue }
             do { types.append(try ActivityType(parsing: trimmed)) } catch { throw UsageError("\(option): \(error)") }
         }
@@ -191,12 +191,4 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
 
     public var description: String { message }
-}
-
-extension StringProtocol {
-    func trimmingCharacters(in set: String) -> String {
-        let drop: (Character) -> Bool = { set.contains($0) }
-        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else { return "" }
-        return String(self[first...last])
-    }
 }

@@ -37,8 +37,7 @@ final class FixtureActivity: Activity {
 }
 
 func complain(_ message: String) {
-    var line = "share-activities-fixture: \(message)\n"
-    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    try? LocalFiles.writeAll("share-activities-fixture: \(message)\n", to: STDERR_FILENO)
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())

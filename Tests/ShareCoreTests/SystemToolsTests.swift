@@ -24,9 +24,15 @@ struct SystemToolsTests {
     @Test func trimmingKeepsInnerSpaceAndTellsNewlinesApart() {
         #expect("  a b \t".trimmingWhitespace() == "a b")
         #expect(" \n a \n".trimmingWhitespace() == "\n a \n")
-        #expect(" \n a b\r\n ".trimmingWhitespaceAndNewlines() == "a b")
+        #expect(" \n a b\r\n ".trimmingWhitespace(includingNewlines: true) == "a b")
         #expect("   ".trimmingWhitespace().isEmpty)
         #expect("\u{3000}한글\u{3000}".trimmingWhitespace() == "한글")
+        #expect("plain".trimmingWhitespace() == "plain")
+        #expect("a\u{00A0}".trimmingWhitespace() == "a")
+        #expect(" é ".trimmingWhitespace() == "é")
+        #expect("\r\nC-x\t\r".trimmingWhitespace(includingNewlines: true) == "C-x")
+        #expect("x\r\n".trimmingWhitespace() == "x\r\n")
+        #expect("\u{2028}".trimmingWhitespace(includingNewlines: true).isEmpty)
     }
 
     @Test func lineBreaksAreReplacedEvenAsCRLF() {
@@ -87,6 +93,21 @@ struct SystemToolsTests {
         #expect(LocalFiles.createFolders(folder.path + "/a/two.vcf/x")?.reason == "a file of that name is in the way")
     }
 
+    @Test func writeAllPutsEveryByteInTheFileOrSaysWhyNot() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path + "/out"
+        let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 % 253) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(fd >= 0)
+        try LocalFiles.writeAll(bytes, to: fd)
+        try LocalFiles.writeAll("é\n", to: fd)
+        close(fd)
+        #expect(try LocalFiles.contents(ofFile: path, limit: 1 << 23).get() == bytes + Array("é\n".utf8))
+        let readOnly = open(path, O_RDONLY)
+        defer { close(readOnly) }
+        #expect(throws: FileError(code: EBADF)) { try LocalFiles.writeAll("x", to: readOnly) }
+    }
+
     @Test func aProgramGetsItsInputWhileItsOutputAndErrorsDrain() throws {
         // More than a pipe holds, both ways, so a runner that fed first and
         // read afterwards would hang here.
@@ -139,6 +160,70 @@ struct SystemToolsTests {
     }
 }
 
+/// Supervised runs: a time limit and interrupts that kill the program's
+/// whole process group. One at a time, since the interrupt sent by one
+/// test would cancel the others' runs.
+@Suite(.serialized)
+struct SupervisedRunTests {
+    @Test func aSupervisedProgramPastItsTimeIsKilledWithItsChildren() throws {
+        let folder = try TemporaryFolder()
+        let pidFile = folder.path + "/child.pid"
+        let started = ContinuousClock.now
+        // The child keeps standard error open: only killing the group ends the run.
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "sleep 300 & echo $! > '\(pidFile)'; echo partial; wait"],
+                                         supervision: Subprocess.Supervision(timeout: 0.3))
+        #expect(outcome.timedOut)
+        #expect(!outcome.cancelled)
+        #expect(outcome.status == 128 + SIGKILL)
+        #expect(outcome.output == Array("partial\n".utf8))
+        #expect(ContinuousClock.now - started < .seconds(30))
+        let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
+            .trimmingWhitespace(includingNewlines: true)))
+        #expect(Self.hasEnded(child), "the program's child \(child) still runs")
+    }
+
+    @Test func aSupervisedProgramThatClosesItsOutputStillMeetsItsDeadline() throws {
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "exec >&- 2>&-; sleep 300"],
+                                         supervision: Subprocess.Supervision(timeout: 0.3))
+        #expect(outcome.timedOut)
+        #expect(outcome.status == 128 + SIGKILL)
+    }
+
+    @Test func aSupervisedProgramWithinItsTimeEndsAsUsual() throws {
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "cat; echo oops >&2; exit 3"], input: Subprocess.feeding(Array("in".utf8)),
+                                         errorLimit: .max, supervision: Subprocess.Supervision(timeout: 30))
+        #expect(!outcome.timedOut && !outcome.cancelled)
+        #expect(outcome.status == 3)
+        #expect(outcome.output == Array("in".utf8))
+        #expect(outcome.errors == Array("oops\n".utf8))
+    }
+
+    @Test func anInterruptDuringASupervisedRunCancelsItAndIsNotFatal() throws {
+        let folder = try TemporaryFolder()
+        let pidFile = folder.path + "/child.pid"
+        // The program interrupts this process once it runs (as Ctrl-C would):
+        // the run stops its group and says so, and this process lives on.
+        let outcome = try Subprocess.run("/bin/sh", arguments: ["-c", "sleep 300 & echo $! > '\(pidFile)'; kill -INT \(getpid()); wait"],
+                                         supervision: Subprocess.Supervision(timeout: 60))
+        #expect(outcome.cancelled)
+        #expect(!outcome.timedOut)
+        let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
+            .trimmingWhitespace(includingNewlines: true)))
+        #expect(Self.hasEnded(child), "the program's child \(child) still runs")
+    }
+
+    /// Whether `pid` is gone (or a zombie waiting for init), polled for up to ten seconds.
+    static func hasEnded(_ pid: Int32) -> Bool {
+        let until = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < until {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if state.isEmpty || state.split(separator: " ").dropFirst(2).first == "Z" { return true }
+            _ = poll(nil, 0, 20)
+        }
+        return false
+    }
+}
+
 /// A folder under the system's temporary folder, removed when the value goes.
 final class TemporaryFolder {
     let path: String
@@ -150,4 +235,25 @@ final class TemporaryFolder {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Programs found along `$PATH`: once per name, the first folder wins.
+struct ProgramSearchTests {
+    @Test func theFirstExecutableAlongThePathWinsAndNamesWithASlashAreTakenAsTheyAre() throws {
+        let folder = try TemporaryFolder()
+        for sub in ["a", "b", "c"] { #expect(mkdir(folder.path + "/" + sub, 0o700) == 0) }
+        for (sub, mode) in [("a", 0o600), ("b", 0o700), ("c", 0o700)] as [(String, mode_t)] {
+            let file = folder.path + "/" + sub + "/tool"
+            #expect(FileManager.default.createFile(atPath: file, contents: Data("#!/bin/sh\n".utf8)))
+            #expect(chmod(file, mode) == 0)
+        }
+        let path = ["/nonexistent", folder.path + "/a", "", folder.path + "/b", folder.path + "/c"].joined(separator: ":")
+        #expect(ProgramSearch.executable("tool", environment: ["PATH": path]) == folder.path + "/b/tool")
+        #expect(ProgramSearch.executable("missing", environment: ["PATH": path]) == nil)
+        #expect(ProgramSearch.executable(folder.path + "/c/tool", environment: [:]) == folder.path + "/c/tool")
+        #expect(ProgramSearch.executable(folder.path + "/a/tool", environment: [:]) == nil)
+        // Another $PATH is searched afresh.
+        #expect(ProgramSearch.executable("tool", environment: ["PATH": folder.path + "/c"]) == folder.path + "/c/tool")
+        #expect(ProgramSearch.searchList("/a::/b:") == ["/a", "/b"])
+    }
 }

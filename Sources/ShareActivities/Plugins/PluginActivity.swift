@@ -66,33 +66,34 @@ public final class PluginActivity: Activity {
             fields.append((id, .string(value)))
         }
         if let subject = session.subject { environment["SHARE_SUBJECT"] = subject }
-        let input: Data
-        if manifest.jsonInput {
-            input = Data(JSONValue.object([("items", .array(session.items.map(\.json))), ("fields", .object(fields))]).serialized.utf8)
-        } else {
-            input = Data()
-        }
-        let process = PluginProcess(program: program, arguments: arguments, environment: environment, input: input,
-                                    timeout: manifest.timeout)
-        let outcome: PluginProcess.Outcome
+        let input = manifest.jsonInput
+            ? Array(JSONValue.object([("items", .array(session.items.map(\.json))), ("fields", .object(fields))]).serialized.utf8)
+            : nil
+        let (program, timeout) = (self.program, manifest.timeout)
+        let outcome: Subprocess.Outcome
         do {
-            outcome = try await Task.detached { try process.run() }.value
+            // Off the main actor: the program may run for `timeout` seconds.
+            // Standard error is kept whole: its end becomes the message.
+            outcome = try await Task.detached { () throws(Subprocess.LaunchError) -> Subprocess.Outcome in
+                try Subprocess.run(program, arguments: arguments, environment: environment, input: input.map(Subprocess.feeding),
+                                   errorLimit: .max, supervision: Subprocess.Supervision(timeout: timeout))
+            }.value
         } catch {
-            session.fail(ActivityError(code: "plugin-failed", message: "\(manifest.name): \(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.name): \(error)"))
             return
         }
         if outcome.cancelled {
-            session.finish(.cancelled, error: ActivityError(code: "cancelled", message: "\(manifest.name) was stopped"))
+            session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "\(manifest.name) was stopped"))
             return
         }
         if outcome.timedOut {
-            session.fail(ActivityError(code: "timeout",
+            session.fail(ActivityError(code: ActivityError.Code.timeout,
                 message: "\(manifest.name) did not finish within \(Int(manifest.timeout)) s and was stopped"))
             return
         }
         guard outcome.status == 0 else {
-            let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespaceAndNewlines()
-            session.fail(ActivityError(code: "plugin-failed",
+            let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed,
                 message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
             return
         }
@@ -138,9 +139,9 @@ public final class PluginActivity: Activity {
     }
 
     /// A JSON array of strings, or else one item per non-empty line; URLs become URL items.
-    static func returnedItems(_ output: Data) -> [ShareItem] {
+    static func returnedItems(_ output: [UInt8]) -> [ShareItem] {
         let strings: [String]
-        if let array = try? JSONDecoder().decode([StringOrOther].self, from: output) {
+        if let array = try? JSONDecoder().decode([StringOrOther].self, from: Data(output)) {
             strings = array.compactMap(\.text)
         } else {
             strings = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
@@ -161,15 +162,9 @@ public enum PluginLoader {
     public static func folders(environment: [String: String]) -> [String] {
         let home = LocalFiles.homeFolder(environment: environment)
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        let data = searchList(environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        let data = ProgramSearch.searchList(environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .filter { $0.hasPrefix("/") }
         return [config + "/share/activities"] + data.map { $0 + "/share/activities" }
-    }
-
-    /// The entries of a colon-separated list such as `$PATH`, empty ones
-    /// dropped (split on bytes: a colon never is part of a longer character).
-    static func searchList(_ list: String) -> [String] {
-        list.utf8.split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every usable plugin, and a problem for every manifest that is not.
@@ -177,22 +172,7 @@ public enum PluginLoader {
         let language = (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_MESSAGES"]
             .flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"])
             .map { String($0.prefix { $0 != "_" && $0 != "." && $0 != "@" }) }
-        // $PATH is split only when a manifest names a program without a slash.
-        var path: [String]?
-        var found: [String: String?] = [:]
-        func executable(_ program: String) -> String? {
-            if let known = found[program] { return known }
-            var result: String?
-            if program.containsBytes("/") {
-                result = LocalFiles.isExecutableFile(program) ? program : nil
-            } else {
-                let folders = path ?? searchList(environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
-                path = folders
-                result = folders.lazy.map { $0 + "/" + program }.first { LocalFiles.isExecutableFile($0) }
-            }
-            found[program] = result
-            return result
-        }
+        func executable(_ program: String) -> String? { ProgramSearch.executable(program, environment: environment) }
         var activities: [PluginActivity] = []
         var problems: [PluginProblem] = []
         var seen: [ActivityType: String] = [:]

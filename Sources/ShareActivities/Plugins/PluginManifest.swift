@@ -120,7 +120,7 @@ public struct PluginManifest: Sendable, Equatable {
     static func list(_ text: String?) -> [String] {
         guard let text else { return [] }
         return text.utf8.split(separator: UInt8(ascii: ";")).compactMap { bytes in
-            let word = Substring(bytes).trimmingASCIISpaces()
+            let word = Substring(bytes).trimmingWhitespace(includingNewlines: true)
             return word.isEmpty ? nil : word
         }
     }

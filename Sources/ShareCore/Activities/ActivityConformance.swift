@@ -24,7 +24,7 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
     if type.isSystem || !ActivityType.isReverseDNS(type.rawValue) {
         problems.append("the type '\(type.rawValue)' is not a reverse-DNS name such as com.example.upload")
     }
-    if activity.activityTitle.trimmingCharacters(in: " ").isEmpty { problems.append("the title is empty") }
+    if activity.activityTitle.trimmingWhitespace(includingNewlines: true).isEmpty { problems.append("the title is empty") }
     let sheet = ShareSheet(activityItems: items, applicationActivities: [activity], systemActivities: [])
     let verdict = sheet.evaluate(activity)
     if let reason = verdict.reason {
@@ -44,7 +44,7 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
             switch await submit(SubmittedForm(action: action.id, values: values)) {
             case .finished(let result): return result
             case .retry(let message):
-                return .failure(activity.activityType, ActivityError(code: "retry", message: message))
+                return .failure(activity.activityType, ActivityError(code: ActivityError.Code.retry, message: message))
             }
         }
     }
@@ -56,15 +56,9 @@ public func checkActivityConformance(_ activity: any Activity, items: [ActivityI
         if let violations = sheet.lastSession?.violations {
             problems += violations.map { "run \(run): \($0)" }
         }
-        if result.error?.code == "no-finish", sheet.lastSession?.violations.isEmpty != false {
+        if result.error?.code == ActivityError.Code.noFinish, sheet.lastSession?.violations.isEmpty != false {
             problems.append("run \(run): perform returned without reporting an outcome")
         }
     }
     return problems
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-    }
 }

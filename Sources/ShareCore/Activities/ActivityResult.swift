@@ -60,7 +60,7 @@ public struct ActivityResult: Sendable, Equatable {
         self.outcome = outcome
         self.returnedItems = returnedItems
         self.error = error ?? (outcome == .failed
-            ? ActivityError(code: "failed", message: "\(activityType?.rawValue ?? "the share sheet") failed without saying why") : nil)
+            ? ActivityError(code: ActivityError.Code.failed, message: "\(activityType?.rawValue ?? "the share sheet") failed without saying why") : nil)
     }
 
     /// The result when the person dismissed the picker without picking.
@@ -74,17 +74,13 @@ public struct ActivityResult: Sendable, Equatable {
     /// True only for `performed` and `sent`.
     public var completed: Bool { outcome.isCompleted }
 
-    /// The error code an activity reports when it refused its input before
-    /// doing anything (a bad address, a header with a line break).
-    public static let invalidInputCode = "invalid-input"
-
     /// The process exit code for this result: 0 completed; 1 cancelled,
     /// saved or queued; 2 refused input, nothing done; 3 failed.
     public var exitCode: Int32 {
         switch outcome {
         case .performed, .sent: 0
         case .saved, .queued, .cancelled: 1
-        case .failed: error?.code == ActivityResult.invalidInputCode ? 2 : 3
+        case .failed: error?.code == ActivityError.Code.invalidInput ? 2 : 3
         }
     }
 

@@ -169,7 +169,7 @@ public final class ShareSheet {
         let type = activity.activityType
         let verdict = evaluate(activity)
         if let reason = verdict.reason {
-            return .failure(type, ActivityError(code: "not-eligible",
+            return .failure(type, ActivityError(code: ActivityError.Code.notEligible,
                 message: "\(type.rawValue) cannot run: \(reason.rawValue) (\(verdict.detail ?? reason.rawValue))"))
         }
         let items: [ShareItem]
@@ -178,28 +178,28 @@ public final class ShareSheet {
         } catch ItemProviderError.cancelled {
             return ActivityResult(activityType: type, outcome: .cancelled)
         } catch {
-            return .failure(type, ActivityError(code: "item-failed", message: "an item could not be prepared: \(error)"))
+            return .failure(type, ActivityError(code: ActivityError.Code.itemFailed, message: "an item could not be prepared: \(error)"))
         }
         guard !items.isEmpty else {
-            return .failure(type, ActivityError(code: "no-items", message: "no item is left for \(type.rawValue) once resolved"))
+            return .failure(type, ActivityError(code: ActivityError.Code.noItems, message: "no item is left for \(type.rawValue) once resolved"))
         }
         do {
             try await activity.prepare(with: items)
         } catch {
-            return .failure(type, ActivityError(code: "prepare-failed", message: "\(type.rawValue) could not prepare: \(error)"))
+            return .failure(type, ActivityError(code: ActivityError.Code.prepareFailed, message: "\(type.rawValue) could not prepare: \(error)"))
         }
         let subject = subject(for: type)
         guard let form = activity.makeForm() else {
             return await perform(activity, items: items, subject: subject, form: nil)
         }
         guard let presenter else {
-            return .failure(type, ActivityError(code: "no-terminal",
+            return .failure(type, ActivityError(code: ActivityError.Code.noTerminal,
                 message: "\(type.rawValue) needs its form shown, and there is no terminal to show it on"))
         }
         // Each submission is one perform; a failure that loses nothing keeps the form open.
         return await presenter.present(form, for: activity) { [self] submitted in
             let result = await self.perform(activity, items: items, subject: subject, form: submitted)
-            if result.outcome == .failed, let error = result.error, error.code != "no-finish" {
+            if result.outcome == .failed, let error = result.error, error.code != ActivityError.Code.noFinish {
                 return .retry(error.message)
             }
             return .finished(result)
@@ -216,11 +216,11 @@ public final class ShareSheet {
         if let form = activity.makeForm() {
             result = await presenter.present(form, for: activity) { [self] submitted in
                 let result = await self.perform(activity, items: [], subject: nil, form: submitted)
-                if result.outcome == .failed, let error = result.error, error.code != "no-finish" { return .retry(error.message) }
+                if result.outcome == .failed, let error = result.error, error.code != ActivityError.Code.noFinish { return .retry(error.message) }
                 return .finished(result)
             }
         } else {
-            result = .failure(type, ActivityError(code: "no-form", message: "\(type.rawValue) has no form to resume"))
+            result = .failure(type, ActivityError(code: ActivityError.Code.noForm, message: "\(type.rawValue) has no form to resume"))
         }
         completionWithItemsHandler?(result)
         return result
@@ -234,7 +234,7 @@ public final class ShareSheet {
         await activity.perform(session)
         guard let result = session.result else {
             session.recordViolation("perform returned without finish")
-            return .failure(type, ActivityError(code: "no-finish", message: "\(type.rawValue) ended without reporting an outcome"))
+            return .failure(type, ActivityError(code: ActivityError.Code.noFinish, message: "\(type.rawValue) ended without reporting an outcome"))
         }
         return result
     }

@@ -117,23 +117,3 @@ public struct IniError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(path):\(line): \(message)" }
 }
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and carriage
-    /// returns, found on the UTF-8 bytes (fast enough for a thousand plugin
-    /// files before the picker's first paint).
-    public func trimmingASCIISpaces() -> String {
-        let text = Substring(self)
-        let bytes = text.utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        func isSpace(_ byte: UInt8) -> Bool { byte == 32 || byte == 9 || byte == 13 }
-        while start < end && isSpace(bytes[start]) { start = bytes.index(after: start) }
-        while start < end {
-            let previous = bytes.index(before: end)
-            guard isSpace(bytes[previous]) else { break }
-            end = previous
-        }
-        return String(text[start..<end])
-    }
-}

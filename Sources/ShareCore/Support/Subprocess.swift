@@ -1,14 +1,18 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Runs a program and waits for it: `posix_spawn`, pipes, `poll`.
+/// Runs a program and waits for it: `posix_spawn`, pipes, `poll`. Every
+/// helper program and every plugin runs through it.
 ///
 /// Standard input is fed while standard output and error are drained, so a
 /// chatty child never blocks on a full pipe. The child starts with default
 /// signal dispositions and an empty signal mask (share ignores SIGPIPE;
 /// its children must not inherit that). Nothing passes through a shell
-/// unless the caller runs one.
+/// unless the caller runs one. A supervised run (``Supervision``) puts the
+/// child in a process group of its own and kills that whole group when its
+/// time is up or share is interrupted.
 public enum Subprocess {
     /// How a run ended.
     public struct Outcome: Sendable {
@@ -24,6 +28,30 @@ public enum Subprocess {
         /// Whether feeding stopped because `input` reported a read error; the
         /// program was killed first, so it never saw a truncated input end.
         public var inputFailed: Bool
+        /// Whether the supervision's time ran out and the program's group was killed.
+        public var timedOut = false
+        /// Whether share was interrupted (SIGINT, SIGTERM or SIGHUP) during a
+        /// supervised run and the program's group was killed.
+        public var cancelled = false
+    }
+
+    /// How a run may end before its program does: the program runs in a
+    /// process group of its own, and the whole group (its children too) is
+    /// killed when the time is up or, with `stopsOnInterrupt`, when share
+    /// gets SIGINT, SIGTERM or SIGHUP (Ctrl-C reaches share's group, not
+    /// the program's). Such a signal then no longer ends share: the run
+    /// returns, marked ``Outcome/cancelled``, and share reports it.
+    public struct Supervision: Sendable, Equatable {
+        /// Seconds the program may run, or `nil` for no limit.
+        public var timeout: Double?
+        /// Whether SIGINT, SIGTERM and SIGHUP to share stop the program.
+        public var stopsOnInterrupt: Bool
+
+        /// A supervision with `timeout` seconds (or none) and, by default, interrupts that stop the program.
+        public init(timeout: Double?, stopsOnInterrupt: Bool = true) {
+            self.timeout = timeout
+            self.stopsOnInterrupt = stopsOnInterrupt
+        }
     }
 
     /// The program could not be started; `reason` is the C library's words.
@@ -42,9 +70,16 @@ public enum Subprocess {
     ///     `nil` gives the child `/dev/null`.
     ///   - keepOutput: collect standard output (else it goes to `/dev/null`).
     ///   - errorLimit: how much of standard error to keep.
+    ///   - supervision: a time limit and interrupts that stop the program
+    ///     (its own process group); `nil` waits for it however long it takes.
     public static func run(_ executable: String, arguments: [String], environment: [String: String]? = nil,
                            input: ((UnsafeMutableRawBufferPointer) -> Int)? = nil, keepOutput: Bool = true,
-                           errorLimit: Int = 1 << 16) throws(LaunchError) -> Outcome {
+                           errorLimit: Int = 1 << 16, supervision: Supervision? = nil) throws(LaunchError) -> Outcome {
+        let deadline = supervision?.timeout.map { ContinuousClock.now + .seconds($0) }
+        // Watched from before the spawn, so that no interrupt can end share
+        // while a program it started runs on.
+        let interruptsAtStart = supervision?.stopsOnInterrupt == true ? Interrupts.watch() : nil
+        defer { if interruptsAtStart != nil { Interrupts.stopWatching() } }
         var stdinPipe: [Int32] = [-1, -1], stdoutPipe: [Int32] = [-1, -1], stderrPipe: [Int32] = [-1, -1]
         func closeAll() { for fd in stdinPipe + stdoutPipe + stderrPipe where fd >= 0 { close(fd) } }
         // Close-on-exec, so that the child keeps only the ends it is given.
@@ -73,7 +108,7 @@ public enum Subprocess {
         }
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
         var pid: pid_t = 0
-        let spawned = spawn(&pid, executable, arguments, environment, &actions)
+        let spawned = spawn(&pid, executable, arguments, environment, &actions, newProcessGroup: supervision != nil)
         for fd in [stdinPipe[0], stdoutPipe[1], stderrPipe[1]] where fd >= 0 { close(fd) }
         stdinPipe[0] = -1; stdoutPipe[1] = -1; stderrPipe[1] = -1
         guard spawned == 0 else {
@@ -98,6 +133,25 @@ public enum Subprocess {
             pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         }
         var outcome = Outcome(status: 0, output: [], errors: [], inputComplete: input == nil, inputFailed: false)
+        // A supervised program is stopped whole: its group, children included.
+        func kill() { _ = Glibc.kill(supervision == nil ? pid : -pid, SIGKILL) }
+        // Whether the time is up or share was interrupted; marks the outcome.
+        func mustStop() -> Bool {
+            if let interruptsAtStart, Interrupts.count.load(ordering: .relaxed) != interruptsAtStart {
+                outcome.cancelled = true
+            } else if let deadline, ContinuousClock.now >= deadline {
+                outcome.timedOut = true
+            }
+            return outcome.cancelled || outcome.timedOut
+        }
+        // How long one poll may wait: for ever unless supervised, else until
+        // the deadline and at most 0.1 s (interrupts are checked between).
+        func pollWait() -> Int32 {
+            guard supervision != nil else { return -1 }
+            guard let deadline else { return 100 }
+            let left = (deadline - ContinuousClock.now) / .milliseconds(1)
+            return Int32(max(1, min(100, left.rounded(.up))))
+        }
         var inputFD = stdinPipe[1]
         if inputFD >= 0 { _ = fcntl(inputFD, F_SETFL, fcntl(inputFD, F_GETFL) | O_NONBLOCK) }
         var readers = [stdoutPipe[0], stderrPipe[0]].filter { $0 >= 0 }
@@ -110,9 +164,10 @@ public enum Subprocess {
             inputFD = -1
         }
         while !readers.isEmpty || inputFD >= 0 {
+            if supervision != nil && mustStop() { break }
             var fds = readers.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             if inputFD >= 0 { fds.append(pollfd(fd: inputFD, events: Int16(POLLOUT), revents: 0)) }
-            let ready = poll(&fds, nfds_t(fds.count), -1)
+            let ready = poll(&fds, nfds_t(fds.count), pollWait())
             if ready < 0 {
                 if errno == EINTR { continue }
                 break
@@ -124,7 +179,7 @@ public enum Subprocess {
                         let count = input(pending)
                         if count < 0 {
                             // Never let the program see a shortened input end as a whole one.
-                            kill(pid, SIGKILL)
+                            kill()
                             outcome.inputFailed = true
                             finishInput()
                             continue
@@ -156,8 +211,22 @@ public enum Subprocess {
                 }
             }
         }
+        if outcome.cancelled || outcome.timedOut { kill() }
         finishInput()
         for fd in readers { close(fd) }
+        // A supervised program may close its output and still run: the
+        // deadline and interrupts hold until it has exited.
+        while supervision != nil && !outcome.cancelled && !outcome.timedOut {
+            var status: Int32 = 0
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid {
+                outcome.status = exitStatus(status)
+                return outcome
+            }
+            if ended < 0 && errno != EINTR { break }
+            if mustStop() { kill(); break }
+            _ = poll(nil, 0, pollWait())
+        }
         outcome.status = wait(for: pid)
         return outcome
     }
@@ -180,7 +249,7 @@ public enum Subprocess {
     /// signal mask and default dispositions, and with `newProcessGroup` a
     /// process group of its own (so that it can be stopped whole).
     /// Returns 0 or the error number.
-    public static func spawn(_ pid: inout pid_t, _ executable: String, _ arguments: [String], _ environment: [String: String]?,
+    private static func spawn(_ pid: inout pid_t, _ executable: String, _ arguments: [String], _ environment: [String: String]?,
                              _ actions: inout posix_spawn_file_actions_t, newProcessGroup: Bool = false) -> Int32 {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -205,13 +274,77 @@ public enum Subprocess {
         return posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
     }
 
+    /// Waits for `pid` to end: its exit status, or 128 + the signal that ended it.
     private static func wait(for pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return -1 }
         }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift cannot import.
+        return exitStatus(status)
+    }
+
+    /// The exit status in `status` from `waitpid`, or 128 + the signal that
+    /// ended the program (WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift
+    /// cannot import).
+    private static func exitStatus(_ status: Int32) -> Int32 {
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
+    /// An `input` for ``run(_:arguments:environment:input:keepOutput:errorLimit:supervision:)``
+    /// that feeds `bytes`, then ends.
+    public static func feeding(_ bytes: [UInt8]) -> (UnsafeMutableRawBufferPointer) -> Int {
+        var offset = 0
+        return { buffer in
+            let count = min(buffer.count, bytes.count - offset)
+            buffer.copyBytes(from: bytes[offset..<(offset + count)])
+            offset += count
+            return count
+        }
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP while supervised runs are under way: counted
+/// by a handler instead of ending share, so that each run can stop its
+/// program's group and report the run cancelled.
+///
+/// The handler is installed when the first such run starts and the earlier
+/// handlers come back when the last one ends (runs may overlap). It does one
+/// atomic add, which is async-signal-safe.
+enum Interrupts {
+    /// How many of those signals have arrived, ever.
+    static let count = Atomic<Int>(0)
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    /// The supervised runs under way, and the handlers to restore after the last.
+    private static let watchers = Mutex<(runs: Int, previous: [sigaction])>((0, []))
+
+    /// Starts counting (for the first run) and returns the count so far.
+    static func watch() -> Int {
+        // Read first, so that `count` exists before a handler can touch it.
+        let now = count.load(ordering: .relaxed)
+        watchers.withLock { state in
+            state.runs += 1
+            guard state.runs == 1 else { return }
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { _ in Interrupts.count.add(1, ordering: .relaxed) }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            state.previous = signals.map { number in
+                var previous = sigaction()
+                sigaction(number, &action, &previous)
+                return previous
+            }
+        }
+        return now
+    }
+
+    /// Ends a run's watch; after the last one the earlier handlers are back.
+    static func stopWatching() {
+        watchers.withLock { state in
+            state.runs -= 1
+            guard state.runs == 0 else { return }
+            for (number, var previous) in zip(signals, state.previous) { sigaction(number, &previous, nil) }
+            state.previous = []
+        }
     }
 }

@@ -3,19 +3,38 @@
 /// CoreFoundation, whose start-up ran before every first paint).
 
 extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs (not newlines).
-    public func trimmingWhitespace() -> String {
-        trimmed { $0.isWhitespace && !$0.isNewline }
-    }
-
-    /// The text without leading and trailing white space, newlines included.
-    public func trimmingWhitespaceAndNewlines() -> String {
-        trimmed(\.isWhitespace)
-    }
-
-    private func trimmed(_ isTrimmed: (Character) -> Bool) -> String {
-        guard let first = firstIndex(where: { !isTrimmed($0) }), let last = lastIndex(where: { !isTrimmed($0) }) else { return "" }
-        return String(self[first...last])
+    /// The text without leading and trailing white space: spaces, tabs and
+    /// the other Unicode spaces (U+3000, no-break space, …), and with
+    /// `includingNewlines` line breaks as well (LF, CR, CRLF, U+2028, …).
+    ///
+    /// share's one way to trim text. It runs on start-up paths (a thousand
+    /// plugin manifests before the first paint), so ASCII ends are trimmed
+    /// on the UTF-8 bytes; only an end that is not ASCII is looked at as
+    /// characters.
+    public func trimmingWhitespace(includingNewlines: Bool = false) -> String {
+        let text = Substring(self)
+        let bytes = text.utf8
+        // Between two ASCII scalars there is always a character boundary
+        // (but inside CR LF, whose halves are trimmed alike), so stepping
+        // over ASCII bytes never cuts a character.
+        func isTrimmedASCII(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || (includingNewlines && (0x0A...0x0D).contains(byte))
+        }
+        var start = bytes.startIndex, end = bytes.endIndex
+        while start < end, bytes[start] < 0x80, isTrimmedASCII(bytes[start]) { start = bytes.index(after: start) }
+        while start < end {
+            let before = bytes.index(before: end)
+            guard bytes[before] < 0x80, isTrimmedASCII(bytes[before]) else { break }
+            end = before
+        }
+        if start == end || (bytes[start] < 0x80 && bytes[bytes.index(before: end)] < 0x80) { return String(text[start..<end]) }
+        func isTrimmed(_ character: Character) -> Bool {
+            character.isWhitespace && (includingNewlines || !character.isNewline)
+        }
+        guard let first = text.firstIndex(where: { !isTrimmed($0) }), let last = text.lastIndex(where: { !isTrimmed($0) }) else {
+            return ""
+        }
+        return String(text[first...last])
     }
 
     /// The text with each of `scalars` replaced by `replacement`, scalar by

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import ShareCore
 
 /// Where the MIME writer puts bytes: a file, a pipe, or memory.
 public protocol ByteSink: AnyObject {
@@ -72,14 +73,10 @@ public final class FileDescriptorSink: ByteSink {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(MailError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw MailError(.io, "cannot write \(name): \(String(cString: strerror(errno)))")
-            }
-            offset += written
+        do throws(FileError) {
+            try LocalFiles.writeAll(bytes, to: fd)
+        } catch {
+            throw MailError(.io, "cannot write \(name): \(error.reason)")
         }
     }
 }

@@ -124,7 +124,7 @@ final class ServerLog {
     private var lines: [String] = []
 
     func append(_ bytes: UnsafeRawBufferPointer) {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespaceAndNewlines()
+        let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
         guard !text.isEmpty else { return }
         lines.append(text)
         if lines.count > 20 { lines.removeFirst(lines.count - 20) }
@@ -157,7 +157,7 @@ enum PasswordCommand {
             throw MailError(.configuration, "password-command could not start: \(error.reason)")
         }
         guard outcome.status == 0 else {
-            let detail = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespaceAndNewlines()
+            let detail = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
             throw MailError(.configuration, "password-command failed (exit \(outcome.status))"
                 + (detail.isEmpty ? "" : ": \(detail)"))
         }

@@ -42,7 +42,7 @@ public struct SendmailTransport: MailTransport {
         // The command was stopped before it saw the end of a message that could not be read.
         if readFailed || outcome.inputFailed { throw MailError(.io, "cannot read \(file.path)") }
         let writeFailed = !outcome.inputComplete
-        let stderr = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespaceAndNewlines()
+        let stderr = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
         switch outcome.status {
         case 0 where !writeFailed: return stderr
         case 75: throw MailError(.temporary, "\(command[0]) could not deliver for now (exit 75)" + (stderr.isEmpty ? "" : ": \(stderr)"))

@@ -1,4 +1,5 @@
 import CNcursesw
+import ShareCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -236,15 +237,8 @@ public final class NcursesTerminal: TerminalBackend {
         doupdate()
         fflush(output)
         let bytes = FrameBytes.write(frame, with: sequences)
-        let descriptor = fileno(output)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            // A failed write: ncurses draws the frame itself, from a cleared screen.
-            guard written > 0 else { return false }
-            offset += written
-        }
+        // A failed write: ncurses draws the frame itself, from a cleared screen.
+        do { try LocalFiles.writeAll(bytes, to: fileno(output)) } catch { return false }
         // The same frame composed by ncurses is now what the terminal shows:
         // later frames are sent as differences from it.
         compose(frame)

@@ -5,7 +5,7 @@
 public enum KeyNames {
     /// The event a name stands for, or `nil` when it names no key.
     public static func event(_ name: String) -> InputEvent? {
-        let text = name.trimmingASCIISpaces()
+        let text = name.trimmingWhitespace(includingNewlines: true)
         let lowered = text.lowercased()
         for prefix in ["c-", "ctrl-", "^"] where lowered.hasPrefix(prefix) && text.count == prefix.count + 1 {
             guard let letter = lowered.last, letter.isLetter, letter.isASCII else { return nil }

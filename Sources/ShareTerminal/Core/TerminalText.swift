@@ -24,14 +24,8 @@ public enum TerminalText {
 
     /// The first line of `text`, sanitized and cut to `columns` columns.
     public static func excerpt(_ text: String, columns: Int) -> String {
-        let collapsed = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+        let collapsed = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
             .joined(separator: " ")
         return DisplayWidth.truncate(sanitized(collapsed), to: columns)
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -398,8 +398,8 @@ public enum FormUpdate {
         let characters = editor.characters
         var start = editor.cursor
         while start > 0 && characters[start - 1] != "," { start -= 1 }
-        let before = String(characters[..<start]).trimmingSpaces()
-        let after = String(characters[editor.cursor...]).trimmingSpaces()
+        let before = String(characters[..<start]).trimmingWhitespace(includingNewlines: true)
+        let after = String(characters[editor.cursor...]).trimmingWhitespace(includingNewlines: true)
         let head = (before.isEmpty ? "" : before + " ") + choice + ", "
         editor.setText(head + after)
         editor.moveCursor(to: Array(head).count)
@@ -413,7 +413,7 @@ public enum FormUpdate {
     static func currentAddressToken(_ editor: TextEditor) -> String {
         let text = String(editor.characters[..<editor.cursor])
         let token = text.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? text
-        return token.trimmingSpaces()
+        return token.trimmingWhitespace(includingNewlines: true)
     }
 
     private static func attachmentField(_ state: FormState) -> Int? {
@@ -431,11 +431,5 @@ public enum FormUpdate {
             while !item.hasPrefix(prefix) { prefix.removeLast() }
         }
         return prefix
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -1,0 +1,78 @@
+extension ActivityError {
+    /// Every `error.code` share writes in its JSON result, in one place
+    /// (the README's "Error codes" table says what each means).
+    ///
+    /// The codes are a contract: scripts branch on them, so one is never
+    /// renamed. A custom activity may report codes of its own.
+    public enum Code {
+        // MARK: - The share sheet
+
+        /// A failed result whose activity gave no reason.
+        public static let failed = "failed"
+        /// The named activity is hidden for these items (excluded, unsupported, unavailable).
+        public static let notEligible = "not-eligible"
+        /// An item source or provider failed while the items were prepared.
+        public static let itemFailed = "item-failed"
+        /// No item was left for the activity once the item sources answered.
+        public static let noItems = "no-items"
+        /// The activity's `prepare(with:)` threw.
+        public static let prepareFailed = "prepare-failed"
+        /// The activity needs its form shown and there is no terminal.
+        public static let noTerminal = "no-terminal"
+        /// The terminal went away while a form was open; what was typed is saved.
+        public static let terminalClosed = "terminal-closed"
+        /// `--resume` named an activity without a form.
+        public static let noForm = "no-form"
+        /// The activity's `perform` returned without reporting an outcome.
+        public static let noFinish = "no-finish"
+        /// The input was refused before anything was done (exit status 2).
+        public static let invalidInput = "invalid-input"
+
+        // MARK: - Mail
+
+        /// The message was kept in drafts (outcome `saved`); the message names the file.
+        public static let saved = "saved"
+        /// The message waits in the outbox (outcome `queued`), with the reason.
+        public static let queued = "queued"
+        /// Reading or writing a local file failed.
+        public static let ioError = "io-error"
+        /// The server or sendmail refused for good, or the connection failed.
+        public static let sendFailed = "send-failed"
+        /// The server refused for now (4xx).
+        public static let temporaryFailure = "temporary-failure"
+        /// The mail setup is wrong: a transport URL, a password command, sendmail.
+        public static let configuration = "configuration"
+
+        // MARK: - Other system activities
+
+        /// Copy: no terminal for OSC 52, and neither wl-copy nor xclip.
+        public static let noClipboard = "no-clipboard"
+        /// Copy: wl-copy or xclip failed, or the terminal could not be written.
+        public static let copyFailed = "copy-failed"
+        /// Add to Reading List: the list could not be read or saved.
+        public static let readingList = "reading-list"
+        /// The system activity is not built yet.
+        public static let unavailable = "unavailable"
+
+        // MARK: - Plugins
+
+        /// The plugin's program could not start or exited with another status than 0.
+        public static let pluginFailed = "plugin-failed"
+        /// The plugin ran past its `Timeout`; its process group was killed.
+        public static let timeout = "timeout"
+        /// share was interrupted (Ctrl-C, TERM, HUP) while the plugin ran (outcome `cancelled`).
+        public static let cancelled = "cancelled"
+
+        // MARK: - The Swift API
+
+        /// In `checkActivityConformance` only: a form submission asked to be retried.
+        public static let retry = "retry"
+
+        /// All of the codes above, for the README's table and its test.
+        public static let all = [
+            failed, notEligible, itemFailed, noItems, prepareFailed, noTerminal, terminalClosed, noForm, noFinish,
+            invalidInput, saved, queued, ioError, sendFailed, temporaryFailure, configuration, noClipboard,
+            copyFailed, readingList, unavailable, pluginFailed, timeout, cancelled, retry,
+        ]
+    }
+}
