@@ -43,22 +43,4 @@ static inline int nc_put_run(int y, int x, const wchar_t *text, int n, attr_t at
     return result;
 }
 
-/* The screens ncurses composes into and believes the terminal shows. */
-static inline WINDOW *nc_newscr(void) { return newscr; }
-static inline WINDOW *nc_curscr(void) { return curscr; }
-
-/* terminfo, for the first frame written directly. Included last: term.h
-   defines a macro for every capability name. */
-#include <term.h>
-/* A string capability of the terminal in use, or NULL when it has none. */
-static inline const char *nc_string_capability(const char *capability) {
-    char *text = tigetstr(capability);
-    return text == (char *)-1 ? NULL : text;
-}
-static inline int nc_flag_capability(const char *capability) { return tigetflag(capability) > 0; }
-/* A parameterized capability with one or two numbers (tiparm is variadic). */
-static inline const char *nc_parameter1(const char *capability, int first) { return tiparm(capability, first); }
-static inline const char *nc_parameter2(const char *capability, int first, int second) {
-    return tiparm(capability, first, second);
-}
 #endif

@@ -13,7 +13,7 @@ enum PickerSession {
     /// the picked type, or `nil` when dismissed.
     static func run(sheet: ShareSheet, activities: [any Activity], items: [ShareItem], title: String?, colors: Bool,
                     keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
-        let terminal = try NcursesTerminal(wantColors: colors, writesFirstFrame: true)
+        let terminal = try NcursesTerminal(wantColors: colors)
         defer { terminal.end() }
         return run(on: terminal, sheet: sheet, activities: activities, items: items, title: title, keys: keys)
     }

@@ -165,11 +165,10 @@ import Testing
         try Self.expectPicked("Activity 5", session)
     }
 
-    /// The first frame is written directly (not by ncurses) and ncurses then
-    /// sends only differences from it: after a move, the screen must be
-    /// exactly what ncurses draws from scratch for the same state (forced by
-    /// a resize away and back).
-    @Test func theFirstFrameWrittenDirectlyIsTheOneNcursesWouldDraw() throws {
+    /// ncurses sends only differences after the first frame: after a move,
+    /// the screen must be exactly what ncurses draws from scratch for the
+    /// same state (forced by a resize away and back).
+    @Test func aMoveLeavesTheScreenAsADrawFromScratch() throws {
         let (fixtures, session) = try Self.fixtureSession(count: 5)
         defer { withExtendedLifetime(fixtures) {} }
         try session.send("Right")
@@ -185,9 +184,8 @@ import Testing
         #expect(try session.waitForExit() == 1)
     }
 
-    /// Outside UTF-8 the direct first frame (written in UTF-8) is not used:
-    /// ncurses draws the first frame itself, and the picker works as ever.
-    @Test func withoutUTF8NcursesDrawsTheFirstFrameItself() throws {
+    /// Outside UTF-8 the picker draws and picks as ever.
+    @Test func withoutUTF8ThePickerStillWorks() throws {
         let fixtures = try Fixtures()
         defer { withExtendedLifetime(fixtures) {} }
         let command = "LC_ALL=C " + (try Self.fixture(["--count", "5", "--", "--json", "--text", "hello"]))

@@ -1,5 +1,4 @@
 import CNcursesw
-import ShareCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,19 +23,11 @@ public final class NcursesTerminal: TerminalBackend {
     private var pairs: [Int: Int16] = [:]
     private var ended = false
     private var inputReady = false
-    /// The sequences the first frame is written with, until it is drawn;
-    /// nil when ncurses composes every frame itself.
-    private var firstFrame: TerminalSequences?
 
     /// Opens `/dev/tty` and starts ncurses on it.
     ///
-    /// With `writesFirstFrame`, the first frame (when it hides the cursor) is
-    /// written to the terminal directly and only then handed to ncurses, so
-    /// that it shows before ncurses has composed anything (DECISIONS.md,
-    /// "The first frame, written directly"); every later frame is ncurses'
-    /// difference from it.
     /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
-    public init(wantColors: Bool, writesFirstFrame: Bool = false) throws(TerminalError) {
+    public init(wantColors: Bool) throws(TerminalError) {
         // Only the character type matters to ncurses (UTF-8, wide characters);
         // loading every category read a dozen locale files before the first paint.
         setlocale(LC_CTYPE, "")
@@ -67,21 +58,13 @@ public final class NcursesTerminal: TerminalBackend {
         self.output = output
         self.screen = screen
         set_term(screen)
-        // The first frame is written directly only in UTF-8 (what it is
-        // written in) and with the capabilities it is written with.
-        let direct = writesFirstFrame && String(cString: nl_langinfo(nl_item(CODESET))) == "UTF-8"
-            && nc_string_capability("clear") != nil && nc_string_capability("cup") != nil && nc_string_capability("sgr0") != nil
-        if !direct {
-            // Until a screen has been through one endwin/refresh cycle, ncurses
-            // flushes its output after every cursor movement (it cannot yet tell
-            // a curses program from a terminfo one), which sent a first frame in
-            // sixty writes. One cycle here, before colours are started (so the
-            // resume has no palette to reset), makes every refresh one write.
-            // (After a first frame written directly, a refresh is a few writes:
-            // the cycle would clear that frame.)
-            endwin()
-            refresh()
-        }
+        // Until a screen has been through one endwin/refresh cycle, ncurses
+        // flushes its output after every cursor movement (it cannot yet tell
+        // a curses program from a terminfo one), which sent a first frame in
+        // sixty writes. One cycle here, before colours are started (so the
+        // resume has no palette to reset), makes every refresh one write.
+        endwin()
+        refresh()
         raw()
         noecho()
         nonl()
@@ -102,54 +85,9 @@ public final class NcursesTerminal: TerminalBackend {
         // A TERM or a hang-up ends the wait for keys: the screen saves what it
         // holds and the terminal is restored on the way out.
         HangUp.watch()
-        if direct {
-            firstFrame = Self.sequences(colors: hasColors ? Int(nc_colors()) : 0)
-        } else {
-            // The first frame clears the screen and draws what is not blank, with
-            // the colours now in force.
-            clearok(nc_stdscr(), true)
-        }
-    }
-
-    /// The terminal's sequences for a frame written directly, from terminfo.
-    private static func sequences(colors: Int) -> TerminalSequences? {
-        func bytes(_ text: UnsafePointer<CChar>?) -> [UInt8] {
-            guard let text else { return [] }
-            return TerminalSequences.withoutPadding(
-                Array(UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))))
-        }
-        guard let cup = nc_string_capability("cup") else { return nil }
-        let setaf = nc_string_capability("setaf")
-        let setab = nc_string_capability("setab")
-        let usable = colors > 0 && setaf != nil && setab != nil ? colors : 0
-        // Interpreting `cup` (tiparm) for each of the hundred moves of a frame
-        // cost more than writing the frame; the ANSI form is written directly.
-        // A frame has few colours: each is interpreted once.
-        let moveTo: (Int, Int) -> [UInt8] = bytes(cup) == TerminalSequences.ansiCursorAddress
-            ? { row, column in TerminalSequences.ansiMove(row: row, column: column) }
-            : { row, column in bytes(nc_parameter2(cup, Int32(row), Int32(column))) }
-        let foregrounds = ColorSequences { index in setaf.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] }
-        let backgrounds = ColorSequences { index in setab.map { bytes(nc_parameter1($0, Int32(index))) } ?? [] }
-        return TerminalSequences(
-            clear: bytes(nc_string_capability("clear")),
-            reset: bytes(nc_string_capability("sgr0")) + (usable > 0 ? bytes(nc_string_capability("op")) : []),
-            bold: bytes(nc_string_capability("bold")), reverse: bytes(nc_string_capability("rev")),
-            dim: bytes(nc_string_capability("dim")), underline: bytes(nc_string_capability("smul")),
-            colors: usable, movesInStyle: nc_flag_capability("msgr") != 0,
-            moveTo: moveTo, foreground: foregrounds.sequence, background: backgrounds.sequence)
-    }
-
-    /// A colour capability's bytes per palette index, each interpreted once.
-    private final class ColorSequences {
-        private let interpret: (Int) -> [UInt8]
-        private var known: [Int: [UInt8]] = [:]
-        init(_ interpret: @escaping (Int) -> [UInt8]) { self.interpret = interpret }
-        func sequence(_ index: Int) -> [UInt8] {
-            if let bytes = known[index] { return bytes }
-            let bytes = interpret(index)
-            known[index] = bytes
-            return bytes
-        }
+        // The first frame clears the screen and draws what is not blank, with
+        // the colours now in force.
+        clearok(nc_stdscr(), true)
     }
 
     deinit { end() }
@@ -200,12 +138,6 @@ public final class NcursesTerminal: TerminalBackend {
 
     /// Draws `frame`; ncurses sends only what changed since the last one.
     public func draw(_ frame: Frame) {
-        if let sequences = firstFrame {
-            firstFrame = nil
-            if writeDirectly(frame, with: sequences) { return }
-            // ncurses draws this first frame itself, on a cleared screen.
-            clearok(nc_stdscr(), true)
-        }
         compose(frame)
         if let cursor = frame.cursor {
             leaveok(nc_stdscr(), false)
@@ -217,35 +149,6 @@ public final class NcursesTerminal: TerminalBackend {
             curs_set(0)
         }
         refresh()
-    }
-
-    /// Writes `frame` to the terminal in one write, then gives ncurses the
-    /// same frame as what the terminal shows; false (and nothing written)
-    /// when it cannot be written so.
-    private func writeDirectly(_ frame: Frame, with sequences: TerminalSequences) -> Bool {
-        guard FrameBytes.canWrite(frame), frame.width == Int(nc_cols()), frame.height == Int(nc_lines()) else { return false }
-        // Every style in colour needs a pair of its own, as the backend gives it.
-        var keys = Set<Int>()
-        for cell in frame.storage where cell.style.foreground != nil || cell.style.background != nil { keys.insert(pairKey(cell.style)) }
-        guard pairs.count + keys.count < Int(nc_color_pairs()) || sequences.colors == 0 else { return false }
-        // An update with nothing to draw sends ncurses' pending output and
-        // its reset of the attributes, which would otherwise follow the frame.
-        // (A new screen's windows ask for a first refresh that clears: not this one.)
-        clearok(nc_stdscr(), false)
-        clearok(nc_newscr(), false)
-        clearok(nc_curscr(), false)
-        doupdate()
-        fflush(output)
-        let bytes = FrameBytes.write(frame, with: sequences)
-        // A failed write: ncurses draws the frame itself, from a cleared screen.
-        do { try LocalFiles.writeAll(bytes, to: fileno(output)) } catch { return false }
-        // The same frame composed by ncurses is now what the terminal shows:
-        // later frames are sent as differences from it.
-        compose(frame)
-        leaveok(nc_stdscr(), true)
-        wnoutrefresh(nc_stdscr())
-        overwrite(nc_newscr(), nc_curscr())
-        return true
     }
 
     /// `frame` in ncurses' window, not yet sent.
