@@ -13,7 +13,9 @@ import ShareCore
 /// programs the text goes through OSC 52 on the terminal, which most
 /// terminals (and tmux with `set-clipboard on`) put on the clipboard.
 @MainActor
-public final class CopyActivity: Activity {
+public final class CopyActivity: SystemActivity {
+    public static var systemType: ActivityType { .copyToPasteboard }
+
     /// How the clipboard is reached.
     public enum Route: Sendable, Equatable {
         /// `wl-copy` at this path.
@@ -32,10 +34,12 @@ public final class CopyActivity: Activity {
         route = CopyActivity.route(environment: environment, hasTerminal: hasTerminal)
     }
 
-    public var activityType: ActivityType { .copyToPasteboard }
-    public var activityTitle: String { "Copy" }
+    /// Copy, with a route chosen from the context's environment and terminal.
+    public convenience init(context: ActivityContext) {
+        self.init(environment: context.environment, hasTerminal: context.hasTerminal)
+    }
+
     public var activityImage: ActivityImage { .glyph("⧉") }
-    public var activityCategory: ActivityCategory { .action }
     public var availability: Availability {
         route == nil ? .unavailable("no terminal for OSC 52, and neither wl-copy nor xclip") : .available
     }

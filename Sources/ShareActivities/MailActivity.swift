@@ -14,7 +14,9 @@ import ShareMail
 /// the compose screen shows Mail's form, whose values come back to
 /// ``perform(_:)`` with the action chosen: ``send`` or ``saveDraft``.
 @MainActor
-public final class MailActivity: Activity, FormAutosaving, FormValidating {
+public final class MailActivity: SystemActivity, FormAutosaving, FormValidating {
+    public static var systemType: ActivityType { .mail }
+
     /// The compose screen's primary action.
     public static let send = FormAction(id: "send", label: "Send", progress: "Sending…", role: .primary)
     /// The compose screen's secondary action.
@@ -29,7 +31,7 @@ public final class MailActivity: Activity, FormAutosaving, FormValidating {
     /// The signature appended to a new body, if configured.
     public let signature: String?
     /// Values to reopen the form with (`--resume`), instead of the items.
-    public let resumedValues: [String: String]?
+    public var resumedValues: [String: String]?
     /// The subject offered to Mail (`--subject`), used to prefill the form.
     public var offeredSubject: String?
     /// The draft the last autosave wrote.
@@ -48,11 +50,21 @@ public final class MailActivity: Activity, FormAutosaving, FormValidating {
         self.autosavePath = autosavePath
     }
 
-    public var activityType: ActivityType { .mail }
-    public var activityTitle: String { "Mail" }
+    /// Mail made from its `[mail]` section and the command line's request.
+    public convenience init(context: ActivityContext) throws(ConfigurationError) {
+        let section = context.section("mail")
+        self.init(request: context.mailRequest,
+                  settings: try MailActivity.settings(section, locations: context.locations, environment: context.environment),
+                  detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment))
+    }
+
+    /// Reopens the form with values kept from an unfinished run, and the draft their autosave wrote.
+    public func resume(values: [String: String], draft: String?) {
+        resumedValues = values
+        autosavePath = draft
+    }
+
     public var activityImage: ActivityImage { .glyph("✉") }
-    public var activityCategory: ActivityCategory { .share }
-    public var supportedKinds: Set<ItemKind> { [.string, .url, .image, .file] }
 
     public func prepare(with items: [ShareItem]) async throws {
         self.items = items

@@ -11,7 +11,9 @@ import ShareCore
 /// or a spreadsheet. It is rewritten atomically (temp file, fsync, rename),
 /// keeping every line it had; a URL already on the list is not added twice.
 @MainActor
-public final class ReadingListActivity: Activity {
+public final class ReadingListActivity: SystemActivity {
+    public static var systemType: ActivityType { .addToReadingList }
+
     /// The list file.
     public let path: String
     /// The title to record (`--title`, or the items' link metadata).
@@ -25,11 +27,12 @@ public final class ReadingListActivity: Activity {
         self.clock = clock
     }
 
-    public var activityType: ActivityType { .addToReadingList }
-    public var activityTitle: String { "Add to Reading List" }
+    /// The reading list in the data folder (`reading-list.tsv`), with the title asked for.
+    public convenience init(context: ActivityContext) {
+        self.init(path: context.locations.dataHome + "/reading-list.tsv", title: context.title, clock: context.clock)
+    }
+
     public var activityImage: ActivityImage { .glyph("☰") }
-    public var activityCategory: ActivityCategory { .action }
-    public var supportedKinds: Set<ItemKind> { [.url] }
 
     /// An ISO 8601 time in UTC, to the second: 2026-12-01T07:14:38Z.
     static func timestamp(_ date: Date) -> String {

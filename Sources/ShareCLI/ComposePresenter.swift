@@ -201,8 +201,8 @@ final class ComposeProgram: ScreenProgram {
 struct ComposeStateFile: Sendable {
     let path: String
 
-    init(environment: [String: String]) {
-        path = Locations(environment: environment).stateHome + "/compose.json"
+    init(locations: Locations) {
+        path = locations.stateHome + "/compose.json"
     }
 
     func write(activity: ActivityType, values: [String: String], draft: String?) {

@@ -2,37 +2,20 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareActivities
 import ShareCore
+import ShareMail
 import ShareTerminal
 
 /// The user's settings from the INI config file (SPEC §8).
 ///
 /// Every key is checked when the file is read: an unknown section or key,
-/// a bad activity type, a bad `tls` value or an unset `$VAR` in a path is
-/// an error naming the file and line, so a typo is never silently ignored.
+/// a bad activity type or an unset `$VAR` in a path is an error naming the
+/// file and line, so a typo is never silently ignored. The sections the
+/// command line reads itself (`[contacts]`, `[picker]`, `[social]`,
+/// `[keys]`) are parsed here; an activity's own sections (`[mail]`) are
+/// checked against the keys it declares and handed to it to read.
 public struct Configuration: Sendable, Equatable {
-    /// `[mail]`.
-    public struct Mail: Sendable, Equatable {
-        /// Sending identities: `from`, then `from-2`, `from-3` … in number order.
-        public var identities: [String] = []
-        /// `transport`: an `smtp://` or `smtps://` URL.
-        public var transport: String?
-        /// `tls`: false only when written `off`.
-        public var tls = true
-        /// `ca-file`: a CA bundle to trust for the transport instead of the system's, expanded.
-        public var caFile: String?
-        /// `password-command`: its first stdout line is the password.
-        public var passwordCommand: String?
-        /// `sendmail`: a sendmail-compatible command.
-        public var sendmail: String?
-        /// Maildir paths, expanded.
-        public var drafts: String?
-        public var sent: String?
-        public var outbox: String?
-        /// `signature-file`, expanded.
-        public var signatureFile: String?
-    }
-
     /// `[contacts]`.
     public struct Contacts: Sendable, Equatable {
         public var vcardDirectory: String?
@@ -42,7 +25,6 @@ public struct Configuration: Sendable, Equatable {
 
     /// The file the settings came from, or `nil` for the defaults.
     public var path: String?
-    public var mail = Mail()
     public var contacts = Contacts()
     /// `[picker] pinned`.
     public var pinned: [ActivityType] = []
@@ -52,6 +34,8 @@ public struct Configuration: Sendable, Equatable {
     public var enabledServices: [String] = []
     /// `[keys]`: action → the keys bound to it, checked when read.
     public var keys: [String: [InputEvent]] = [:]
+    /// Every section as read, by name, for the activities that own them.
+    private var sections: [String: ConfigSection] = [:]
 
     /// The settings when there is no config file.
     public init() {}
@@ -59,84 +43,73 @@ public struct Configuration: Sendable, Equatable {
     /// The service names `[social] enabled` accepts.
     public static let services = ["facebook", "flickr", "tencentweibo", "twitter", "vimeo", "weibo"]
 
-    private static let schema: [String: [String]] = [
-        "mail": ["from", "transport", "tls", "ca-file", "password-command", "sendmail", "drafts", "sent", "outbox",
-                 "signature-file"],
-        "contacts": ["vcard-dir", "aliases", "query-command"],
-        "picker": ["pinned", "exclude"],
-        "social": ["enabled"],
-        "keys": [],
+    /// The keys the command line reads itself; `[keys]` takes the names of
+    /// ``KeyActions/all`` and is checked on its own.
+    static let commandLineKeys: [ConfigKeys] = [
+        ConfigKeys(section: "contacts", keys: ["vcard-dir", "aliases", "query-command"]),
+        ConfigKeys(section: "picker", keys: ["pinned", "exclude"]),
+        ConfigKeys(section: "social", keys: ["enabled"]),
+        ConfigKeys(section: "keys", keys: []),
     ]
 
-    /// Reads settings from INI text, naming `path` in errors.
-    public init(parsing text: String, path: String, environment: [String: String]) throws(ConfigurationError) {
+    /// Every key a config may hold: the command line's and the system activities'.
+    public static var schema: [ConfigKeys] { commandLineKeys + SystemActivities.configKeys }
+
+    /// The section `name` as its reader sees it (empty when the file has none).
+    public func section(_ name: String) -> ConfigSection {
+        sections[name] ?? ConfigSection(file: path ?? "config", name: name)
+    }
+
+    /// Reads settings from INI text, naming `path` in errors; `schema` is
+    /// every key that may appear.
+    public init(parsing text: String, path: String, environment: [String: String],
+                schema: [ConfigKeys] = Configuration.schema) throws(ConfigurationError) {
         let file: IniFile
         do { file = try IniFile(parsing: text, path: path) } catch { throw ConfigurationError(error.description) }
         self.path = path
-        var numberedIdentities: [(Int, String)] = []
+        var valid: [String: [ConfigKeys]] = [:]
+        for part in schema { valid[part.section, default: []].append(part) }
         for section in file.sections {
-            guard let validKeys = Configuration.schema[section.name] else {
+            guard let parts = valid[section.name] else {
                 throw ConfigurationError("\(path):\(section.line): unknown section [\(section.name)]; valid sections: "
-                    + Configuration.schema.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))
+                    + valid.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))
             }
+            let read = ConfigSection(file: path, name: section.name, entries: section.entries)
+            sections[section.name] = read
             for entry in section.entries {
-                let fail: (String) -> ConfigurationError = { ConfigurationError("\(path):\(entry.line): \($0)") }
-                func expand() throws(ConfigurationError) -> String {
-                    do { return try PathExpansion.expand(entry.value, environment: environment) } catch { throw fail(error.description) }
-                }
                 if section.name == "keys" {
-                    keys[entry.key] = try Configuration.keyBinding(entry.key, entry.value, fail: fail)
+                    keys[entry.key] = try Configuration.keyBinding(entry.key, entry.value, fail: { read.error(entry, $0) })
                     continue
                 }
-                if section.name == "mail", entry.key.hasPrefix("from-") {
-                    guard let number = Int(entry.key.dropFirst(5)), number >= 2 else {
-                        throw fail("identity keys are from, from-2, from-3 …; found '\(entry.key)'")
-                    }
-                    numberedIdentities.append((number, entry.value))
-                    continue
-                }
-                guard validKeys.contains(entry.key) else {
-                    throw fail("unknown key '\(entry.key)' in [\(section.name)]; valid keys: " + validKeys.joined(separator: ", "))
-                }
-                switch (section.name, entry.key) {
-                case ("mail", "from"): numberedIdentities.append((1, entry.value))
-                case ("mail", "transport"): mail.transport = entry.value
-                case ("mail", "tls"):
-                    switch entry.value.lowercased() {
-                    case "on", "yes", "true": mail.tls = true
-                    case "off", "no", "false": mail.tls = false
-                    default: throw fail("tls is on or off, not '\(entry.value)'")
-                    }
-                case ("mail", "ca-file"): mail.caFile = try expand()
-                case ("mail", "password-command"): mail.passwordCommand = entry.value
-                case ("mail", "sendmail"): mail.sendmail = try expand()
-                case ("mail", "drafts"): mail.drafts = try expand()
-                case ("mail", "sent"): mail.sent = try expand()
-                case ("mail", "outbox"): mail.outbox = try expand()
-                case ("mail", "signature-file"): mail.signatureFile = try expand()
-                case ("contacts", "vcard-dir"): contacts.vcardDirectory = try expand()
-                case ("contacts", "aliases"): contacts.aliases = try expand()
-                case ("contacts", "query-command"): contacts.queryCommand = entry.value
-                case ("picker", "pinned"): pinned = try Configuration.types(entry.value, fail: fail)
-                case ("picker", "exclude"): excluded = try Configuration.types(entry.value, fail: fail)
-                case ("social", "enabled"):
-                    for name in Configuration.list(entry.value) {
-                        guard Configuration.services.contains(name) else {
-                            throw fail("unknown service '\(name)'; valid services: " + Configuration.services.joined(separator: ", "))
-                        }
-                        enabledServices.append(name)
-                    }
-                default: break
+                guard parts.contains(where: { $0.accepts(entry.key) }) else {
+                    let names = parts.flatMap { $0.keys + $0.numberedPrefixes.map { $0 + "N" } }
+                    throw read.error(entry, "unknown key '\(entry.key)' in [\(section.name)]; valid keys: " + names.joined(separator: ", "))
                 }
             }
         }
-        mail.identities = numberedIdentities.sorted { $0.0 < $1.0 }.map(\.1)
+        let contactsSection = section("contacts")
+        contacts.vcardDirectory = try contactsSection.path("vcard-dir", environment: environment)
+        contacts.aliases = try contactsSection.path("aliases", environment: environment)
+        contacts.queryCommand = contactsSection.value("query-command")
+        let picker = section("picker")
+        if let entry = picker.entry("pinned") { pinned = try Configuration.types(entry, in: picker) }
+        if let entry = picker.entry("exclude") { excluded = try Configuration.types(entry, in: picker) }
+        let social = section("social")
+        if let entry = social.entry("enabled") {
+            for name in Configuration.list(entry.value) {
+                guard Configuration.services.contains(name) else {
+                    throw social.error(entry, "unknown service '\(name)'; valid services: " + Configuration.services.joined(separator: ", "))
+                }
+                enabledServices.append(name)
+            }
+        }
     }
 
     /// Loads the config: `explicitPath` (which must exist) or the default
     /// `$XDG_CONFIG_HOME/share/config` (which may be absent).
-    public static func load(explicitPath: String?, environment: [String: String]) throws(ConfigurationError) -> Configuration {
-        let path = explicitPath ?? Locations(environment: environment).configFile
+    public static func load(explicitPath: String?, locations: Locations,
+                            environment: [String: String]) throws(ConfigurationError) -> Configuration {
+        let path = explicitPath ?? locations.configFile
         let bytes: [UInt8]
         switch LocalFiles.contents(ofFile: path) {
         case .success(let read): bytes = read
@@ -153,8 +126,8 @@ public struct Configuration: Sendable, Equatable {
         return try Configuration(parsing: text, path: path, environment: environment)
     }
 
-    /// One `[keys]` line: a known action, and keys it can use. The compose
-    /// screen's commands must not be plain characters, which are typed text.
+    /// One `[keys]` line: a known action, and keys it can use. The forms'
+    /// commands must not be plain characters, which are typed text.
     private static func keyBinding(_ action: String, _ value: String,
                                    fail: (String) -> ConfigurationError) throws(ConfigurationError) -> [InputEvent] {
         guard KeyActions.all.contains(where: { $0.name == action }) else {
@@ -178,77 +151,22 @@ public struct Configuration: Sendable, Equatable {
         value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 
-    private static func types(_ value: String, fail: (String) -> ConfigurationError) throws(ConfigurationError) -> [ActivityType] {
+    private static func types(_ entry: IniFile.Entry, in section: ConfigSection) throws(ConfigurationError) -> [ActivityType] {
         var result: [ActivityType] = []
-        for word in list(value) {
-            do { result.append(try ActivityType(parsing: word)) } catch { throw fail(error.description) }
+        for word in list(entry.value) {
+            do { result.append(try ActivityType(parsing: word)) } catch { throw section.error(entry, error.description) }
         }
         return result
     }
 }
 
-/// A config file that cannot be used; the message names file and line.
-public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
-/// Where `share` keeps its files (SPEC §8), from the XDG variables.
-public struct Locations: Sendable, Equatable {
-    public var configHome: String
-    public var dataHome: String
-    public var stateHome: String
-
-    /// Reads `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME` and `HOME`.
-    public init(environment: [String: String]) {
-        let home = LocalFiles.homeFolder(environment: environment)
-        func xdg(_ name: String, _ fallback: String) -> String {
-            if let value = environment[name], value.hasPrefix("/") { return value }
-            return home + "/" + fallback
-        }
-        configHome = xdg("XDG_CONFIG_HOME", ".config") + "/share"
-        dataHome = xdg("XDG_DATA_HOME", ".local/share") + "/share"
-        stateHome = xdg("XDG_STATE_HOME", ".local/state") + "/share"
-    }
-
-    /// The default config file.
-    public var configFile: String { configHome + "/config" }
-}
-
-/// `~` and `$VAR` / `${VAR}` expansion for paths in the config.
-public enum PathExpansion {
-    /// A variable used in a path is not set.
-    public struct UnsetVariable: Error, CustomStringConvertible {
-        public var name: String
-        public var description: String { "$\(name) is not set" }
-    }
-
-    /// Expands a leading `~` or `~/` to `$HOME` and every `$VAR` / `${VAR}`.
-    public static func expand(_ path: String, environment: [String: String]) throws(UnsetVariable) -> String {
-        var text = path
-        if text == "~" || text.hasPrefix("~/") {
-            guard let home = environment["HOME"] else { throw UnsetVariable(name: "HOME") }
-            text = home + text.dropFirst()
-        }
-        var out = ""
-        var scalars = Array(text.unicodeScalars)[...]
-        while let scalar = scalars.popFirst() {
-            guard scalar == "$" else { out.unicodeScalars.append(scalar); continue }
-            var name = ""
-            if scalars.first == "{" {
-                scalars.removeFirst()
-                while let next = scalars.popFirst(), next != "}" { name.unicodeScalars.append(next) }
-            } else {
-                while let next = scalars.first, next.isASCII, next.properties.isAlphabetic || ("0"..."9").contains(next) || next == "_" {
-                    name.unicodeScalars.append(next)
-                    scalars.removeFirst()
-                }
-            }
-            if name.isEmpty { out += "$"; continue }
-            guard let value = environment[name] else { throw UnsetVariable(name: name) }
-            out += value
-        }
-        return out
+extension ShareCommand {
+    /// The mail settings of the user's config (`configPath`, or the default
+    /// file), for programs that make their own mail activities.
+    public static func mailSettings(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                    configPath: String? = nil) throws -> MailSettings {
+        let locations = Locations(environment: environment)
+        let configuration = try Configuration.load(explicitPath: configPath, locations: locations, environment: environment)
+        return try MailActivity.settings(configuration.section("mail"), locations: locations, environment: environment)
     }
 }

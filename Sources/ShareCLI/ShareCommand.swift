@@ -110,38 +110,42 @@ public enum ShareCommand {
         default: break
         }
 
+        // The XDG locations, once for the whole run.
+        let locations = Locations(environment: console.environment)
         let configuration: Configuration
         do {
-            configuration = try Configuration.load(explicitPath: options.configPath, environment: console.environment)
+            configuration = try Configuration.load(explicitPath: options.configPath, locations: locations,
+                                                   environment: console.environment)
         } catch {
             return .exit(usage(error.message, console))
         }
-
-        let mailSettings: MailSettings
+        let context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
+                                      detector: detector, title: options.title, mailRequest: options.mail,
+                                      section: configuration.section)
+        let systemActivities: [any Activity]
         do {
-            mailSettings = try MailSetup.settings(configuration, environment: console.environment)
+            systemActivities = try SystemActivities.make(context)
         } catch {
             return .exit(usage(error.message, console))
         }
-        if options.mode == .flush { return .exit(flush(Mailer(settings: mailSettings), options: options, console: console)) }
-        let signature = configuration.mail.signatureFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+        let mail = systemActivities.lazy.compactMap { $0 as? MailActivity }.first
+        if options.mode == .flush, let mail { return .exit(flush(Mailer(settings: mail.settings), options: options, console: console)) }
         let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
                                queryCommand: configuration.contacts.queryCommand)
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
-        let composeState = ComposeStateFile(environment: console.environment)
+        let composeState = ComposeStateFile(locations: locations)
         var pickerKeys = KeyMap.picker
         var formKeys = FormKeys()
         KeyActions.apply(configuration.keys, picker: &pickerKeys, form: &formKeys)
         let presenter = ComposePresenter(colors: !noColor, addressBook: book, detector: detector,
                                          environment: console.environment, stateFile: composeState, keys: formKeys)
         if options.mode == .resume {
-            guard let saved = composeState.read(), saved.activity == ActivityType.mail.rawValue else {
+            guard let saved = composeState.read(), saved.activity == ActivityType.mail.rawValue, let mail else {
                 return .exit(usage("there is no unfinished message to resume (share keeps one in \(composeState.path))", console))
             }
             guard console.hasTerminal() else { return .exit(usage("no terminal for the compose screen", console)) }
-            let mail = MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature,
-                                    resumedValues: saved.values, autosavePath: saved.draft)
-            let sheet = ShareSheet(activityItems: [], systemActivities: SystemActivities.all(built: [mail]))
+            mail.resume(values: saved.values, draft: saved.draft)
+            let sheet = ShareSheet(activityItems: [], systemActivities: systemActivities)
             return .activity { report(await sheet.resume(mail, presenter: presenter), options: options, console: console) }
         }
 
@@ -155,19 +159,12 @@ public enum ShareCommand {
             return .exit(usage(error.description, console))
         }
 
-        let mail = MailActivity(request: options.mail, settings: mailSettings, detector: detector, signature: signature)
-        let built: [any Activity] = [
-            mail,
-            CopyActivity(environment: console.environment, hasTerminal: console.hasTerminal()),
-            ReadingListActivity(path: Locations(environment: console.environment).dataHome + "/reading-list.tsv",
-                                title: options.title),
-        ]
         let plugins = PluginLoader.load(environment: console.environment)
         let sheet = ShareSheet(activityItems: items.map(ActivityItem.item) + activityItems,
                                applicationActivities: applicationActivities + plugins.activities,
-                               systemActivities: SystemActivities.all(built: built))
+                               systemActivities: systemActivities)
         sheet.subject = options.subject
-        mail.offeredSubject = sheet.subject(for: .mail)
+        mail?.offeredSubject = sheet.subject(for: .mail)
         sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
                                    only: options.only.map(Set.init), pinned: configuration.pinned))
 
@@ -205,7 +202,7 @@ public enum ShareCommand {
     static func list(_ sheet: ShareSheet, options: Options, console: Console) -> Int32 {
         let eligible = sheet.eligibleEvaluations()
         if options.json {
-            console.output(JSONValue.array(eligible.map(json)).serialized + "\n")
+            console.output(JSONValue.array(eligible.map { json($0, sheet) }).serialized + "\n")
         } else {
             console.output(eligible.map { evaluation in
                 let activity = evaluation.activity
@@ -225,7 +222,7 @@ public enum ShareCommand {
         // A broken plugin never stops share; --explain names the file and the problem.
         let broken = problems.map { "skipped plugin \($0.path): \($0.message)" }
         if options.json {
-            console.output(JSONValue.array(evaluations.map(json)).serialized + "\n")
+            console.output(JSONValue.array(evaluations.map { json($0, sheet) }).serialized + "\n")
             for line in broken { console.error("share: \(TerminalText.sanitized(line))\n") }
             return ExitCode.completed
         }
@@ -242,7 +239,7 @@ public enum ShareCommand {
             let activity = evaluation.activity
             let status = evaluation.reason.map { "\($0.rawValue): \(evaluation.detail ?? "")" } ?? "eligible"
             text += "  " + pad(activity.activityType.rawValue, typeWidth) + "  " + pad(title, titleWidth) + "  "
-                + pad(activity.activityCategory.rawValue, 6) + "  " + status + "\n"
+                + pad(sheet.category(of: activity).rawValue, 6) + "  " + status + "\n"
         }
         if !broken.isEmpty {
             text += "Broken plugins (\(broken.count)):\n"
@@ -324,12 +321,14 @@ public enum ShareCommand {
 
     // MARK: - Formatting
 
-    static func json(_ evaluation: ActivityEvaluation) -> JSONValue {
+    /// One activity's row of `--list --json` and `--explain --json`; the
+    /// category is the share sheet's (the support table's, for system types).
+    static func json(_ evaluation: ActivityEvaluation, _ sheet: ShareSheet) -> JSONValue {
         let activity = evaluation.activity
         return .object([
             ("type", .string(activity.activityType.rawValue)),
             ("title", .string(activity.activityTitle)),
-            ("category", .string(activity.activityCategory.rawValue)),
+            ("category", .string(sheet.category(of: activity).rawValue)),
             ("eligible", .bool(evaluation.isEligible)),
             ("reason", .optional(evaluation.reason?.rawValue)),
             ("detail", .optional(evaluation.detail)),

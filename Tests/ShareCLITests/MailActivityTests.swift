@@ -45,7 +45,9 @@ struct MailActivityTests {
     }
 
     @Test func theFallbackSenderComesFromThePasswordDatabaseWithoutUser() throws {
-        let settings = try MailSetup.settings(Configuration(), environment: ["HOME": "/nonexistent"])
+        let environment = ["HOME": "/nonexistent"]
+        let settings = try MailActivity.settings(Configuration().section("mail"), locations: Locations(environment: environment),
+                                                 environment: environment)
         let name = try #require(getpwuid(getuid())).pointee.pw_name.map { String(cString: $0) }
         let address = try #require(settings.identities.first, "no fallback identity without $USER")
         #expect(address.addrSpec.hasPrefix((name ?? "?") + "@"))

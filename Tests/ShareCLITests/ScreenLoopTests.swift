@@ -40,7 +40,7 @@ struct ScreenLoopTests {
     final class World {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("share-loop-\(UUID().uuidString.prefix(8))")
         var environment: [String: String] { ["HOME": root.path, "XDG_STATE_HOME": root.appendingPathComponent("state").path] }
-        var stateFile: ComposeStateFile { ComposeStateFile(environment: environment) }
+        var stateFile: ComposeStateFile { ComposeStateFile(locations: Locations(environment: environment)) }
         deinit { try? FileManager.default.removeItem(at: root) }
     }
 

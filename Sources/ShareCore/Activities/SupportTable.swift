@@ -43,6 +43,13 @@ public enum SupportTable {
         positions[type].map { rows[$0] }
     }
 
+    /// The row for a system type; a type with no row (not a system type)
+    /// gets one that takes nothing and is never available.
+    public static func row(_ type: ActivityType) -> SystemActivityDescriptor {
+        descriptor(for: type) ?? SystemActivityDescriptor(type: type, title: type.rawValue, category: .action, kinds: [],
+                                                          availableWhen: "never: not a system type")
+    }
+
     /// The position of a system type in the table (for ordering), or `nil`.
     public static func position(of type: ActivityType) -> Int? {
         positions[type]

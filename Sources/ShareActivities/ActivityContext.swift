@@ -1,0 +1,67 @@
+import FoundationEssentials
+import ShareCore
+import ShareMail
+
+/// Everything a system activity is made from: where share runs, the
+/// config sections the activity owns, and what the command line asked of
+/// it. Activities read the world only through it, so a test makes them
+/// from a context of its own.
+public struct ActivityContext {
+    /// The environment share runs in.
+    public var environment: [String: String]
+    /// Where share keeps its files (XDG).
+    public var locations: Locations
+    /// Whether there is a terminal to draw on (`/dev/tty`).
+    public var hasTerminal: Bool
+    /// Tells a file's content type from its bytes.
+    public var detector: any ContentTypeDetector
+    /// The time now.
+    public var clock: @Sendable () -> Date
+    /// The preview title (`--title`).
+    public var title: String?
+    /// What the command line asked of Mail (`--to`, `--send` …).
+    public var mailRequest: MailRequest
+    private let configuration: (String) -> ConfigSection
+
+    /// A context; `section` gives the config section of a name (empty when absent).
+    public init(environment: [String: String], locations: Locations, hasTerminal: Bool,
+                detector: any ContentTypeDetector, clock: @escaping @Sendable () -> Date = Date.init,
+                title: String? = nil, mailRequest: MailRequest = MailRequest(),
+                section: @escaping (String) -> ConfigSection = { ConfigSection(file: "config", name: $0) }) {
+        self.environment = environment
+        self.locations = locations
+        self.hasTerminal = hasTerminal
+        self.detector = detector
+        self.clock = clock
+        self.title = title
+        self.mailRequest = mailRequest
+        configuration = section
+    }
+
+    /// The config section `name` (`mail`), as the activity that owns it reads it.
+    public func section(_ name: String) -> ConfigSection { configuration(name) }
+}
+
+/// A system activity: one row of the support table, made from an
+/// ``ActivityContext``. Its type, title, category and kinds come from
+/// that row, never restated.
+@MainActor
+public protocol SystemActivity: Activity {
+    /// The row of the support table it implements.
+    static var systemType: ActivityType { get }
+    /// The config keys it reads (none by default); the config check
+    /// accepts exactly these and those of the command line.
+    nonisolated static var configKeys: [ConfigKeys] { get }
+    /// Makes the activity; a config value it cannot use is an error naming file and line.
+    init(context: ActivityContext) throws(ConfigurationError)
+}
+
+extension SystemActivity {
+    public nonisolated static var configKeys: [ConfigKeys] { [] }
+    /// The support table's row for this activity.
+    public static var row: SystemActivityDescriptor { SupportTable.row(systemType) }
+    public var activityType: ActivityType { Self.systemType }
+    public var activityTitle: String { Self.row.title }
+    public var activityCategory: ActivityCategory { Self.row.category }
+    public var supportedKinds: Set<ItemKind> { Self.row.kinds }
+}

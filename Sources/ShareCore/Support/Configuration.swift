@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A config file that cannot be used; the message names file and line.
+public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Where `share` keeps its files (SPEC §8), from the XDG variables.
+public struct Locations: Sendable, Equatable {
+    public var configHome: String
+    public var dataHome: String
+    public var stateHome: String
+
+    /// Reads `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME` and `HOME`.
+    public init(environment: [String: String]) {
+        let home = LocalFiles.homeFolder(environment: environment)
+        func xdg(_ name: String, _ fallback: String) -> String {
+            if let value = environment[name], value.hasPrefix("/") { return value }
+            return home + "/" + fallback
+        }
+        configHome = xdg("XDG_CONFIG_HOME", ".config") + "/share"
+        dataHome = xdg("XDG_DATA_HOME", ".local/share") + "/share"
+        stateHome = xdg("XDG_STATE_HOME", ".local/state") + "/share"
+    }
+
+    /// The default config file.
+    public var configFile: String { configHome + "/config" }
+}
+
+/// `~` and `$VAR` / `${VAR}` expansion for paths in the config.
+public enum PathExpansion {
+    /// A variable used in a path is not set.
+    public struct UnsetVariable: Error, CustomStringConvertible {
+        public var name: String
+        public var description: String { "$\(name) is not set" }
+    }
+
+    /// Expands a leading `~` or `~/` to `$HOME` and every `$VAR` / `${VAR}`.
+    public static func expand(_ path: String, environment: [String: String]) throws(UnsetVariable) -> String {
+        var text = path
+        if text == "~" || text.hasPrefix("~/") {
+            guard let home = environment["HOME"] else { throw UnsetVariable(name: "HOME") }
+            text = home + text.dropFirst()
+        }
+        var out = ""
+        var scalars = Array(text.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            guard scalar == "$" else { out.unicodeScalars.append(scalar); continue }
+            var name = ""
+            if scalars.first == "{" {
+                scalars.removeFirst()
+                while let next = scalars.popFirst(), next != "}" { name.unicodeScalars.append(next) }
+            } else {
+                while let next = scalars.first, next.isASCII, next.properties.isAlphabetic || ("0"..."9").contains(next) || next == "_" {
+                    name.unicodeScalars.append(next)
+                    scalars.removeFirst()
+                }
+            }
+            if name.isEmpty { out += "$"; continue }
+            guard let value = environment[name] else { throw UnsetVariable(name: name) }
+            out += value
+        }
+        return out
+    }
+}
+
+/// The keys of one config section that a part of share reads (an
+/// activity, the picker). The config check accepts exactly the union of
+/// every part's keys, so a typo is an error while each schema lives with
+/// the code that reads it.
+public struct ConfigKeys: Sendable, Equatable {
+    /// The section (`mail`).
+    public var section: String
+    /// Its keys.
+    public var keys: [String]
+    /// Prefixes of numbered keys (`from-` for `from-2`, `from-3` …).
+    public var numberedPrefixes: [String]
+
+    /// The keys of `section`.
+    public init(section: String, keys: [String], numberedPrefixes: [String] = []) {
+        self.section = section
+        self.keys = keys
+        self.numberedPrefixes = numberedPrefixes
+    }
+
+    /// Whether `key` is one of these.
+    public func accepts(_ key: String) -> Bool {
+        keys.contains(key) || numberedPrefixes.contains { key.hasPrefix($0) }
+    }
+}
+
+/// One section of the config file as its reader sees it: the entries (or
+/// none when the section is absent), and errors that name file and line.
+public struct ConfigSection: Sendable, Equatable {
+    /// The config file, for messages (`config` when there is none).
+    public let file: String
+    /// The section's name.
+    public let name: String
+    /// Its entries, in file order.
+    public let entries: [IniFile.Entry]
+
+    /// A section of `file`.
+    public init(file: String, name: String, entries: [IniFile.Entry] = []) {
+        self.file = file
+        self.name = name
+        self.entries = entries
+    }
+
+    /// The entry for `key`, if present.
+    public func entry(_ key: String) -> IniFile.Entry? { entries.first { $0.key == key } }
+
+    /// The value of `key`, if present.
+    public func value(_ key: String) -> String? { entry(key)?.value }
+
+    /// An error about `entry`: `FILE:LINE: message`.
+    public func error(_ entry: IniFile.Entry, _ message: String) -> ConfigurationError {
+        ConfigurationError("\(file):\(entry.line): \(message)")
+    }
+
+    /// The path in `key` with `~` and `$VAR` expanded, if present.
+    public func path(_ key: String, environment: [String: String]) throws(ConfigurationError) -> String? {
+        guard let entry = entry(key) else { return nil }
+        do { return try PathExpansion.expand(entry.value, environment: environment) } catch {
+            throw self.error(entry, error.description)
+        }
+    }
+
+    /// `on`/`off` (or yes/no, true/false) in `key`, if present.
+    public func flag(_ key: String) throws(ConfigurationError) -> Bool? {
+        guard let entry = entry(key) else { return nil }
+        switch entry.value.lowercased() {
+        case "on", "yes", "true": return true
+        case "off", "no", "false": return false
+        default: throw error(entry, "\(key) is on or off, not '\(entry.value)'")
+        }
+    }
+}
