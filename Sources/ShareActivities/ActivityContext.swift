@@ -15,26 +15,21 @@ public struct ActivityContext {
     public var hasTerminal: Bool
     /// Tells a file's content type from its bytes.
     public var detector: any ContentTypeDetector
-    /// The time now.
-    public var clock: @Sendable () -> Date
-    /// The preview title (`--title`).
+    /// The time now (the system clock unless set).
+    public var clock: @Sendable () -> Date = Date.init
+    /// The preview title (`--title`), if any.
     public var title: String?
-    /// What the command line asked of Mail (`--to`, `--send` …).
-    public var mailRequest: MailRequest
+    /// What the command line asked of Mail (`--to`, `--send` …); nothing by default.
+    public var mailRequest = MailRequest()
     private let configuration: (String) -> ConfigSection
 
     /// A context; `section` gives the config section of a name (empty when absent).
-    public init(environment: [String: String], locations: Locations, hasTerminal: Bool,
-                detector: any ContentTypeDetector, clock: @escaping @Sendable () -> Date = Date.init,
-                title: String? = nil, mailRequest: MailRequest = MailRequest(),
+    public init(environment: [String: String], locations: Locations, hasTerminal: Bool, detector: any ContentTypeDetector,
                 section: @escaping (String) -> ConfigSection = { ConfigSection(file: "config", name: $0) }) {
         self.environment = environment
         self.locations = locations
         self.hasTerminal = hasTerminal
         self.detector = detector
-        self.clock = clock
-        self.title = title
-        self.mailRequest = mailRequest
         configuration = section
     }
 

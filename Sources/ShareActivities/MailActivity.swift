@@ -30,8 +30,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
     public let detector: any ContentTypeDetector
     /// The signature appended to a new body, if configured.
     public let signature: String?
-    /// Values to reopen the form with (`--resume`), instead of the items.
-    public var resumedValues: [String: String]?
+    /// Values to reopen the form with (`--resume`), instead of the items; see ``resume(values:draft:)``.
+    public private(set) var resumedValues: [String: String]?
     /// The subject offered to Mail (`--subject`), used to prefill the form.
     public var offeredSubject: String?
     /// The draft the last autosave wrote.
@@ -40,14 +40,11 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
 
     /// Creates the Mail activity.
     public init(request: MailRequest = MailRequest(), settings: MailSettings,
-                detector: any ContentTypeDetector = MagicContentTypeDetector(), signature: String? = nil,
-                resumedValues: [String: String]? = nil, autosavePath: String? = nil) {
+                detector: any ContentTypeDetector = MagicContentTypeDetector(), signature: String? = nil) {
         self.request = request
         self.settings = settings
         self.detector = detector
         self.signature = signature
-        self.resumedValues = resumedValues
-        self.autosavePath = autosavePath
     }
 
     /// Mail made from its `[mail]` section and the command line's request.
@@ -77,14 +74,16 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
         let initial = resumedValues == nil ? initialValues() : nil
         let values = resumedValues ?? initial?.values ?? [:]
         let identities = settings.identities.map(\.displayString)
+        var body = FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? "")
+        body.initialCursor = initial?.bodyCursor
+        body.placeholder = "Write your message here"
         return ActivityForm(title: "New Message", fields: [
             FormField(id: "from", label: "From", kind: .choice(identities), initialValue: values["from"] ?? identities.first ?? ""),
             FormField(id: "to", label: "To", kind: .addressList, initialValue: values["to"] ?? ""),
             FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: values["cc"] ?? ""),
             FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: values["bcc"] ?? ""),
             FormField(id: "subject", label: "Subject", kind: .text, initialValue: values["subject"] ?? ""),
-            FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? "",
-                      initialCursor: initial?.bodyCursor, placeholder: "Write your message here"),
+            body,
             FormField(id: "attachments", label: "Attachments", kind: .attachmentList, initialValue: values["attachments"] ?? ""),
         ], actions: [MailActivity.send, MailActivity.saveDraft])
     }

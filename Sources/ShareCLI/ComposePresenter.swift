@@ -74,7 +74,7 @@ final class ComposeProgram: ScreenProgram {
     private let services: ComposeServices
 
     init(form: ActivityForm, activity: any Activity, submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission,
-         services: ComposeServices, size: TerminalSize, colors: Bool) {
+         services: ComposeServices, size: (width: Int, height: Int), colors: Bool) {
         self.activity = activity
         self.submit = submit
         self.services = services

@@ -119,9 +119,10 @@ public enum ShareCommand {
         } catch {
             return .exit(usage(error.message, console))
         }
-        let context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
-                                      detector: detector, title: options.title, mailRequest: options.mail,
-                                      section: configuration.section)
+        var context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
+                                      detector: detector, section: configuration.section)
+        context.title = options.title
+        context.mailRequest = options.mail
         let systemActivities: [any Activity]
         do {
             systemActivities = try SystemActivities.make(context)

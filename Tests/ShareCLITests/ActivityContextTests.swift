@@ -12,9 +12,10 @@ struct ActivityContextTests {
     static func context(config: String = "", environment: [String: String] = ["HOME": "/nonexistent", "PATH": "/nonexistent"],
                         hasTerminal: Bool = false) throws -> ActivityContext {
         let configuration = try Configuration(parsing: config, path: "/etc/share-test.conf", environment: environment)
-        return ActivityContext(environment: environment, locations: Locations(environment: environment),
-                               hasTerminal: hasTerminal, detector: MagicContentTypeDetector(), title: "Reading",
-                               section: configuration.section)
+        var context = ActivityContext(environment: environment, locations: Locations(environment: environment),
+                                      hasTerminal: hasTerminal, detector: MagicContentTypeDetector(), section: configuration.section)
+        context.title = "Reading"
+        return context
     }
 
     @Test func everyRowIsMadeInTableOrderWithItsTitleCategoryAndKinds() throws {

@@ -23,11 +23,9 @@ enum MailForm {
         -- \n김민수 · Example Corp.
         """
 
-    static let report = AttachmentRow(file: AttachedFile(path: "/home/minsu/문서/분기 보고서 2024-Q3.pdf",
-                                                         stamp: FileStamp(size: 1_234_567, modified: 1_727_000_000_000_000_000)),
+    static let report = AttachmentRow(file: AttachedFile(line: "/home/minsu/문서/분기 보고서 2024-Q3.pdf\t1234567\t1727000000000000000"),
                                       contentType: "application/pdf")
-    static let photo = AttachmentRow(file: AttachedFile(path: "/home/minsu/사진/제주 현장 사진.jpg",
-                                                        stamp: FileStamp(size: 48_213, modified: 1_727_000_100_500_000_000)),
+    static let photo = AttachmentRow(file: AttachedFile(line: "/home/minsu/사진/제주 현장 사진.jpg\t48213\t1727000100500000000"),
                                      contentType: "image/jpeg")
 
     /// Mail's actions, as `MailActivity` declares them.
@@ -37,13 +35,15 @@ enum MailForm {
     /// The Mail form with the given initial values.
     static func form(from: String = identities[0], to: String = "", cc: String = "", bcc: String = "", subject: String = "",
                      body: String = "", identities: [String] = identities) -> ActivityForm {
-        ActivityForm(title: "New Message", fields: [
+        var bodyField = FormField(id: "body", label: "", kind: .multilineText, initialValue: body)
+        bodyField.placeholder = "Write your message here"
+        return ActivityForm(title: "New Message", fields: [
             FormField(id: "from", label: "From", kind: .choice(identities), initialValue: from),
             FormField(id: "to", label: "To", kind: .addressList, initialValue: to),
             FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: cc),
             FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: bcc),
             FormField(id: "subject", label: "Subject", kind: .text, initialValue: subject),
-            FormField(id: "body", label: "", kind: .multilineText, initialValue: body, placeholder: "Write your message here"),
+            bodyField,
             FormField(id: "attachments", label: "Attachments", kind: .attachmentList),
         ], actions: [send, saveDraft])
     }

@@ -366,7 +366,7 @@ private func sampleStates(width: Int, height: Int) -> [(String, FormState)] {
 
     var hostile = FormState(form: MailForm.form(to: "\u{1B}]0;pwned\u{7} <a@example.com>", subject: "\u{1B}[31m빨강\u{1B}[0m\r\n",
                                                 body: "\u{1B}[2J\u{8}\u{8}line\u{0}\n\u{9B}31m\u{202E}gpj.exe"),
-                            attachments: [AttachmentRow(file: AttachedFile(path: "/tmp/a\u{1B}[1mb\nc.txt", stamp: FileStamp(size: 12, modified: 0)),
+                            attachments: [AttachmentRow(file: AttachedFile(line: "/tmp/a\u{1B}[1mb\nc.txt\t12\t0"),
                                                         contentType: "text/plain")],
                             width: width, height: height)
     hostile.focus(on: "subject")

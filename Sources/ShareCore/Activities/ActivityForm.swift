@@ -99,22 +99,19 @@ public struct FormField: Sendable, Equatable {
     /// The value the field starts with.
     public var initialValue: String
     /// Shown dimmed in an empty multi-line field that is not focused
-    /// ("Write your message here").
+    /// ("Write your message here"); none by default.
     public var placeholder: String?
-    /// Where a text field's cursor starts, in characters of `initialValue`
-    /// (`nil`: at its end). Mail's body puts it on a fresh line after the
-    /// shared content, before the signature.
+    /// Where a text field's cursor starts, in characters of `initialValue`;
+    /// by default (`nil`) at its end. Mail's body puts it on a fresh line
+    /// after the shared content, before the signature.
     public var initialCursor: Int?
 
     /// Creates a field.
-    public init(id: String, label: String, kind: Kind, initialValue: String = "", initialCursor: Int? = nil,
-                placeholder: String? = nil) {
+    public init(id: String, label: String, kind: Kind, initialValue: String = "") {
         self.id = id
         self.label = label
         self.kind = kind
         self.initialValue = initialValue
-        self.initialCursor = initialCursor
-        self.placeholder = placeholder
     }
 }
 

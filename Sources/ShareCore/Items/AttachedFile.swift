@@ -65,13 +65,9 @@ public struct FileStamp: Sendable, Equatable {
     public var size: Int64
     /// Nanoseconds since 1970.
     public var modified: Int64
+}
 
-    /// A stamp of these values.
-    public init(size: Int64, modified: Int64) {
-        self.size = size
-        self.modified = modified
-    }
-
+extension FileStamp {
     /// The stamp of the regular file at `path` now, or `nil`.
     public init?(ofFileAt path: String) {
         var info = stat()

@@ -38,7 +38,7 @@ public final class InMemoryTerminal: TerminalBackend {
     public private(set) var suspensions = 0
     /// Whether ``end()`` was called.
     public private(set) var ended = false
-    public private(set) var size: TerminalSize
+    public private(set) var size: (width: Int, height: Int)
     public let paletteSize: Int
     public private(set) var milliseconds = 0
     public let wake = TerminalWake()
@@ -51,7 +51,7 @@ public final class InMemoryTerminal: TerminalBackend {
 
     /// A terminal of `width` × `height` that plays `script`.
     public init(width: Int = 80, height: Int = 24, paletteSize: Int = 256, script: [Step]) {
-        size = TerminalSize(width: width, height: height)
+        size = (width, height)
         self.paletteSize = paletteSize
         self.script = script
     }
@@ -74,7 +74,7 @@ public final class InMemoryTerminal: TerminalBackend {
             switch step {
             case .input(let event):
                 script.removeFirst()
-                if case .resize(let width, let height) = event { size = TerminalSize(width: width, height: height) }
+                if case .resize(let width, let height) = event { size = (width, height) }
                 return .input(event)
             case .wait(let duration):
                 guard let timeout = timeoutMilliseconds, timeout < duration else {

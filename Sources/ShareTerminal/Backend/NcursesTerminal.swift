@@ -111,7 +111,7 @@ public final class NcursesTerminal: TerminalBackend {
     public var paletteSize: Int { hasColors ? Int(nc_colors()) : 0 }
 
     /// The terminal's size now.
-    public var size: TerminalSize { TerminalSize(width: Int(nc_cols()), height: Int(nc_lines())) }
+    public var size: (width: Int, height: Int) { (Int(nc_cols()), Int(nc_lines())) }
 
     /// Leaves the screen to run `body` (an external editor) on the plain
     /// terminal, then comes back and redraws everything.

@@ -3,18 +3,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// A terminal's size in cells.
-public struct TerminalSize: Sendable, Equatable {
-    public var width: Int
-    public var height: Int
-
-    /// A size of `width` columns and `height` rows.
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-}
-
 /// What a terminal reports when a screen waits on it.
 public enum TerminalEvent: Sendable, Equatable {
     /// A key, a click, the wheel, or a new size.
@@ -36,8 +24,8 @@ public enum TerminalEvent: Sendable, Equatable {
 /// terminal's own clock), and that a ``wake`` signalled from any thread
 /// ends a wait with ``TerminalEvent/woken``.
 public protocol TerminalBackend: AnyObject {
-    /// The size now.
-    var size: TerminalSize { get }
+    /// The size now, in cells.
+    var size: (width: Int, height: Int) { get }
     /// Palette colours (8, 256 …); 0 draws without colour.
     var paletteSize: Int { get }
     /// A monotonic clock, in milliseconds, in which timeouts are measured.
