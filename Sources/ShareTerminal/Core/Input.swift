@@ -60,9 +60,12 @@ public struct KeyMap: Sendable, Equatable {
 
     /// The keys that do `action`, in binding order (the first is the one a help bar names).
     public func keys(for action: PickerAction) -> [InputEvent] {
+        var seen: [InputEvent] = []
         var keys: [InputEvent] = []
-        for pair in pairs where pair.action == action && !keys.contains(pair.event) && self.action(for: pair.event) == action {
-            keys.append(pair.event)
+        // A key's first binding is the one that counts (as in `action(for:)`).
+        for pair in pairs where !seen.contains(pair.event) {
+            seen.append(pair.event)
+            if pair.action == action { keys.append(pair.event) }
         }
         return keys
     }
