@@ -28,8 +28,9 @@ enum PickerSession {
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
         let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
         let size = terminal.size
-        let state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors)
-        let program = PickerProgram(state: state, keys: keys, activities: activities, items: items)
+        let state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors,
+                                keys: keys)
+        let program = PickerProgram(state: state, activities: activities, items: items)
         let loop = ScreenLoop<PickerProgram.Message>(terminal: terminal)
         // The thumbnail and image icons come after the first paint, so they never delay it.
         if terminal.paletteSize >= 256 { loop.post(.drawImages) }
@@ -71,13 +72,11 @@ final class PickerProgram: ScreenProgram {
     }
 
     private var state: PickerState
-    private let keys: KeyMap
     private let activities: [any Activity]
     private let items: [ShareItem]
 
-    init(state: PickerState, keys: KeyMap, activities: [any Activity], items: [ShareItem]) {
+    init(state: PickerState, activities: [any Activity], items: [ShareItem]) {
         self.state = state
-        self.keys = keys
         self.activities = activities
         self.items = items
     }
@@ -87,7 +86,7 @@ final class PickerProgram: ScreenProgram {
     func handle(_ event: ScreenEvent<Message>, in loop: ScreenLoop<Message>) -> Ending? {
         switch event {
         case .input(let input):
-            for effect in PickerUpdate.update(&state, input, keys: keys) {
+            for effect in PickerUpdate.update(&state, input) {
                 switch effect {
                 case .pick(let type): return .picked(type)
                 case .cancel: return .dismissed

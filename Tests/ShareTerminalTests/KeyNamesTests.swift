@@ -33,6 +33,49 @@ struct KeyNamesTests {
         #expect(picker.action(for: .left) == .left, "other actions keep their keys")
     }
 
+    @Test func anActionListsItsKeysInBindingOrder() {
+        #expect(KeyMap.picker.keys(for: .cancel) == [.escape, .character("q"), .control("c")])
+        #expect(KeyMap.picker.keys(for: .left) == [.left, .character("h")])
+        #expect(KeyMap.picker.keys(for: .pick) == [.enter])
+        let shadowed = KeyMap([(.character("x"), .pick), (.character("x"), .cancel), (.escape, .cancel)])
+        #expect(shadowed.keys(for: .cancel) == [.escape], "a key whose first binding is another action does not cancel")
+    }
+
+    @Test func rebindingKeepsTheConfiguredOrderAndTheRest() {
+        var keys = KeyMap.picker
+        keys.rebind(.cancel, to: [.alt("q"), .escape, .alt("q")])
+        #expect(keys.keys(for: .cancel) == [.alt("q"), .escape], "in the order given, once each")
+        #expect(keys.action(for: .character("q")) == nil)
+        keys.rebind(.pick, to: [.character(" "), .tab])
+        #expect(keys.keys(for: .pick) == [.character(" "), .tab])
+        #expect(keys.keys(for: .nextRow).isEmpty, "Tab left next-row for pick")
+        #expect(keys.keys(for: .left) == [.left, .character("h")], "other actions keep their keys")
+        var expected = KeyMap.picker
+        expected.rebind(.cancel, to: [.alt("q"), .escape])
+        expected.rebind(.pick, to: [.character(" "), .tab])
+        #expect(keys == expected)
+        #expect(keys != KeyMap.picker)
+    }
+
+    @Test func applyingTheConfigIsDeterministic() {
+        let config: [String: [InputEvent]] = ["pick": [.character("p"), .enter], "cancel": [.character("p"), .alt("q")],
+                                              "filter": [.character("f")], "help": [.character("?"), .character("H")]]
+        var first = KeyMap.picker
+        var form = FormKeys()
+        KeyActions.apply(config, picker: &first, form: &form)
+        // pick comes after cancel in KeyActions.all, so p picks.
+        #expect(first.keys(for: .pick) == [.character("p"), .enter])
+        #expect(first.keys(for: .cancel) == [.alt("q")])
+        #expect(first.keys(for: .help) == [.character("?"), .character("H")])
+        for _ in 0..<20 {
+            var again = KeyMap.picker
+            // The same bindings through a dictionary built in another order.
+            let shuffled = Dictionary(uniqueKeysWithValues: config.shuffled())
+            KeyActions.apply(shuffled, picker: &again, form: &form)
+            #expect(again == first)
+        }
+    }
+
     @Test @MainActor func theComposeScreenUsesItsKeys() {
         let form = ActivityForm(title: "New Message", fields: [
             FormField(id: "to", label: "To", kind: .addressList, initialValue: "kim@example.com"),

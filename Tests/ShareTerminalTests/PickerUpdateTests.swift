@@ -22,6 +22,17 @@ struct PickerUpdateTests {
         #expect(send(.enter, to: &state) == [.pick(a)])
     }
 
+    @Test func theStateKeysDecideWhatAKeyDoes() {
+        var state = Fixture.state()
+        state.keys.rebind(.pick, to: [.character(" ")])
+        state.keys.rebind(.cancel, to: [.alt("q")])
+        #expect(send(.enter, to: &state) == [], "Enter no longer picks")
+        #expect(send(.character("q"), to: &state) == [], "q no longer cancels")
+        #expect(send(.character(" "), to: &state) == [.pick(a)])
+        #expect(send(.alt("q"), to: &state) == [.cancel])
+        #expect(send(.control("c"), to: &state) == [.cancel], "Ctrl-C always cancels")
+    }
+
     @Test func digitsPickTheNthVisibleTile() {
         for (digit, expected) in [("1", a), ("4", d), ("5", e), ("9", i)] {
             var state = Fixture.state()

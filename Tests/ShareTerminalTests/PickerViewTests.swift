@@ -104,7 +104,7 @@ struct PickerViewTests {
         let frame = PickerView.view(state)
         assertSnapshot(frame, named: "picker-help-100x30")
         expectWellFormed(frame)
-        for (keys, meaning) in PickerView.keyHelp {
+        for (keys, meaning) in PickerView.keyHelp(state.keys) {
             #expect(frame.shows(keys) && frame.shows(meaning), "\(keys): \(meaning)")
         }
     }
@@ -220,6 +220,64 @@ struct PickerViewTests {
         expectWellFormed(frame)
     }
 
+    // MARK: - Help from the key map
+
+    @Test func theDefaultHelpReadsAsBefore() {
+        #expect(PickerView.helpBar(.picker) == "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  ? keys  Esc cancel")
+        #expect(PickerView.shortHelpBar(.picker) == "←↓↑→ Tab ⏎ 1-9 / ? Esc")
+        #expect(PickerView.keyHelp(.picker).map(\.keys) == ["← → h l", "↑ ↓ k j", "Tab S-Tab", "Enter", "1 – 9", "/", "mouse",
+                                                             "Esc q Ctrl-C"])
+    }
+
+    @Test func reboundKeysShowInTheBarAndTheOldOnesDoNot() {
+        var state = realisticState(width: 100, height: 30)
+        var form = FormKeys()
+        KeyActions.apply(["pick": [.character(" "), .control("p")], "cancel": [.alt("q"), .escape], "filter": [.character("f")]],
+                         picker: &state.keys, form: &form)
+        let bar = PickerView.view(state).lines[29]
+        #expect(bar == "←↓↑→ move  Tab row  Space pick  1-9 pick  f filter  ? keys  M-q cancel", "“\(bar)”")
+        #expect(!bar.contains("Enter") && !bar.contains("/") && !bar.contains("Esc"), "“\(bar)”")
+
+        state.width = 60
+        let short = PickerView.view(state).lines[29]
+        #expect(short == "←↓↑→ Tab Space 1-9 f ? M-q", "the narrow bar names the new keys too: “\(short)”")
+        #expect(!short.contains("⏎") && !short.contains("/"), "“\(short)”")
+    }
+
+    @Test func reboundKeysShowInTheKeyHelpAndTheOldOnesDoNot() {
+        var state = realisticState(width: 100, height: 30)
+        var form = FormKeys()
+        KeyActions.apply(["pick": [.character(" "), .control("p")], "cancel": [.alt("q")], "filter": [.character("f")]],
+                         picker: &state.keys, form: &form)
+        send(.character("?"), to: &state)
+        let frame = PickerView.view(state)
+        expectWellFormed(frame)
+        #expect(keyColumn(frame, "pick the selected activity") == "Space ^P")
+        #expect(keyColumn(frame, "filter by title (Esc clears)") == "f")
+        #expect(keyColumn(frame, "cancel") == "M-q Ctrl-C", "Ctrl-C always cancels, so it stays")
+        #expect(keyColumn(frame, "previous / next activity") == "← → h l", "other keys are as they were")
+        #expect(!frame.shows("Enter") && !frame.shows("Esc q"), "\(frame.lines.joined(separator: "\n"))")
+    }
+
+    @Test func keysOfOppositeMovesPairUpOrGroup() {
+        var keys = KeyMap.picker
+        keys.rebind(.left, to: [.control("b")])
+        keys.rebind(.right, to: [.control("f"), .character("l")])
+        #expect(PickerView.helpBar(keys).hasPrefix("^B/↓/↑/^F move  "), "\(PickerView.helpBar(keys))")
+        #expect(PickerView.keyHelp(keys).first?.keys == "^B / ^F l", "unequal counts: left's keys, then right's")
+        keys.rebind(.up, to: [.character("w")])
+        keys.rebind(.down, to: [.character("s")])
+        #expect(PickerView.keyHelp(keys)[1].keys == "w s")
+        #expect(PickerView.shortHelpBar(keys).hasPrefix("^B/s/w/^F Tab ⏎ "), "\(PickerView.shortHelpBar(keys))")
+    }
+
+    @Test func aCommandLeftWithoutKeysLeavesTheHelp() {
+        var keys = KeyMap.picker
+        keys.rebind(.pick, to: [.character("/")])
+        #expect(PickerView.helpBar(keys) == "←↓↑→ move  Tab row  / pick  1-9 pick  ? keys  Esc cancel")
+        #expect(!PickerView.keyHelp(keys).contains { $0.meaning.hasPrefix("filter") })
+    }
+
     // MARK: - Small terminals
 
     @Test func helpInListModeStillListsEveryKey() {
@@ -227,7 +285,7 @@ struct PickerViewTests {
         send(.character("?"), to: &state)
         let frame = PickerView.view(state)
         expectWellFormed(frame)
-        for (keys, _) in PickerView.keyHelp {
+        for (keys, _) in PickerView.keyHelp(state.keys) {
             #expect(frame.shows(keys), "“\(keys)” is in the key help at 40×12")
         }
     }
@@ -281,4 +339,12 @@ struct PickerViewTests {
             }
         }
     }
+}
+
+/// The key help's key column on the line that says `meaning`.
+private func keyColumn(_ frame: Frame, _ meaning: String) -> String? {
+    guard let line = frame.lines.first(where: { $0.contains("  " + meaning + " ") }),
+          let end = line.range(of: "  " + meaning + " "),
+          let start = line[..<end.lowerBound].range(of: "│ ", options: .backwards) else { return nil }
+    return line[start.upperBound..<end.lowerBound].trimmingCharacters(in: .whitespaces)
 }

@@ -25,25 +25,28 @@ public enum PickerAction: String, Sendable, Equatable, CaseIterable {
 ///
 /// Kept as a short list rather than a dictionary: a key press looks through
 /// twenty pairs, and the default map is made without hashing a Character
-/// (which normalizes it) before the picker's first paint.
+/// (which normalizes it) before the picker's first paint. The list's order
+/// is the binding order: the help bar names an action's first key.
 public struct KeyMap: Sendable, Equatable {
-    private var pairs: [(event: InputEvent, action: PickerAction)]
+    private struct Binding: Sendable, Equatable {
+        var event: InputEvent
+        var action: PickerAction
+    }
 
-    /// The bindings.
+    private var pairs: [Binding]
+
+    /// The bindings, without their order.
     public var bindings: [InputEvent: PickerAction] {
-        get { Dictionary(pairs.map { ($0.event, $0.action) }, uniquingKeysWith: { _, last in last }) }
-        set { pairs = newValue.map { (event: $0.key, action: $0.value) } }
+        Dictionary(pairs.map { ($0.event, $0.action) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// A key map of `bindings`.
-    public init(bindings: [InputEvent: PickerAction]) {
-        pairs = bindings.map { (event: $0.key, action: $0.value) }
+    /// A key map of `bindings`, in that order; when a key appears twice, its first action wins.
+    public init(_ bindings: [(event: InputEvent, action: PickerAction)]) {
+        pairs = bindings.map { Binding(event: $0.event, action: $0.action) }
     }
-
-    private init(pairs: [(event: InputEvent, action: PickerAction)]) { self.pairs = pairs }
 
     /// The default picker keys of SPEC §7.
-    public static let picker = KeyMap(pairs: [
+    public static let picker = KeyMap([
         (.left, .left), (.character("h"), .left), (.right, .right), (.character("l"), .right),
         (.up, .up), (.character("k"), .up), (.down, .down), (.character("j"), .down),
         (.tab, .nextRow), (.backTab, .previousRow), (.enter, .pick),
@@ -55,7 +58,29 @@ public struct KeyMap: Sendable, Equatable {
     /// The action for an event, if bound.
     public func action(for event: InputEvent) -> PickerAction? { pairs.first { $0.event == event }?.action }
 
-    public static func == (lhs: KeyMap, rhs: KeyMap) -> Bool { lhs.bindings == rhs.bindings }
+    /// The keys that do `action`, in binding order (the first is the one a help bar names).
+    public func keys(for action: PickerAction) -> [InputEvent] {
+        var seen: [InputEvent] = []
+        var keys: [InputEvent] = []
+        // A key's first binding is the one that counts (as in `action(for:)`).
+        for pair in pairs where !seen.contains(pair.event) {
+            seen.append(pair.event)
+            if pair.action == action { keys.append(pair.event) }
+        }
+        return keys
+    }
+
+    /// Makes `events` the keys of `action`, in that order, in place of its
+    /// old keys (where the first of them was, or at the end when it had
+    /// none); an event bound to another action leaves that action.
+    public mutating func rebind(_ action: PickerAction, to events: [InputEvent]) {
+        let position = pairs.firstIndex { $0.action == action } ?? pairs.endIndex
+        let before = pairs[..<position].filter { !events.contains($0.event) }
+        let after = pairs[position...].filter { $0.action != action && !events.contains($0.event) }
+        var seen: [InputEvent] = []
+        for event in events where !seen.contains(event) { seen.append(event) }
+        pairs = before + seen.map { Binding(event: $0, action: action) } + after
+    }
 }
 
 extension InputEvent: Hashable {}

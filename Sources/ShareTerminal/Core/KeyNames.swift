@@ -90,9 +90,12 @@ public enum KeyActions {
 
     /// Applies `bindings` (action → keys) to the picker's key map and the
     /// compose screen's keys; the caller has checked the names.
+    ///
+    /// Actions are applied in the order of `all`, so when two actions claim
+    /// one key the later in `all` always gets it, whatever the dictionary's order.
     public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap, form: inout FormKeys) {
-        for (action, events) in bindings {
-            guard let first = events.first else { continue }
+        for (action, _) in all {
+            guard let events = bindings[action], let first = events.first else { continue }
             switch action {
             case "send": form.primary = first
             case "save": form.secondary = first
@@ -114,11 +117,8 @@ public enum KeyActions {
             case "cancel": .cancel
             default: nil
             }
-            if let pickerAction {
-                // The configured keys replace the defaults of that action.
-                picker.bindings = picker.bindings.filter { $0.value != pickerAction }
-                for event in events { picker.bindings[event] = pickerAction }
-            }
+            // The configured keys replace the defaults of that action.
+            if let pickerAction { picker.rebind(pickerAction, to: events) }
         }
     }
 }

@@ -62,9 +62,11 @@ public struct PickerState: Sendable, Equatable {
     public var height: Int
     /// Whether colours may be used (`NO_COLOR`, `--no-color`, monochrome terminals turn this off).
     public var colors: Bool
+    /// The keys: what `update` does with a key, and what the help bar and the key help name.
+    public var keys: KeyMap
 
     /// Creates the picker's first state: the first tile is selected, so Enter picks it.
-    public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true) {
+    public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true, keys: KeyMap = .picker) {
         self.header = header
         // Screen order: the share row above the action row, each keeping its
         // own order (pinned tiles first), so keys and digits follow what is drawn.
@@ -72,6 +74,7 @@ public struct PickerState: Sendable, Equatable {
         self.width = width
         self.height = height
         self.colors = colors
+        self.keys = keys
         selection = self.tiles.first?.type
     }
 

@@ -11,8 +11,8 @@ public enum PickerEffect: Sendable, Equatable {
 /// The picker's update: an event changes the state and may yield effects.
 /// Pure: no terminal, no clock, no environment.
 public enum PickerUpdate {
-    /// Applies `event` to `state`.
-    public static func update(_ state: inout PickerState, _ event: InputEvent, keys: KeyMap = .picker) -> [PickerEffect] {
+    /// Applies `event` to `state`, its keys looked up in `state.keys`.
+    public static func update(_ state: inout PickerState, _ event: InputEvent) -> [PickerEffect] {
         if case .resize(let width, let height) = event {
             state.width = width
             state.height = height
@@ -40,7 +40,7 @@ public enum PickerUpdate {
             let tiles = state.visibleTiles
             return number <= tiles.count ? [.pick(tiles[number - 1].type)] : []
         }
-        guard let action = keys.action(for: event) else { return [] }
+        guard let action = state.keys.action(for: event) else { return [] }
         return perform(action, on: &state)
     }
 
