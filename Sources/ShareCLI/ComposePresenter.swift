@@ -16,7 +16,7 @@ final class ComposePresenter: ActivityFormPresenter {
     /// Opens the terminal the form is drawn on.
     typealias TerminalOpener = @MainActor () throws -> any TerminalBackend
 
-    private let openTerminal: TerminalOpener
+    let openTerminal: TerminalOpener
     private let services: ComposeServices
 
     init(colors: Bool, addressBook: AddressBook, detector: any ContentTypeDetector, environment: [String: String],

@@ -143,4 +143,53 @@ struct ScreenLoopTests {
                                        items: [.text("PIN 4821")], title: nil)
         #expect(picked == nil)
     }
+
+    // MARK: - Item providers at work
+
+    static func presenter(on terminal: InMemoryTerminal, world: World) -> ComposePresenter {
+        ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+                         detector: MagicContentTypeDetector(), environment: world.environment, stateFile: world.stateFile,
+                         terminal: { terminal })
+    }
+
+    /// A provider that reports half its work, then finishes (or, with
+    /// `untilCancelled`, works on until it is cancelled).
+    static func provider(untilCancelled: Bool) -> ItemProvider {
+        ItemProvider(placeholder: .text("report")) { context in
+            context.reportProgress(0.5)
+            while untilCancelled {
+                try context.checkCancellation()
+                try await Task.sleep(for: .milliseconds(2))
+            }
+            return .text("the report")
+        }
+    }
+
+    @Test func providersShowTheirProgressUntilTheItemsAreReady() async throws {
+        let world = World()
+        let terminal = InMemoryTerminal(script: [.idle])
+        let provider = Self.provider(untilCancelled: false)
+        let items = try await Self.presenter(on: terminal, world: world).prepare(NoteActivity { 0 }, providers: [provider]) {
+            [try await provider.item(for: ActivityType(rawValue: "com.example.note"))]
+        }
+        #expect(items == [.text("the report")])
+        #expect(terminal.showed("Preparing the items for Note"))
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+        #expect(terminal.ended)
+    }
+
+    @Test func escCancelsTheProviders() async throws {
+        let world = World()
+        let terminal = InMemoryTerminal(script: [.until("half the work") { $0.lines.contains { $0.contains("50%") } },
+                                                 .input(.escape), .idle])
+        let provider = Self.provider(untilCancelled: true)
+        await #expect(throws: ItemProviderError.cancelled) {
+            _ = try await Self.presenter(on: terminal, world: world).prepare(NoteActivity { 0 }, providers: [provider]) {
+                [try await provider.item(for: ActivityType(rawValue: "com.example.note"))]
+            }
+        }
+        #expect(provider.isCancelled)
+        #expect(terminal.showed("Cancelling…"))
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+    }
 }

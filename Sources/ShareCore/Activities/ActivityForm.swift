@@ -138,6 +138,21 @@ public protocol ActivityFormPresenter: AnyObject {
     /// Shows `form` for `activity` and waits for the person.
     func present(_ form: ActivityForm, for activity: any Activity,
                  submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult
+
+    /// Shows that `activity`'s items are being computed by `providers`
+    /// while `work` runs, with their progress; the person may cancel, which
+    /// cancels the providers (and `work` then throws
+    /// ``ItemProviderError/cancelled``). Returns what `work` returns.
+    func prepare(_ activity: any Activity, providers: [ItemProvider],
+                 work: @escaping @MainActor () async throws -> [ShareItem]) async throws -> [ShareItem]
+}
+
+extension ActivityFormPresenter {
+    /// By default the items are computed with nothing shown.
+    public func prepare(_ activity: any Activity, providers: [ItemProvider],
+                        work: @escaping @MainActor () async throws -> [ShareItem]) async throws -> [ShareItem] {
+        try await work()
+    }
 }
 
 /// An activity that checks its form's values as they are typed and warns

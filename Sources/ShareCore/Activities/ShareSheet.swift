@@ -174,7 +174,17 @@ public final class ShareSheet {
         }
         let items: [ShareItem]
         do {
-            items = try await resolvedItems(for: activity)
+            // Item providers compute their items now; the front end shows their progress.
+            let kinds = supportedKinds(of: activity)
+            let providers = activityItems.compactMap { entry -> ItemProvider? in
+                guard case .provider(let provider) = entry, provider.placeholder.isSupported(by: kinds) else { return nil }
+                return provider
+            }
+            if let presenter, !providers.isEmpty {
+                items = try await presenter.prepare(activity, providers: providers) { try await self.resolvedItems(for: activity) }
+            } else {
+                items = try await resolvedItems(for: activity)
+            }
         } catch ItemProviderError.cancelled {
             return ActivityResult(activityType: type, outcome: .cancelled)
         } catch {
