@@ -90,25 +90,16 @@ struct FormViewSnapshotTests {
         expectWellFormed(frame)
     }
 
-    @Test func toWithAProblem() {
+    /// An invalid To is marked, whether To or the subject has the focus.
+    @Test(arguments: [("to", "form-problem-to-80x24"), ("subject", "form-problem-to-unfocused-80x24")])
+    func toWithAProblem(focus: String, snapshot: String) {
         var state = FormState(form: MailForm.form(to: "kim@@example.com, 박지성 <park@example.kr>",
                                                   subject: MailForm.koreanSubject),
                               width: 80, height: 24)
-        state.focus(on: "to")
+        state.focus(on: focus)
         deliver(.problem(field: "to", "invalid address “kim@@example.com”: two @ signs"), to: &state)
         let frame = state.frame
-        assertSnapshot(frame, named: "form-problem-to-80x24")
-        expectWellFormed(frame)
-    }
-
-    @Test func toWithAProblemWhileTheSubjectIsFocused() {
-        var state = FormState(form: MailForm.form(to: "kim@@example.com, 박지성 <park@example.kr>",
-                                                  subject: MailForm.koreanSubject),
-                              width: 80, height: 24)
-        state.focus(on: "subject")
-        deliver(.problem(field: "to", "invalid address “kim@@example.com”: two @ signs"), to: &state)
-        let frame = state.frame
-        assertSnapshot(frame, named: "form-problem-to-unfocused-80x24")
+        assertSnapshot(frame, named: snapshot)
         expectWellFormed(frame)
     }
 
