@@ -160,7 +160,7 @@ public enum ShareCommand {
             return .exit(usage(error.description, console))
         }
 
-        let plugins = PluginLoader.load(environment: console.environment)
+        let plugins = PluginLoader.load(environment: console.environment, locations: locations)
         let sheet = ShareSheet(activityItems: items.map(ActivityItem.item) + activityItems,
                                applicationActivities: applicationActivities + plugins.activities,
                                systemActivities: systemActivities)

@@ -159,16 +159,13 @@ public final class PluginActivity: Activity {
 public enum PluginLoader {
     /// The folders searched, first wins: `$XDG_CONFIG_HOME/share/activities`,
     /// then `share/activities` under each of `$XDG_DATA_DIRS`.
-    public static func folders(environment: [String: String]) -> [String] {
-        let home = LocalFiles.homeFolder(environment: environment)
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        let data = ProgramSearch.searchList(environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
-            .filter { $0.hasPrefix("/") }
-        return [config + "/share/activities"] + data.map { $0 + "/share/activities" }
+    public static func folders(_ locations: Locations) -> [String] {
+        [locations.configHome + "/activities"] + locations.dataDirectories.map { $0 + "/share/activities" }
     }
 
     /// Every usable plugin, and a problem for every manifest that is not.
-    public static func load(environment: [String: String]) -> (activities: [PluginActivity], problems: [PluginProblem]) {
+    public static func load(environment: [String: String],
+                            locations: Locations) -> (activities: [PluginActivity], problems: [PluginProblem]) {
         let language = (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_MESSAGES"]
             .flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"])
             .map { String($0.prefix { $0 != "_" && $0 != "." && $0 != "@" }) }
@@ -176,7 +173,7 @@ public enum PluginLoader {
         var activities: [PluginActivity] = []
         var problems: [PluginProblem] = []
         var seen: [ActivityType: String] = [:]
-        for folder in folders(environment: environment) {
+        for folder in folders(locations) {
             guard let names = LocalFiles.names(inFolder: folder) else { continue }
             for name in names.sorted() where name.hasSuffix(".activity") {
                 let file = folder + "/" + name

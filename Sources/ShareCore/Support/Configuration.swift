@@ -14,8 +14,11 @@ public struct Locations: Sendable, Equatable {
     public var configHome: String
     public var dataHome: String
     public var stateHome: String
+    /// The system's data folders, most important first (`$XDG_DATA_DIRS`,
+    /// else `/usr/local/share` and `/usr/share`); absolute ones only.
+    public var dataDirectories: [String]
 
-    /// Reads `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME` and `HOME`.
+    /// Reads `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_STATE_HOME`, `XDG_DATA_DIRS` and `HOME`.
     public init(environment: [String: String]) {
         let home = LocalFiles.homeFolder(environment: environment)
         func xdg(_ name: String, _ fallback: String) -> String {
@@ -25,6 +28,8 @@ public struct Locations: Sendable, Equatable {
         configHome = xdg("XDG_CONFIG_HOME", ".config") + "/share"
         dataHome = xdg("XDG_DATA_HOME", ".local/share") + "/share"
         stateHome = xdg("XDG_STATE_HOME", ".local/state") + "/share"
+        dataDirectories = ProgramSearch.searchList(environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "/usr/local/share:/usr/share").filter { $0.hasPrefix("/") }
     }
 
     /// The default config file.
