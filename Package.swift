@@ -22,7 +22,7 @@ let package = Package(
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
         .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.
-        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail"]),
+        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
         .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.

@@ -11,6 +11,7 @@ public enum SystemActivities {
             MailActivity.self,
             CopyActivity.self,
             ReadingListActivity.self,
+            SaveToPicturesActivity.self,
         ]
     }
 

@@ -8,8 +8,8 @@ import Testing
         let fixtures = try Fixtures()
         let cases: [([String], String)] = [
             (["--text", "hi"], "mail\tMail\n"),
-            ([fixtures.png.path], "mail\tMail\n"),
-            (["https://example.com"], "mail\tMail\naddToReadingList\tAdd to Reading List\n"),
+            ([fixtures.png.path], "mail\tMail\nsaveToCameraRoll\tSave to Pictures\n"),
+            (["https://example.com"], "mail\tMail\naddToReadingList\tAdd to Reading List\nsaveToCameraRoll\tSave to Pictures\n"),
             ([fixtures.pdf.path], "mail\tMail\n"),
         ]
         for (items, expected) in cases {
@@ -33,7 +33,7 @@ import Testing
         let run = try fixtures.share("--list", "--json", "--text", "hi", fixtures.png.path)
         #expect(run.status == 0, "stderr: \(run.err)")
         let rows = try ActivityRow.parse(run)
-        #expect(rows.map(\.type) == ["mail"])
+        #expect(rows.map(\.type) == ["mail", "saveToCameraRoll"])
         #expect(rows.allSatisfy { $0.eligible })
     }
 
@@ -43,7 +43,7 @@ import Testing
         #expect(run.status == 4, "stderr: \(run.err)")
         #expect(run.stdout.isEmpty, "stdout: \(run.out)")
         #expect(run.err.contains("--explain"), "stderr: \(run.err)")
-        let json = try fixtures.share("--list", "--json", "--exclude", "mail", fixtures.png.path)
+        let json = try fixtures.share("--list", "--json", "--exclude", "mail,saveToCameraRoll", fixtures.png.path)
         #expect(json.status == 4, "stderr: \(json.err)")
         #expect(json.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }

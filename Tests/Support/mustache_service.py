@@ -15,7 +15,16 @@ that has its answer finds its request on disk: N.json (method, path, content
 type, length and SHA-256 of the body, the status answered), N.body (the
 bytes received) and, for an image returned, N.reply (the bytes sent).
 
+It also serves files, for the tests of activities that download (Save to
+Pictures):
+  GET /files/NAME   200 with the bytes of DIR/NAME (--serve DIR), typed by
+                    NAME's extension only (a lie the client must see through);
+                    404 when there is no such file
+  GET /redirect/N/NAME  a chain of N redirects (302) ending at /files/NAME
+GETs are recorded like POSTs.
+
 Modes:
+  --serve DIR     the folder GET /files/ serves
   --fail STATUS   answer every POST with STATUS and a one-line message
   --hold          record a POST, then never answer it (until the server stops):
                   a request that is still running when the client cancels
@@ -76,7 +85,10 @@ class Recorder:
         os.rename(base + ".json.tmp", base + ".json")
 
 
-def make_handler(recorder, fail_status, hold, stopping):
+TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".html": "text/html; charset=utf-8"}
+
+
+def make_handler(recorder, fail_status, hold, stopping, served):
     class Handler(BaseHTTPRequestHandler):
         server_version = "mustache-service/1"
 
@@ -92,7 +104,32 @@ def make_handler(recorder, fail_status, hold, stopping):
             self.wfile.write(body)
 
         def do_GET(self):
-            self.answer(405, b"POST an image to /mustachify\n")
+            entry = {"method": "GET", "path": self.path, "content_type": None, "length": 0,
+                     "sha256": hashlib.sha256(b"").hexdigest()}
+            parts = self.path.split("/")
+            if served and len(parts) == 5 and parts[1] == "redirect" and parts[2].isdigit():
+                left = int(parts[2])
+                target = "/files/" + parts[4] if left <= 1 else "/redirect/%d/x/%s" % (left - 1, parts[4])
+                entry["status"] = 302
+                recorder.record(entry, b"")
+                self.send_response(302)
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                return
+            name = self.path[len("/files/"):] if self.path.startswith("/files/") else None
+            path = os.path.join(served, name) if served and name and "/" not in name and not name.startswith(".") else None
+            if path is None or not os.path.isfile(path):
+                entry["status"] = 404 if served else 405
+                recorder.record(entry, b"")
+                self.answer(entry["status"], b"no such file\n" if served else b"POST an image to /mustachify\n")
+                return
+            with open(path, "rb") as file:
+                body = file.read()
+            entry["status"] = 200
+            recorder.record(entry, b"", body)
+            self.answer(200, body, TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)
@@ -140,11 +177,12 @@ def main():
     parser.add_argument("logdir")
     parser.add_argument("--fail", type=int, metavar="STATUS")
     parser.add_argument("--hold", action="store_true")
+    parser.add_argument("--serve", metavar="DIR")
     args = parser.parse_args()
 
     stopping = threading.Event()
     server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 make_handler(Recorder(args.logdir), args.fail, args.hold, stopping))
+                                 make_handler(Recorder(args.logdir), args.fail, args.hold, stopping, args.serve))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

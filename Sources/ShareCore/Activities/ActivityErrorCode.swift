@@ -51,6 +51,12 @@ extension ActivityError {
         public static let copyFailed = "copy-failed"
         /// Add to Reading List: the list could not be read or saved.
         public static let readingList = "reading-list"
+        /// Save to Pictures: the picture could not be written in the pictures folder.
+        public static let saveFailed = "save-failed"
+        /// Save to Pictures: the URL could not be downloaded (refused, too large, too slow, too many redirects).
+        public static let downloadFailed = "download-failed"
+        /// Save to Pictures: the URL's bytes are not an image.
+        public static let notAnImage = "not-an-image"
         /// The system activity is not built yet.
         public static let unavailable = "unavailable"
 
@@ -72,7 +78,7 @@ extension ActivityError {
         public static let all = [
             failed, notEligible, itemFailed, noItems, prepareFailed, noTerminal, terminalClosed, noForm, noFinish,
             invalidInput, saved, queued, ioError, sendFailed, temporaryFailure, configuration, noClipboard,
-            copyFailed, readingList, unavailable, pluginFailed, timeout, cancelled, retry,
+            copyFailed, readingList, saveFailed, downloadFailed, notAnImage, unavailable, pluginFailed, timeout, cancelled, retry,
         ]
     }
 }
