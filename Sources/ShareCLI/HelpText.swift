@@ -58,6 +58,7 @@ enum HelpText {
       $XDG_CONFIG_HOME/share/activities/   plugins: *.activity manifests
       $XDG_DATA_HOME/share/                drafts, sent, outbox, reading list
       $XDG_STATE_HOME/share/compose.json   the unfinished message (--resume)
+      XDG_PICTURES_DIR, else ~/Pictures    where Save to Pictures keeps images
 
     Exit codes:
       0 completed   1 not completed (cancelled, saved, queued)
