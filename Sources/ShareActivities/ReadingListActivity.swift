@@ -29,7 +29,18 @@ public final class ReadingListActivity: SystemActivity {
 
     /// The reading list in the data folder (`reading-list.tsv`), with the title asked for.
     public convenience init(context: ActivityContext) {
-        self.init(path: context.locations.dataHome + "/reading-list.tsv", title: context.title, clock: context.clock)
+        self.init(path: ReadingListActivity.path(in: context.locations), title: context.title, clock: context.clock)
+    }
+
+    /// Where the reading list is kept: `reading-list.tsv` in the data folder.
+    public static func path(in locations: Locations) -> String { locations.dataHome + "/reading-list.tsv" }
+
+    /// The entries of the list at `path`, oldest first (none when there is no list yet).
+    public static func entries(atPath path: String) throws -> [ReadingListEntry] {
+        try ReadingListActivity(path: path, title: nil).read().map { line in
+            let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            return ReadingListEntry(added: parts[0], url: parts.count > 1 ? parts[1] : "", title: parts.count > 2 ? parts[2] : "")
+        }
     }
 
     public var activityImage: ActivityImage { .glyph("☰") }
@@ -52,8 +63,11 @@ public final class ReadingListActivity: SystemActivity {
             let stamp = ReadingListActivity.timestamp(clock())
             let label = (title ?? "").replacingScalars(["\t", "\n", "\r"], with: " ")
             let added = urls.map(\.absoluteString).filter { !known.contains(Substring($0)) }
+            // A URL already on the list is refused, not written twice.
             guard !added.isEmpty else {
-                session.finish(.performed, returnedItems: urls.map { .url($0) })
+                let listed = urls.map(\.absoluteString).joined(separator: ", ")
+                session.fail(ActivityError(code: ActivityError.Code.alreadyListed,
+                                           message: "\(listed) \(urls.count == 1 ? "is" : "are") already on the reading list (\(path))"))
                 return
             }
             let lines = existing + added.map { "\(stamp)\t\($0)\t\(label)" }
@@ -64,7 +78,7 @@ public final class ReadingListActivity: SystemActivity {
         }
     }
 
-    private func read() throws -> [String] {
+    func read() throws -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
@@ -96,4 +110,14 @@ enum AtomicFile {
             throw Failure(description: "cannot save \(path): \(reason)")
         }
     }
+}
+
+/// One line of the reading list.
+public struct ReadingListEntry: Sendable, Equatable {
+    /// When it was added: ISO 8601, UTC.
+    public var added: String
+    /// The URL.
+    public var url: String
+    /// Its title, or empty.
+    public var title: String
 }

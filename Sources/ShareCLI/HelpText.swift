@@ -42,6 +42,9 @@ enum HelpText {
       --resume             reopen the compose screen left unfinished (after a
                            crash, a kill or a closed terminal)
 
+    Reading list:
+      --reading-list       print the reading list, newest first (with --json: JSON)
+
     Other:
       --config PATH        read settings from PATH instead of
                            $XDG_CONFIG_HOME/share/config

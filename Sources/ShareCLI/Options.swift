@@ -37,6 +37,8 @@ public struct Options: Sendable, Equatable {
         case flush
         /// `--resume`: reopen the unfinished compose screen.
         case resume
+        /// `--reading-list`: print the reading list.
+        case readingList
     }
 
     public var mode: Mode = .pick
@@ -58,7 +60,7 @@ public struct Options: Sendable, Equatable {
                                       "--to", "--cc", "--bcc", "--from", "--body", "--body-file", "--attach"]
     /// The options without a value.
     public static let flagOptions = ["--list", "--explain", "--json", "--no-color", "--version", "--help",
-                                     "--html", "--send", "--save-draft", "--flush", "--resume"]
+                                     "--html", "--send", "--save-draft", "--flush", "--resume", "--reading-list"]
 
     /// Parses the arguments after the program name.
     /// - Throws: ``UsageError`` naming the bad word and listing the valid ones.
@@ -151,6 +153,7 @@ public struct Options: Sendable, Equatable {
                 options.mail.mode = mode
             case "--flush": try setMode(.flush, name)
             case "--resume": try setMode(.resume, name)
+            case "--reading-list": try setMode(.readingList, name)
             case "--version": options.mode = .version; return options
             case "--help": options.mode = .help; return options
             default:

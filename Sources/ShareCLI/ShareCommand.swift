@@ -129,6 +129,7 @@ public enum ShareCommand {
         } catch {
             return .exit(usage(error.message, console))
         }
+        if options.mode == .readingList { return .exit(readingList(locations: locations, options: options, console: console)) }
         let mail = systemActivities.lazy.compactMap { $0 as? MailActivity }.first
         if options.mode == .flush, let mail { return .exit(flush(Mailer(settings: mail.settings), options: options, console: console)) }
         let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
@@ -174,7 +175,7 @@ public enum ShareCommand {
         case .explain: return .exit(explain(sheet, items: items, problems: plugins.problems, options: options, console: console))
         case .activity(let type):
             return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
-        case .pick, .help, .version, .flush, .resume:
+        case .pick, .help, .version, .flush, .resume, .readingList:
             return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys)
         }
     }
@@ -266,6 +267,25 @@ public enum ShareCommand {
             return .exit(ExitCode.noActivity)
         }
         return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console) }
+    }
+
+    /// `--reading-list`: newest first, `ADDED<TAB>TITLE<TAB>URL` a line, or JSON.
+    static func readingList(locations: Locations, options: Options, console: Console) -> Int32 {
+        let entries: [ReadingListEntry]
+        do {
+            entries = try ReadingListActivity.entries(atPath: ReadingListActivity.path(in: locations)).reversed()
+        } catch {
+            console.error("share: \(TerminalText.sanitized("\(error)"))\n")
+            return ExitCode.failed
+        }
+        if options.json {
+            console.output(JSONValue.array(entries.map { entry in
+                .object([("added", .string(entry.added)), ("title", .string(entry.title)), ("url", .string(entry.url))])
+            }).serialized + "\n")
+        } else {
+            console.output(entries.map { "\($0.added)\t\(TerminalText.sanitized($0.title))\t\(TerminalText.sanitized($0.url))\n" }.joined())
+        }
+        return ExitCode.completed
     }
 
     static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {

@@ -67,8 +67,10 @@ import Testing
                                        "https://nshipster.com/uiactivityviewcontroller/", "--text", "ignored")
         #expect(first.status == 0, "stderr: \(first.err)")
         #expect(first.out.contains(#""outcome":"performed""#))
-        let again = try fixtures.share("--activity", "addToReadingList", "https://nshipster.com/uiactivityviewcontroller/")
-        #expect(again.status == 0, "stderr: \(again.err)")
+        let again = try fixtures.share("--activity", "addToReadingList", "--json", "https://nshipster.com/uiactivityviewcontroller/")
+        #expect(again.status == 3, "a URL on the list already is refused; stderr: \(again.err)")
+        #expect(again.out.contains(#""code":"already-listed""#), "stdout: \(again.out)")
+        #expect(again.err.contains("already on the reading list"), "stderr: \(again.err)")
         let lines = try String(contentsOf: list, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.first == "2020-01-01T00:00:00Z\thttps://old.example/\tKept as it was")
@@ -90,5 +92,24 @@ import Testing
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 1, "\(lines)")
         #expect(lines.first?.hasSuffix("\thttps://example.com/q4\tQ4  numbers and more") == true, "\(lines)")
+    }
+
+    @Test func theListIsPrintedNewestFirstAsLinesOrJSON() throws {
+        let fixtures = try Fixtures()
+        let empty = try fixtures.share("--reading-list")
+        #expect(empty.status == 0 && empty.out.isEmpty, "no list yet is an empty list; stderr: \(empty.err)")
+        let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")
+        try FileManager.default.createDirectory(at: list.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("2020-01-01T00:00:00Z\thttps://old.example/\tThe old one\n2021-05-05T10:00:00Z\thttps://new.example/\t\n".utf8)
+            .write(to: list)
+        let lines = try fixtures.share("--reading-list")
+        #expect(lines.status == 0, "stderr: \(lines.err)")
+        #expect(lines.out == "2021-05-05T10:00:00Z\t\thttps://new.example/\n2020-01-01T00:00:00Z\tThe old one\thttps://old.example/\n")
+        let json = try fixtures.share("--reading-list", "--json")
+        let rows = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: String]], "stdout: \(json.out)")
+        #expect(rows == [["added": "2021-05-05T10:00:00Z", "title": "", "url": "https://new.example/"],
+                         ["added": "2020-01-01T00:00:00Z", "title": "The old one", "url": "https://old.example/"]])
+        let both = try fixtures.share("--reading-list", "--list", "--text", "hi")
+        #expect(both.status == 2, "one mode at a time; stderr: \(both.err)")
     }
 }

@@ -51,6 +51,8 @@ extension ActivityError {
         public static let copyFailed = "copy-failed"
         /// Add to Reading List: the list could not be read or saved.
         public static let readingList = "reading-list"
+        /// Add to Reading List: every URL given is on the list already; nothing was written.
+        public static let alreadyListed = "already-listed"
         /// Save to Pictures: the picture could not be written in the pictures folder.
         public static let saveFailed = "save-failed"
         /// Save to Pictures: the URL could not be downloaded (refused, too large, too slow, too many redirects).
@@ -78,7 +80,7 @@ extension ActivityError {
         public static let all = [
             failed, notEligible, itemFailed, noItems, prepareFailed, noTerminal, terminalClosed, noForm, noFinish,
             invalidInput, saved, queued, ioError, sendFailed, temporaryFailure, configuration, noClipboard,
-            copyFailed, readingList, saveFailed, downloadFailed, notAnImage, unavailable, pluginFailed, timeout, cancelled, retry,
+            copyFailed, readingList, alreadyListed, saveFailed, downloadFailed, notAnImage, unavailable, pluginFailed, timeout, cancelled, retry,
         ]
     }
 }
