@@ -32,6 +32,14 @@ public final class ReadingListActivity: SystemActivity {
         self.init(path: ReadingListActivity.path(in: context.locations), title: context.title, clock: context.clock)
     }
 
+    /// The title recorded for `url`: `--title`, else the link metadata of
+    /// that URL (or of the one item when one URL is shared), on one line.
+    static func title(for url: String, given: String?, metadata: [LinkMetadata], count: Int) -> String {
+        let found = given ?? metadata.first { $0.url?.absoluteString == url }?.title
+            ?? (count == 1 && metadata.count == 1 ? metadata.first?.title : nil)
+        return (found ?? "").replacingScalars(["\t", "\n", "\r"], with: " ")
+    }
+
     /// Where the reading list is kept: `reading-list.tsv` in the data folder.
     public static func path(in locations: Locations) -> String { locations.dataHome + "/reading-list.tsv" }
 
@@ -61,7 +69,7 @@ public final class ReadingListActivity: SystemActivity {
             let existing = try read()
             let known = Set(existing.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first })
             let stamp = ReadingListActivity.timestamp(clock())
-            let label = (title ?? "").replacingScalars(["\t", "\n", "\r"], with: " ")
+
             let added = urls.map(\.absoluteString).filter { !known.contains(Substring($0)) }
             // A URL already on the list is refused, not written twice.
             guard !added.isEmpty else {
@@ -70,7 +78,9 @@ public final class ReadingListActivity: SystemActivity {
                                            message: "\(listed) \(urls.count == 1 ? "is" : "are") already on the reading list (\(path))"))
                 return
             }
-            let lines = existing + added.map { "\(stamp)\t\($0)\t\(label)" }
+            let lines = existing + added.map { url in
+                "\(stamp)\t\(url)\t" + ReadingListActivity.title(for: url, given: title, metadata: session.linkMetadata, count: urls.count)
+            }
             try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: path)
             session.finish(.performed, returnedItems: urls.map { .url($0) })
         } catch {

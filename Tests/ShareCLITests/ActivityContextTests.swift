@@ -70,3 +70,40 @@ struct ActivityContextTests {
         _ = try Configuration(parsing: "[mail]\nfrom-3 = c@example.com\n[picker]\npinned = mail\n", path: "/c", environment: [:])
     }
 }
+
+/// An item source of a link with its page title, as a Swift program shares one.
+final class TitledLink: ActivityItemSource {
+    let url: URL
+    let title: String
+    init(_ url: URL, title: String) {
+        self.url = url
+        self.title = title
+    }
+    func placeholderItem() -> ShareItem { .url(url) }
+    func item(for activityType: ActivityType) -> ShareItem? { .url(url) }
+    func linkMetadata() -> LinkMetadata? { LinkMetadata(title: title, url: url) }
+}
+
+@MainActor
+struct ReadingListTitleTests {
+    @Test func theTitleComesFromTheItemSourcesLinkMetadataUnlessOneIsGiven() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("share-list-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path = root.appendingPathComponent("reading-list.tsv").path
+        let nshipster = try #require(URL(string: "https://nshipster.com/uiactivityviewcontroller/"))
+        let other = try #require(URL(string: "https://example.com/q4"))
+        for (given, expected) in [(nil, "UIActivityViewController – NSHipster"), ("Given\ttitle", "Given title")] as [(String?, String)] {
+            try? FileManager.default.removeItem(atPath: path)
+            let list = ReadingListActivity(path: path, title: given)
+            let sheet = ShareSheet(activityItems: [.source(TitledLink(nshipster, title: "UIActivityViewController – NSHipster")),
+                                                   .url(other)],
+                                   systemActivities: SystemActivities.all(built: [list]))
+            let result = await sheet.run(list)
+            #expect(result.outcome == .performed, "\(result)")
+            let entries = try ReadingListActivity.entries(atPath: path)
+            #expect(entries.map(\.url) == [nshipster.absoluteString, other.absoluteString])
+            #expect(entries.map(\.title) == [expected, given.map { _ in expected } ?? ""],
+                    "the other URL has no metadata of its own")
+        }
+    }
+}

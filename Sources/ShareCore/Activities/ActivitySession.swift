@@ -15,6 +15,8 @@ public final class ActivitySession {
     public let formValues: [String: String]
     /// The form action the person chose (``FormAction/id``: `send`, `save`), or `nil` without a form.
     public let formAction: String?
+    /// The link metadata of the shared items (title, URL), from their item sources.
+    public let linkMetadata: [LinkMetadata]
 
     /// The outcome, once reported.
     public private(set) var result: ActivityResult?
@@ -22,12 +24,14 @@ public final class ActivitySession {
     public private(set) var violations: [String] = []
 
     /// Creates a session; the share sheet does this for each run.
-    public init(activityType: ActivityType, items: [ShareItem], subject: String?, form: SubmittedForm? = nil) {
+    public init(activityType: ActivityType, items: [ShareItem], subject: String?, form: SubmittedForm? = nil,
+                linkMetadata: [LinkMetadata] = []) {
         self.activityType = activityType
         self.items = items
         self.subject = subject
         formValues = form?.values ?? [:]
         formAction = form?.action
+        self.linkMetadata = linkMetadata
     }
 
     /// Whether an outcome was reported.

@@ -239,7 +239,8 @@ public final class ShareSheet {
     private func perform(_ activity: any Activity, items: [ShareItem], subject: String?,
                          form: SubmittedForm?) async -> ActivityResult {
         let type = activity.activityType
-        let session = ActivitySession(activityType: type, items: items, subject: subject, form: form)
+        let session = ActivitySession(activityType: type, items: items, subject: subject, form: form,
+                                      linkMetadata: activityItems.compactMap(\.linkMetadata))
         lastSession = session
         await activity.perform(session)
         guard let result = session.result else {
