@@ -1,4 +1,3 @@
-import CCurl
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -47,78 +46,26 @@ enum ImageDownload {
         return base + "." + wanted
     }
 
-    /// What a transfer writes into, and whether it went past the limit.
-    private final class Sink {
-        let file: UnsafePointer<PictureFile>
-        var count = 0
-        var overflowed = false
-        var failure: ActivityError?
-        init(_ file: UnsafePointer<PictureFile>) { self.file = file }
-    }
-
     /// The body of `url`, written into `file`; its size.
     private static func download(_ url: URL, into file: borrowing PictureFile) throws(ActivityError) -> Int {
-        var loadError = [CChar](repeating: 0, count: 256)
-        guard share_curl_load(&loadError, loadError.count) == 0 else {
-            let reason = String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ActivityError(code: ActivityError.Code.downloadFailed, message: "cannot load libcurl (\(reason)); install it: apt install libcurl4")
-        }
-        guard let handle = share_curl_easy_init() else {
-            throw ActivityError(code: ActivityError.Code.downloadFailed, message: "libcurl could not start")
-        }
-        defer { share_curl_easy_cleanup(handle) }
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        let outcome: (CURLcode, Sink) = withUnsafePointer(to: file) { pointer in
-            let sink = Sink(pointer)
-            let code = errorBuffer.withUnsafeMutableBufferPointer { errors in
-                share_curl_setopt_string(handle, CURLOPT_URL, url.absoluteString)
-                share_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-                share_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-                share_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-                share_curl_setopt_long(handle, CURLOPT_MAXREDIRS, maximumRedirects)
-                share_curl_setopt_long(handle, CURLOPT_FAILONERROR, 1)
-                share_curl_setopt_string(handle, CURLOPT_USERAGENT, "share/1")
-                share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 15)
-                share_curl_setopt_long(handle, CURLOPT_TIMEOUT, timeoutSeconds)
-                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
-                let write: curl_write_callback = { data, size, count, context in
-                    guard let context else { return 0 }
-                    let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                    let length = size * count
-                    // Fewer bytes than given make curl stop with CURLE_WRITE_ERROR.
-                    guard sink.count + length <= ImageDownload.maximumBytes else {
-                        sink.overflowed = true
-                        return 0
-                    }
-                    do throws(ActivityError) {
-                        try sink.file.pointee.write(UnsafeRawBufferPointer(start: data, count: length))
-                    } catch {
-                        sink.failure = error
-                        return 0
-                    }
-                    sink.count += length
-                    return length
+        var size = 0
+        var failure: ActivityError?
+        let get = HTTPGet(timeoutSeconds: timeoutSeconds, maximumRedirects: maximumRedirects, maximumBytes: maximumBytes)
+        do {
+            try get.fetch(url) { bytes in
+                do throws(ActivityError) {
+                    try file.write(bytes)
+                } catch {
+                    failure = error
+                    return false
                 }
-                share_curl_setopt_write_function(handle, write)
-                share_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
-                return share_curl_easy_perform(handle)
+                size += bytes.count
+                return true
             }
-            return (code, sink)
+        } catch {
+            throw failure ?? ActivityError(code: ActivityError.Code.downloadFailed,
+                                           message: "cannot download \(url.absoluteString): \(error.reason)")
         }
-        let (code, sink) = outcome
-        if let failure = sink.failure { throw failure }
-        guard code == CURLE_OK else {
-            let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
-            let reason = switch code {
-            case CURLE_WRITE_ERROR where sink.overflowed: "it is larger than \(maximumBytes >> 20) MiB"
-            case CURLE_TOO_MANY_REDIRECTS: "more than \(maximumRedirects) redirects"
-            case CURLE_OPERATION_TIMEDOUT: "no answer within \(timeoutSeconds) s"
-            default: detail
-            }
-            throw ActivityError(code: ActivityError.Code.downloadFailed, message: "cannot download \(url.absoluteString): \(reason)")
-        }
-        return sink.count
+        return size
     }
 }

@@ -18,7 +18,12 @@ public final class ReadingListActivity: SystemActivity {
     public let path: String
     /// The title to record (`--title`, or the items' link metadata).
     public let title: String?
+    /// Whether a URL with no title is fetched for its page's `<title>` (`[reading-list] fetch-titles`).
+    public var fetchesTitles = false
     private let clock: @Sendable () -> Date
+
+    /// The keys of `[reading-list]`.
+    public nonisolated static let configKeys = [ConfigKeys(section: "reading-list", keys: ["fetch-titles"])]
 
     /// Creates the activity for the list at `path`.
     public init(path: String, title: String?, clock: @escaping @Sendable () -> Date = Date.init) {
@@ -28,8 +33,9 @@ public final class ReadingListActivity: SystemActivity {
     }
 
     /// The reading list in the data folder (`reading-list.tsv`), with the title asked for.
-    public convenience init(context: ActivityContext) {
+    public convenience init(context: ActivityContext) throws(ConfigurationError) {
         self.init(path: ReadingListActivity.path(in: context.locations), title: context.title, clock: context.clock)
+        fetchesTitles = try context.section("reading-list").flag("fetch-titles") ?? false
     }
 
     /// The title recorded for `url`: `--title`, else the link metadata of
@@ -78,8 +84,14 @@ public final class ReadingListActivity: SystemActivity {
                                            message: "\(listed) \(urls.count == 1 ? "is" : "are") already on the reading list (\(path))"))
                 return
             }
-            let lines = existing + added.map { url in
-                "\(stamp)\t\(url)\t" + ReadingListActivity.title(for: url, given: title, metadata: session.linkMetadata, count: urls.count)
+            var lines = existing
+            for url in added {
+                var label = ReadingListActivity.title(for: url, given: title, metadata: session.linkMetadata, count: urls.count)
+                if label.isEmpty, fetchesTitles, let page = URL(string: url) {
+                    // Off the main actor: the network is slow, and a title is worth 3 seconds at most.
+                    label = await Task.detached { PageTitle.fetch(page) }.value ?? ""
+                }
+                lines.append("\(stamp)\t\(url)\t\(label)")
             }
             try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: path)
             session.finish(.performed, returnedItems: urls.map { .url($0) })

@@ -112,4 +112,32 @@ import Testing
         let both = try fixtures.share("--reading-list", "--list", "--text", "hi")
         #expect(both.status == 2, "one mode at a time; stderr: \(both.err)")
     }
+
+    @Test func withFetchTitlesOnAPageGivesItsTitleAndOtherwiseNothingIsFetched() throws {
+        let fixtures = try Fixtures()
+        let served = fixtures.root.appendingPathComponent("served", isDirectory: true)
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        try Data("<html><head><TITLE>\n  Q4 numbers &amp;\n more &#8211; 분기 </TITLE></head><body>…</body></html>".utf8)
+            .write(to: served.appendingPathComponent("q4.html"))
+        let service = try MustacheService(directory: fixtures.root, arguments: ["--serve", served.path])
+        defer { service.stop() }
+        let page = "http://127.0.0.1:\(service.port)/files/q4.html"
+        let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")
+
+        let plain = try fixtures.share("--activity", "addToReadingList", page)
+        #expect(plain.status == 0, "stderr: \(plain.err)")
+        #expect(try service.requests().isEmpty, "nothing is fetched unless fetch-titles is on")
+        try FileManager.default.removeItem(at: list)
+
+        let config = try fixtures.writeConfig("[reading-list]\nfetch-titles = on\n")
+        let fetched = try fixtures.share("--config", config.path, "--activity", "addToReadingList", page)
+        #expect(fetched.status == 0, "stderr: \(fetched.err)")
+        #expect(try service.requests().map(\.path) == ["/files/q4.html"])
+        let line = try String(contentsOf: list, encoding: .utf8)
+        #expect(line.hasSuffix("\t\(page)\tQ4 numbers & more – 분기\n"), "\(line)")
+
+        let wrong = try fixtures.writeConfig("[reading-list]\nfetch-title = on\n", at: "wrong.conf")
+        let refused = try fixtures.share("--config", wrong.path, "--list", page)
+        #expect(refused.status == 2 && refused.err.contains("unknown key 'fetch-title' in [reading-list]"), "stderr: \(refused.err)")
+    }
 }
