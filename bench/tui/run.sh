@@ -28,8 +28,8 @@ done
 WORK=$(mktemp -d /tmp/share-bench-tui.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-# With a URL item share also offers Mail, Copy and Add to Reading List.
-SHARE_OWN=3
+# With a URL item share also offers Mail, Copy, Add to Reading List and Save to Pictures.
+SHARE_OWN=4
 cases=()
 for n in $SIZES; do
   menu=()
