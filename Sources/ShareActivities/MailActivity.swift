@@ -77,7 +77,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
         var body = FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? "")
         body.initialCursor = initial?.bodyCursor
         body.placeholder = "Write your message here"
-        return ActivityForm(title: "New Message", fields: [
+        var form = ActivityForm(title: "New Message", fields: [
             FormField(id: "from", label: "From", kind: .choice(identities), initialValue: values["from"] ?? identities.first ?? ""),
             FormField(id: "to", label: "To", kind: .addressList, initialValue: values["to"] ?? ""),
             FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: values["cc"] ?? ""),
@@ -86,6 +86,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
             body,
             FormField(id: "attachments", label: "Attachments", kind: .attachmentList, initialValue: values["attachments"] ?? ""),
         ], actions: [MailActivity.send, MailActivity.saveDraft])
+        form.isRecovered = resumedValues != nil
+        return form
     }
 
     /// The form's first values (the request, the items, the signature), and

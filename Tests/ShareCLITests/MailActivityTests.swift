@@ -53,6 +53,17 @@ struct MailActivityTests {
         #expect(address.addrSpec.hasPrefix((name ?? "?") + "@"))
     }
 
+    @Test func aResumedFormIsRecoveredWork() throws {
+        let (settings, root) = try Self.settings()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let mail = MailActivity(settings: settings)
+        #expect(mail.makeForm()?.isRecovered == false)
+        mail.resume(values: ["to": "kim@example.com", "subject": "Q4", "body": "draft"], draft: nil)
+        let form = try #require(mail.makeForm())
+        #expect(form.isRecovered)
+        #expect(form.fields.first { $0.id == "subject" }?.initialValue == "Q4")
+    }
+
     @Test func aLinkIsFollowedByAFreshLineForTheCursor() async throws {
         let (settings, root) = try Self.settings()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -415,6 +415,17 @@ struct FormSaveAndCancelTests {
         #expect(press(.escape, in: &state) == [.discard])
     }
 
+    /// A message recovered with --resume is work that is not saved for
+    /// good: Esc asks before it throws the draft away.
+    @Test func escOnARecoveredFormAsks() {
+        var form = MailForm.form(to: "kim@example.com", subject: "복구된 메일")
+        form.isRecovered = true
+        var state = FormState(form: form, width: 80, height: 24)
+        #expect(press(.escape, in: &state) == [])
+        #expect(state.dialog == .confirmCancel)
+        #expect(press(.character("s"), in: &state) == [.submit(MailForm.saveDraft, state.values, confirmed: false)])
+    }
+
     @Test func escOnAChangedFormAsks() {
         var state = MailForm.empty()
         typeText("kim@example.com", into: &state)

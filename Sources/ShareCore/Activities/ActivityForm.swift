@@ -9,6 +9,9 @@ public struct ActivityForm: Sendable, Equatable {
     /// What the form offers: one primary action (Send, Post, Print), and
     /// at most one secondary one (Save draft).
     public var actions: [FormAction]
+    /// Whether the values were recovered from a run that did not finish
+    /// (`--resume`): they count as unsaved work, so leaving asks first.
+    public var isRecovered = false
 
     /// Creates a form; without actions it offers ``FormAction/done``.
     public init(title: String, fields: [FormField], actions: [FormAction] = [.done]) {

@@ -131,6 +131,8 @@ public struct FormState: Sendable, Equatable {
     public init(form: ActivityForm, attachments: [AttachmentRow] = [], width: Int, height: Int, colors: Bool = true) {
         title = form.title
         actions = form.actions
+        // Recovered work is never thrown away without asking.
+        changed = form.isRecovered
         let fields = form.fields.map { field in
             FormFieldState(field, attachments: field.kind == .attachmentList ? attachments : [])
         }
