@@ -184,6 +184,20 @@ import Testing
         #expect(try session.waitForExit() == 1)
     }
 
+    /// Escape sequences ncurses does not know (F13 is `ESC [ 25 ~`, a
+    /// modified F1 `ESC [ 1 ; 5 P`, an SS3 F1 `ESC O P`) are read whole and
+    /// ignored: their digits never pick a tile by position.
+    @Test func unknownEscapeSequencesAreIgnoredWhole() throws {
+        let (fixtures, session) = try Self.fixtureSession(count: 5)
+        defer { withExtendedLifetime(fixtures) {} }
+        try session.sendLiteral("\u{1B}[25~\u{1B}[1;5P\u{1B}OP\u{1B}[2~")
+        try session.send("Right")
+        try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
+        #expect(!session.hasExited, "a digit of a sequence picked a tile")
+        try session.send("Enter")
+        try Self.expectPicked("Activity 3", session)
+    }
+
     /// Outside UTF-8 the picker draws and picks as ever.
     @Test func withoutUTF8ThePickerStillWorks() throws {
         let fixtures = try Fixtures()
