@@ -74,6 +74,18 @@ struct SupportTableTests {
         #expect(eligibleTypes([item]).contains("assignToContact"))
     }
 
+    /// libmagic calls an empty file `inode/x-empty`, which is no MIME type:
+    /// it is shared (and attached) as application/octet-stream.
+    @Test func anEmptyFileIsOctetStreamNotInodeXEmpty() throws {
+        let path = try Fixtures.file("empty.dat", Data())
+        let item = try ItemResolver(detector: MagicContentTypeDetector()).file(atPath: path)
+        #expect(item.kind == .file)
+        #expect(item.contentType == "application/octet-stream")
+        #expect(MagicContentTypeDetector.mediaType("inode/symlink") == "application/octet-stream")
+        #expect(MagicContentTypeDetector.mediaType("text/x-shellscript") == "text/x-shellscript")
+        #expect(MagicContentTypeDetector.mediaType("image/") == "application/octet-stream")
+    }
+
     @Test func eligibilityFollowsTheTableNotTheImplementation() {
         // The stand-ins claim every kind; Add to Reading List must still refuse text.
         let sheet = ShareSheet(activityItems: [.item(Fixtures.text)], systemActivities: SystemStandIn.all())

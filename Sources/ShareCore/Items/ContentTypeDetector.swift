@@ -69,8 +69,21 @@ public final class MagicContentTypeDetector: ContentTypeDetector {
                 let reason = share_magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
                 return .failure(.detectionFailed(what, reason))
             }
-            return .success(String(cString: type))
+            return .success(MagicContentTypeDetector.mediaType(String(cString: type)))
         }
         return try answer.get()
+    }
+
+    /// The top-level types of RFC 2046 and its successors.
+    private static let mediaTypes: Set<Substring> = ["application", "audio", "font", "image", "message", "model", "multipart",
+                                                      "text", "video"]
+
+    /// libmagic's label as a MIME type: its own labels that are not one
+    /// (`inode/x-empty` for an empty file, `inode/symlink`) become
+    /// `application/octet-stream`.
+    static func mediaType(_ label: String) -> String {
+        let parts = label.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, mediaTypes.contains(parts[0]), !parts[1].isEmpty else { return "application/octet-stream" }
+        return label
     }
 }
