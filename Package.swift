@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
         .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail"]),
+        // A terminal in memory for tests of screens: never linked into share.
+        .target(name: "ShareTerminalTesting", dependencies: ["ShareTerminal"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
         .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI", "CStartArguments"]),
@@ -40,7 +42,7 @@ let package = Package(
                           path: "Examples/Mustachify"),
 
         .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareTerminalTesting"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),
         .testTarget(name: "ShareTerminalTests", dependencies: ["ShareTerminal", "ShareCore"],
                     exclude: ["Snapshots"]),

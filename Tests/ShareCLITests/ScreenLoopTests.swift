@@ -2,6 +2,7 @@ import Foundation
 import ShareActivities
 import ShareCore
 import ShareTerminal
+import ShareTerminalTesting
 import Testing
 @testable import ShareCLI
 

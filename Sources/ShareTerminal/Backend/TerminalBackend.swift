@@ -17,7 +17,7 @@ public enum TerminalEvent: Sendable, Equatable {
 }
 
 /// The terminal a screen is drawn on: ncurses on `/dev/tty`
-/// (``NcursesTerminal``), or ``InMemoryTerminal`` in tests.
+/// (``NcursesTerminal``), or `InMemoryTerminal` (the ShareTerminalTesting target) in tests.
 ///
 /// Conformers guarantee that `draw` shows exactly the frame given, that
 /// `nextEvent` returns no later than its timeout (in ``milliseconds``, the

@@ -1,3 +1,5 @@
+import ShareTerminal
+
 /// A terminal in memory, for tests: it records every frame drawn and plays
 /// a script of events, in a clock of its own that moves only when a wait
 /// runs out, so that timing (an autosave half a second after a key) is
