@@ -32,6 +32,18 @@ struct MailActivityTests {
         #expect(!text.contains("\nFrom:") && !text.hasPrefix("From:"), "a draft with no sender has no From header")
     }
 
+    /// A subject's white space at either end survives a real parser
+    /// (Python's email): it travels inside an encoded-word.
+    @Test(arguments: ["Hello ", " leading", "끝에 공백 ", "plain"])
+    func aSubjectKeepsItsSpaces(_ subject: String) throws {
+        let (settings, root) = try Self.settings(identities: [try MailAddress(parsing: "kim@example.com")])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path = try MailActivity(settings: settings).autosave(["to": "lee@example.org", "subject": subject, "body": "x"])
+        let check = try MailCheck.run(file: URL(fileURLWithPath: path))
+        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        #expect(check.header("Subject") == subject)
+    }
+
     @Test func sendingStillNeedsASendingAddress() throws {
         let (settings, root) = try Self.settings()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -51,7 +51,10 @@ enum HeaderEncoding {
     /// A whole unstructured header (`Subject: …`) as folded lines joined by CRLF, ending in CRLF.
     static func unstructured(name: String, value: String) -> String {
         let prefix = name + ": "
-        if isPlain(value) {
+        // Readers drop white space at either end of a plain value; inside an
+        // encoded-word it stays ("Hello " keeps its space).
+        let padded = value.hasPrefix(" ") || value.hasSuffix(" ") || value.hasPrefix("\t") || value.hasSuffix("\t")
+        if isPlain(value) && !padded {
             return fold(prefix: prefix, tokens: value.split(separator: " ", omittingEmptySubsequences: false).map(String.init),
                         separator: " ")
         }
