@@ -17,19 +17,19 @@ import ShareCore
 public final class SaveToPicturesActivity: SystemActivity {
     public static var systemType: ActivityType { .saveToCameraRoll }
 
-    private let environment: [String: String]
+    private let locations: Locations
     private let detector: any ContentTypeDetector
 
-    /// The activity for the context's environment and content-type detector.
+    /// The activity for the context's locations and content-type detector.
     public init(context: ActivityContext) {
-        environment = context.environment
+        locations = context.locations
         detector = context.detector
     }
 
     public var activityImage: ActivityImage { .glyph("▨") }
 
     public func perform(_ session: ActivitySession) async {
-        let folder = SaveToPicturesActivity.picturesFolder(environment: environment)
+        let folder = SaveToPicturesActivity.picturesFolder(locations)
         if let failure = LocalFiles.createFolders(folder, mode: 0o755) {
             session.fail(ActivityError(code: ActivityError.Code.saveFailed, message: "cannot create \(folder): \(failure.reason)"))
             return
@@ -73,10 +73,9 @@ public final class SaveToPicturesActivity: SystemActivity {
 
     /// `XDG_PICTURES_DIR` from `$XDG_CONFIG_HOME/user-dirs.dirs` (shell
     /// syntax: `"$HOME/Bilder"` or an absolute path), else `~/Pictures`.
-    public static func picturesFolder(environment: [String: String]) -> String {
-        let home = LocalFiles.homeFolder(environment: environment)
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        if case .success(let bytes) = LocalFiles.contents(ofFile: config + "/user-dirs.dirs"),
+    public static func picturesFolder(_ locations: Locations) -> String {
+        let home = locations.home
+        if case .success(let bytes) = LocalFiles.contents(ofFile: locations.userConfig + "/user-dirs.dirs"),
            let text = String(validating: bytes, as: UTF8.self) {
             for line in text.split(separator: "\n") {
                 let trimmed = line.trimmingWhitespace()

@@ -11,6 +11,11 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
 
 /// Where `share` keeps its files (SPEC §8), from the XDG variables.
 public struct Locations: Sendable, Equatable {
+    /// The user's home folder.
+    public var home: String
+    /// `$XDG_CONFIG_HOME` (else `~/.config`): every program's settings.
+    public var userConfig: String
+    /// share's own settings: `share` under ``userConfig``.
     public var configHome: String
     public var dataHome: String
     public var stateHome: String
@@ -25,7 +30,9 @@ public struct Locations: Sendable, Equatable {
             if let value = environment[name], value.hasPrefix("/") { return value }
             return home + "/" + fallback
         }
-        configHome = xdg("XDG_CONFIG_HOME", ".config") + "/share"
+        self.home = home
+        userConfig = xdg("XDG_CONFIG_HOME", ".config")
+        configHome = userConfig + "/share"
         dataHome = xdg("XDG_DATA_HOME", ".local/share") + "/share"
         stateHome = xdg("XDG_STATE_HOME", ".local/state") + "/share"
         dataDirectories = ProgramSearch.searchList(environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 }
