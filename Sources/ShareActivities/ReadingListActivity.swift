@@ -51,7 +51,7 @@ public final class ReadingListActivity: SystemActivity {
 
     /// The entries of the list at `path`, oldest first (none when there is no list yet).
     public static func entries(atPath path: String) throws -> [ReadingListEntry] {
-        try ReadingListActivity(path: path, title: nil).read().map { line in
+        try lines(atPath: path).map { line in
             let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             return ReadingListEntry(added: parts[0], url: parts.count > 1 ? parts[1] : "", title: parts.count > 2 ? parts[2] : "")
         }
@@ -72,7 +72,7 @@ public final class ReadingListActivity: SystemActivity {
     public func perform(_ session: ActivitySession) async {
         let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item { url } else { nil } }
         do {
-            let existing = try read()
+            let existing = try ReadingListActivity.lines(atPath: path)
             let known = Set(existing.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first })
             let stamp = ReadingListActivity.timestamp(clock())
 
@@ -100,7 +100,8 @@ public final class ReadingListActivity: SystemActivity {
         }
     }
 
-    func read() throws -> [String] {
+    /// The list's lines at `path` (none when there is no list yet).
+    private static func lines(atPath path: String) throws -> [String] {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)

@@ -118,9 +118,15 @@ struct PictureFile: ~Copyable {
 
     /// Appends `bytes`.
     func write(_ bytes: [UInt8]) throws(ActivityError) {
-        do { try LocalFiles.writeAll(bytes, to: descriptor) } catch {
-            throw ActivityError(code: ActivityError.Code.saveFailed, message: "cannot write in \(folder): \(error.reason)")
+        let problem: ActivityError? = bytes.withUnsafeBytes { raw in
+            do throws(ActivityError) {
+                try write(raw)
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let problem { throw problem }
     }
 
     /// Appends `bytes` (from a download).

@@ -50,9 +50,6 @@ public enum FormUpdate {
     /// Completions shown at most (all of them are on screen).
     public static let visibleCompletions = 6
 
-    /// The spinner beside "Sending…".
-    static let spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-
     /// Applies a message.
     public static func update(_ state: inout FormState, _ message: FormMessage) -> [FormEffect] {
         let effects = apply(&state, message)
@@ -114,7 +111,7 @@ public enum FormUpdate {
         case .tick:
             guard let running = state.running else { return [] }
             state.spinner += 1
-            setStatus(&state, running.progress + " " + spinnerFrames[state.spinner % spinnerFrames.count], error: false)
+            setStatus(&state, running.progress + " " + Spinner.frame(state.spinner), error: false)
         case .saved: state.changed = false
         }
         return []

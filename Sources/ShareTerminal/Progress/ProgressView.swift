@@ -1,7 +1,5 @@
 /// The progress screen's view: a box with the title, a bar and the way out.
 public enum ProgressView {
-    static let spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-
     /// Draws `state`.
     public static func view(_ state: ProgressState) -> Frame {
         var frame = Frame(width: state.width, height: state.height)
@@ -14,7 +12,7 @@ public enum ProgressView {
         let x = (state.width - width) / 2
         let y = (state.height - height) / 2
         frame.box(x: x, y: y, width: width, height: height)
-        let spinner = spinnerFrames[state.spinner % spinnerFrames.count]
+        let spinner = Spinner.frame(state.spinner)
         frame.put(DisplayWidth.truncate("\(spinner) \(state.title)…", to: width - 4), x: x + 2, y: y + 1, style: CellStyle(bold: true))
         let barWidth = width - 10
         if let fraction = state.fraction {
