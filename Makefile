@@ -8,10 +8,11 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Build: libmagic (content types from bytes), libidn2 (IDN domains), libcurl (SMTP),
 # ncursesw (the picker), libpng/libturbojpeg headers and libchafa (thumbnails, loaded
 # at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
-# test certificate) and tmux (the picker driven end to end).
+# test certificate), tmux (the picker driven end to end), python3-vobject (vCards
+# read by another program) and CUPS (a real scheduler; lp and lpstat for Print).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
-                python3-aiosmtpd python3-pil openssl tmux
+                python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors

@@ -22,7 +22,7 @@ let package = Package(
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
         .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.
-        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl"]),
+        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
         .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail"]),
         // A terminal in memory for tests of screens: never linked into share.

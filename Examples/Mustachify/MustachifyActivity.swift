@@ -62,7 +62,7 @@ final class MustachifyActivity: Activity {
         let request = MustacheRequest(service: service, body: body, contentType: image.contentType)
         let size = terminal.size
         let screen = ResultScreen(itemName: image.name,
-                                  requestLine: "posting \(PickerHeader.byteCount(Int64(body.count))) to \(service)",
+                                  requestLine: "posting \(ByteCount.words(Int64(body.count))) to \(service)",
                                   destinationName: MustachifyActivity.destination(near: image)?.lastPathComponent,
                                   width: size.width, height: size.height, colors: terminal.colors)
         let ending = ResultPresenter(terminal: terminal, request: request, screen: screen).run { data throws(ActivityError) in

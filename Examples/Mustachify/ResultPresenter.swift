@@ -93,7 +93,7 @@ final class ResultPresenter: ScreenProgram {
         case .image(let data, let pixels):
             returned = data
             screen.imagePixels = pixels
-            screen.phase = .arrived(summary: "\(pixels.width)×\(pixels.height) PNG, \(PickerHeader.byteCount(Int64(data.count)))")
+            screen.phase = .arrived(summary: "\(pixels.width)×\(pixels.height) PNG, \(ByteCount.words(Int64(data.count)))")
             screen.focus = .done
             // The thumbnailer reads files: the bytes go to a temporary one first.
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("mustachify-\(UUID().uuidString).png")

@@ -1,6 +1,7 @@
 #include "CThumbnail.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <png.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -36,10 +37,14 @@ static struct {
     int (*png_begin)(png_imagep, const char *);
     int (*png_finish)(png_imagep, png_const_colorp, void *, png_int_32, void *);
     void (*png_free)(png_imagep);
+    int (*png_write)(png_imagep, void *, png_alloc_size_t *, int, const void *, png_int_32, const void *);
     tjhandle (*tj_init)(void);
     int (*tj_header)(tjhandle, const unsigned char *, unsigned long, int *, int *, int *, int *);
     int (*tj_decompress)(tjhandle, const unsigned char *, unsigned long, unsigned char *, int, int, int, int, int);
     int (*tj_destroy)(tjhandle);
+    tjhandle (*tj_init_compress)(void);
+    int (*tj_compress)(tjhandle, const unsigned char *, int, int, int, int, unsigned char **, unsigned long *, int, int, int);
+    void (*tj_free)(unsigned char *);
 } lib;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -58,11 +63,8 @@ static void load(void) {
     void *chafa = dlopen("libchafa.so.0", RTLD_NOW | RTLD_LOCAL);
     void *png = dlopen("libpng16.so.16", RTLD_NOW | RTLD_LOCAL);
     void *jpeg = dlopen("libturbojpeg.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!chafa) {
-        snprintf(lib.error, sizeof lib.error, "libchafa is not installed");
-        return;
-    }
-    lib.loaded = resolve(chafa, &lib.symbol_map_new, "chafa_symbol_map_new")
+    if (!chafa) snprintf(lib.error, sizeof lib.error, "libchafa is not installed");
+    lib.loaded = chafa && resolve(chafa, &lib.symbol_map_new, "chafa_symbol_map_new")
         && resolve(chafa, &lib.symbol_map_add_by_tags, "chafa_symbol_map_add_by_tags")
         && resolve(chafa, &lib.symbol_map_unref, "chafa_symbol_map_unref")
         && resolve(chafa, &lib.config_new, "chafa_canvas_config_new")
@@ -79,18 +81,33 @@ static void load(void) {
     if (png) {
         if (!(resolve(png, &lib.png_begin, "png_image_begin_read_from_file")
               && resolve(png, &lib.png_finish, "png_image_finish_read")
-              && resolve(png, &lib.png_free, "png_image_free"))) lib.png_begin = NULL;
+              && resolve(png, &lib.png_free, "png_image_free")
+              && resolve(png, &lib.png_write, "png_image_write_to_memory"))) lib.png_begin = NULL;
     }
     if (jpeg) {
         if (!(resolve(jpeg, &lib.tj_init, "tjInitDecompress")
               && resolve(jpeg, &lib.tj_header, "tjDecompressHeader3")
               && resolve(jpeg, &lib.tj_decompress, "tjDecompress2")
-              && resolve(jpeg, &lib.tj_destroy, "tjDestroy"))) lib.tj_init = NULL;
+              && resolve(jpeg, &lib.tj_destroy, "tjDestroy")
+              && resolve(jpeg, &lib.tj_init_compress, "tjInitCompress")
+              && resolve(jpeg, &lib.tj_compress, "tjCompress2")
+              && resolve(jpeg, &lib.tj_free, "tjFree"))) lib.tj_init = NULL;
     }
 }
 
 #define MAX_PIXELS (40L * 1000 * 1000)
 #define MAX_JPEG_BYTES (64L * 1024 * 1024)
+
+enum { FORMAT_NONE = 0, FORMAT_PNG = 1, FORMAT_JPEG = 2 };
+
+/* PNG or JPEG, from the file's first bytes; the file is left open. */
+static int sniff(FILE *file) {
+    unsigned char magic[4] = {0};
+    size_t got = fread(magic, 1, sizeof magic, file);
+    if (got >= 4 && magic[0] == 0x89 && magic[1] == 'P' && magic[2] == 'N' && magic[3] == 'G') return FORMAT_PNG;
+    if (got >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF) return FORMAT_JPEG;
+    return FORMAT_NONE;
+}
 
 static uint8_t *decode_png(const char *path, int *width, int *height, char *error, size_t size) {
     if (!lib.png_begin) { snprintf(error, size, "libpng is not installed"); return NULL; }
@@ -117,34 +134,200 @@ static uint8_t *decode_png(const char *path, int *width, int *height, char *erro
     return pixels;
 }
 
-static uint8_t *decode_jpeg(FILE *file, int *width, int *height, char *error, size_t size) {
-    if (!lib.tj_init) { snprintf(error, size, "libturbojpeg is not installed"); return NULL; }
+/* Reads a whole file of at most MAX_JPEG_BYTES. */
+static unsigned char *read_all(FILE *file, long *length, char *error, size_t size) {
     if (fseek(file, 0, SEEK_END) != 0) { snprintf(error, size, "cannot read the image"); return NULL; }
-    long length = ftell(file);
-    if (length <= 0 || length > MAX_JPEG_BYTES) { snprintf(error, size, "the image is too large for a thumbnail"); return NULL; }
+    *length = ftell(file);
+    if (*length <= 0 || *length > MAX_JPEG_BYTES) { snprintf(error, size, "the image file is too large"); return NULL; }
     rewind(file);
-    unsigned char *data = malloc((size_t)length);
-    if (!data || fread(data, 1, (size_t)length, file) != (size_t)length) {
+    unsigned char *data = malloc((size_t)*length);
+    if (!data || fread(data, 1, (size_t)*length, file) != (size_t)*length) {
         free(data);
         snprintf(error, size, "cannot read the image");
         return NULL;
     }
+    return data;
+}
+
+/* Reads a JPEG file and its size from its header; NULL with a reason when it cannot. */
+static unsigned char *read_jpeg(FILE *file, long *length, int *width, int *height, char *error, size_t size) {
+    if (!lib.tj_init) { snprintf(error, size, "libturbojpeg is not installed"); return NULL; }
+    unsigned char *data = read_all(file, length, error, size);
+    if (!data) return NULL;
     tjhandle handle = lib.tj_init();
     int subsampling = 0, colorspace = 0;
+    if (!handle || lib.tj_header(handle, data, (unsigned long)*length, width, height, &subsampling, &colorspace) != 0) {
+        snprintf(error, size, "the JPEG image could not be read");
+        free(data);
+        data = NULL;
+    }
+    if (handle) lib.tj_destroy(handle);
+    return data;
+}
+
+/* Decodes JPEG data of width × height (from its header) to RGBA. With least_side > 0 the decoder scales by
+   1/2, 1/4 or 1/8 on the way (libjpeg-turbo's DCT scaling, far cheaper than
+   decoding every pixel) as long as the longer side stays at least that. */
+static uint8_t *decode_jpeg(const unsigned char *data, long length, int least_side, int *width, int *height,
+                            char *error, size_t size) {
+    tjhandle handle = lib.tj_init();
     uint8_t *pixels = NULL;
-    if (handle && lib.tj_header(handle, data, (unsigned long)length, width, height, &subsampling, &colorspace) == 0
-        && (long)*width * (long)*height <= MAX_PIXELS) {
-        pixels = malloc((size_t)*width * (size_t)*height * 4);
-        if (pixels && lib.tj_decompress(handle, data, (unsigned long)length, pixels, *width, 0, *height,
-                                         TJPF_RGBA, TJFLAG_FASTDCT) != 0) {
-            free(pixels);
-            pixels = NULL;
+    if (handle) {
+        int longer = *width > *height ? *width : *height;
+        int denominator = 1;
+        while (least_side > 0 && denominator < 8 && longer / (denominator * 2) >= least_side) denominator *= 2;
+        *width = (*width + denominator - 1) / denominator;
+        *height = (*height + denominator - 1) / denominator;
+        if ((long)*width * (long)*height <= MAX_PIXELS) {
+            pixels = malloc((size_t)*width * (size_t)*height * 4);
+            if (pixels && lib.tj_decompress(handle, data, (unsigned long)length, pixels, *width, 0, *height,
+                                             TJPF_RGBA, TJFLAG_FASTDCT) != 0) {
+                free(pixels);
+                pixels = NULL;
+            }
         }
     }
     if (!pixels) snprintf(error, size, "the JPEG image could not be decoded");
     if (handle) lib.tj_destroy(handle);
-    free(data);
     return pixels;
+}
+
+/* Scales RGBA pixels down to target_width × target_height by averaging the
+   source pixels each target pixel covers (a box filter), weighting colour
+   by alpha so that transparent pixels lend no colour. */
+static uint8_t *scale_down(const uint8_t *pixels, int width, int height, int target_width, int target_height) {
+    uint8_t *scaled = malloc((size_t)target_width * (size_t)target_height * 4);
+    if (!scaled) return NULL;
+    for (int y = 0; y < target_height; y++) {
+        int top = (int)((long)y * height / target_height);
+        int bottom = (int)((long)(y + 1) * height / target_height);
+        if (bottom <= top) bottom = top + 1;
+        for (int x = 0; x < target_width; x++) {
+            int left = (int)((long)x * width / target_width);
+            int right = (int)((long)(x + 1) * width / target_width);
+            if (right <= left) right = left + 1;
+            uint64_t red = 0, green = 0, blue = 0, alpha = 0, count = 0;
+            for (int sy = top; sy < bottom; sy++) {
+                const uint8_t *pixel = pixels + ((size_t)sy * (size_t)width + (size_t)left) * 4;
+                for (int sx = left; sx < right; sx++, pixel += 4) {
+                    red += (uint64_t)pixel[0] * pixel[3];
+                    green += (uint64_t)pixel[1] * pixel[3];
+                    blue += (uint64_t)pixel[2] * pixel[3];
+                    alpha += pixel[3];
+                    count++;
+                }
+            }
+            uint8_t *out = scaled + ((size_t)y * (size_t)target_width + (size_t)x) * 4;
+            out[0] = alpha ? (uint8_t)((red + alpha / 2) / alpha) : 0;
+            out[1] = alpha ? (uint8_t)((green + alpha / 2) / alpha) : 0;
+            out[2] = alpha ? (uint8_t)((blue + alpha / 2) / alpha) : 0;
+            out[3] = (uint8_t)((alpha + count / 2) / count);
+        }
+    }
+    return scaled;
+}
+
+static unsigned char *encode_png(const uint8_t *pixels, int width, int height, size_t *output_size, char *error, size_t size) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = (png_uint_32)width;
+    image.height = (png_uint_32)height;
+    image.format = PNG_FORMAT_RGBA;
+    png_alloc_size_t length = 0;
+    if (!lib.png_write(&image, NULL, &length, 0, pixels, 0, NULL)) {
+        snprintf(error, size, "cannot encode the PNG image: %s", image.message);
+        return NULL;
+    }
+    unsigned char *output = malloc(length);
+    if (!output) { snprintf(error, size, "out of memory"); return NULL; }
+    if (!lib.png_write(&image, output, &length, 0, pixels, 0, NULL)) {
+        snprintf(error, size, "cannot encode the PNG image: %s", image.message);
+        free(output);
+        return NULL;
+    }
+    *output_size = length;
+    return output;
+}
+
+static unsigned char *encode_jpeg(const uint8_t *pixels, int width, int height, size_t *output_size, char *error, size_t size) {
+    tjhandle handle = lib.tj_init_compress();
+    unsigned char *encoded = NULL;
+    unsigned long length = 0;
+    if (!handle || lib.tj_compress(handle, pixels, width, 0, height, TJPF_RGBA, &encoded, &length, TJSAMP_420, 90, 0) != 0) {
+        if (handle) lib.tj_destroy(handle);
+        snprintf(error, size, "cannot encode the JPEG image");
+        return NULL;
+    }
+    lib.tj_destroy(handle);
+    /* One allocator for every output: the caller frees with free(). */
+    unsigned char *output = malloc(length);
+    if (output) memcpy(output, encoded, length); else snprintf(error, size, "out of memory");
+    lib.tj_free(encoded);
+    *output_size = length;
+    return output;
+}
+
+int share_image_fit(const char *path, int max_side, unsigned char **output, size_t *output_size,
+                    int *format, int *width, int *height, char *error, size_t error_size) {
+    pthread_once(&once, load);
+    *output = NULL;
+    *output_size = 0;
+    FILE *file = fopen(path, "rb");
+    if (!file) { snprintf(error, error_size, "cannot open the image: %s", strerror(errno)); return -1; }
+    *format = sniff(file);
+    int result = -1;
+    uint8_t *pixels = NULL;
+    if (*format == FORMAT_PNG) {
+        if (!lib.png_begin) {
+            snprintf(error, error_size, "libpng is not installed");
+        } else {
+            png_image image;
+            memset(&image, 0, sizeof image);
+            image.version = PNG_IMAGE_VERSION;
+            if (!lib.png_begin(&image, path)) {
+                snprintf(error, error_size, "the PNG image could not be read: %s", image.message);
+            } else {
+                *width = (int)image.width;
+                *height = (int)image.height;
+                lib.png_free(&image);
+                if (*width <= max_side && *height <= max_side) result = 0;
+                else pixels = decode_png(path, width, height, error, error_size);
+            }
+        }
+    } else if (*format == FORMAT_JPEG) {
+        long length = 0;
+        unsigned char *data = read_jpeg(file, &length, width, height, error, error_size);
+        if (data && *width <= max_side && *height <= max_side) result = 0;
+        else if (data) pixels = decode_jpeg(data, length, max_side, width, height, error, error_size);
+        free(data);
+    } else {
+        snprintf(error, error_size, "only PNG and JPEG images can be read");
+    }
+    fclose(file);
+    if (pixels) {
+        int longer = *width > *height ? *width : *height;
+        int target_width = *width, target_height = *height;
+        if (longer > max_side) {
+            target_width = (int)(((long)*width * max_side + longer / 2) / longer);
+            target_height = (int)(((long)*height * max_side + longer / 2) / longer);
+            if (target_width < 1) target_width = 1;
+            if (target_height < 1) target_height = 1;
+        }
+        uint8_t *scaled = (target_width == *width && target_height == *height)
+            ? NULL : scale_down(pixels, *width, *height, target_width, target_height);
+        const uint8_t *source = scaled ? scaled : pixels;
+        if (scaled || (target_width == *width && target_height == *height)) {
+            *output = *format == FORMAT_PNG ? encode_png(source, target_width, target_height, output_size, error, error_size)
+                                            : encode_jpeg(source, target_width, target_height, output_size, error, error_size);
+            if (*output) { *width = target_width; *height = target_height; result = 0; }
+        } else {
+            snprintf(error, error_size, "out of memory");
+        }
+        free(scaled);
+        free(pixels);
+    }
+    return result;
 }
 
 int share_thumbnail_render(const char *path, int columns, int rows,
@@ -155,14 +338,18 @@ int share_thumbnail_render(const char *path, int columns, int rows,
     if (columns <= 0 || rows <= 0) { snprintf(error, error_size, "no room for a thumbnail"); return -1; }
     FILE *file = fopen(path, "rb");
     if (!file) { snprintf(error, error_size, "cannot open the image"); return -1; }
-    unsigned char magic[4] = {0};
-    size_t got = fread(magic, 1, sizeof magic, file);
+    int format = sniff(file);
     int width = 0, height = 0;
     uint8_t *pixels = NULL;
-    if (got >= 4 && magic[0] == 0x89 && magic[1] == 'P' && magic[2] == 'N' && magic[3] == 'G') {
+    if (format == FORMAT_PNG) {
         pixels = decode_png(path, &width, &height, error, error_size);
-    } else if (got >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF) {
-        pixels = decode_jpeg(file, &width, &height, error, error_size);
+    } else if (format == FORMAT_JPEG) {
+        long length = 0;
+        unsigned char *data = read_jpeg(file, &length, &width, &height, error, error_size);
+        /* A thumbnail is a few dozen cells: decoding at 1/8 of a large photo is plenty. */
+        if (data) pixels = decode_jpeg(data, length, 4 * (columns > rows * 2 ? columns : rows * 2), &width, &height,
+                                       error, error_size);
+        free(data);
     } else {
         snprintf(error, error_size, "only PNG and JPEG images get a thumbnail");
     }

@@ -21,6 +21,10 @@ public struct ActivityContext {
     public var title: String?
     /// What the command line asked of Mail (`--to`, `--send` …); nothing by default.
     public var mailRequest = MailRequest()
+    /// `--contact NAME|UID`: Assign to Contact's contact, chosen in its form when absent.
+    public var contact: String?
+    /// What the command line asked of Print (`--printer`, `--copies` …); nothing by default.
+    public var printRequest = PrintRequest()
     private let configuration: (String) -> ConfigSection
 
     /// A context; `section` gives the config section of a name (empty when absent).

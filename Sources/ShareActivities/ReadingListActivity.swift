@@ -93,7 +93,9 @@ public final class ReadingListActivity: SystemActivity {
                 }
                 lines.append("\(stamp)\t\(url)\t\(label)")
             }
-            try AtomicFile.write(lines.joined(separator: "\n") + "\n", to: path)
+            let folder = PathText.parent(of: path)
+            if let failure = LocalFiles.createFolders(folder) { throw FileReplaceError("cannot create \(folder): \(failure.reason)") }
+            try LocalFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
             session.finish(.performed, returnedItems: urls.map { .url($0) })
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.readingList, message: "\(error)"))
@@ -105,33 +107,6 @@ public final class ReadingListActivity: SystemActivity {
         guard FileManager.default.fileExists(atPath: path) else { return [] }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
-    }
-}
-
-/// Writes a file atomically: a temporary file beside it, fsync, rename.
-enum AtomicFile {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func write(_ text: String, to path: String) throws {
-        let directory = PathText.parent(of: path)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let temporary = directory + "/." + PathText.lastComponent(of: path) + ".\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Failure(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        do {
-            try LocalFiles.writeAll(text, to: fd)
-        } catch {
-            close(fd)
-            unlink(temporary)
-            throw Failure(description: "cannot write \(temporary): \(error.reason)")
-        }
-        guard fsync(fd) == 0, close(fd) == 0, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Failure(description: "cannot save \(path): \(reason)")
-        }
     }
 }
 

@@ -12,6 +12,8 @@ public enum SystemActivities {
             CopyActivity.self,
             ReadingListActivity.self,
             SaveToPicturesActivity.self,
+            AssignToContactActivity.self,
+            PrintActivity.self,
         ]
     }
 

@@ -212,9 +212,7 @@ struct ComposeStateFile: Sendable {
         let directory = PathText.parent(of: path)
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else { return }
-        if rename(temporary, path) != 0 { unlink(temporary) }
+        try? LocalFiles.replace(path, with: Array(data))
     }
 
     /// The saved values and autosave draft, if a compose screen was left unfinished.

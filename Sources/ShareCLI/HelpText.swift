@@ -42,6 +42,16 @@ enum HelpText {
       --resume             reopen the compose screen left unfinished (after a
                            crash, a kill or a closed terminal)
 
+    Print (--activity print; --printer skips the form):
+      --printer NAME       the CUPS destination (`lpstat -e` lists them)
+      --copies N           copies, 1 to 999 (default 1)
+      --pages RANGE        pages such as 1-3,7 or 5- (default all)
+      --sides SIDES        one, two or two-short-edge (default the printer's)
+
+    Assign to Contact (--activity assignToContact):
+      --contact NAME|UID   the contact whose photo the image becomes: a full
+                           name, an address or a UID (else chosen in a form)
+
     Reading list:
       --reading-list       print the reading list, newest first (with --json: JSON)
 
@@ -62,6 +72,7 @@ enum HelpText {
       $XDG_DATA_HOME/share/                drafts, sent, outbox, reading list
       $XDG_STATE_HOME/share/compose.json   the unfinished message (--resume)
       XDG_PICTURES_DIR, else ~/Pictures    where Save to Pictures keeps images
+      [contacts] vcard-dir, else ~/.contacts   the vCards Assign to Contact changes
 
     Exit codes:
       0 completed   1 not completed (cancelled, saved, queued)

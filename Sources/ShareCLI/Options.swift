@@ -1,3 +1,4 @@
+import ShareActivities
 import ShareCore
 import ShareMail
 
@@ -52,12 +53,17 @@ public struct Options: Sendable, Equatable {
     public var configPath: String?
     /// Mail's options: recipients, sender, HTML, send or save.
     public var mail = MailRequest()
+    /// `--contact NAME|UID`: Assign to Contact's contact.
+    public var contact: String?
+    /// Print's options: `--printer`, `--copies`, `--pages`, `--sides`.
+    public var print = PrintRequest()
 
     public init() {}
 
     /// The options every `--flag VALUE` takes, for the help text and error messages.
     public static let valueOptions = ["--text", "--url", "--file", "--subject", "--title", "--exclude", "--only", "--activity", "--config",
-                                      "--to", "--cc", "--bcc", "--from", "--body", "--body-file", "--attach"]
+                                      "--to", "--cc", "--bcc", "--from", "--body", "--body-file", "--attach",
+                                      "--contact", "--printer", "--copies", "--pages", "--sides"]
     /// The options without a value.
     public static let flagOptions = ["--list", "--explain", "--json", "--no-color", "--version", "--help",
                                      "--html", "--send", "--save-draft", "--flush", "--resume", "--reading-list"]
@@ -132,6 +138,27 @@ public struct Options: Sendable, Equatable {
                 case "--body": options.items.append(.text(value))
                 case "--body-file": options.items.append(.bodyFile(value))
                 case "--attach": options.items.append(.file(value))
+                case "--contact":
+                    guard !value.trimmingWhitespace().isEmpty else { throw UsageError("--contact needs a name, an address or a UID") }
+                    options.contact = value
+                case "--printer":
+                    guard !value.isEmpty, !value.contains(where: { $0 == "/" || $0 == "#" || $0 == " " || $0.asciiValue.map { $0 < 0x20 } == true }) else {
+                        throw UsageError("--printer: '\(value)' is not a printer name (no spaces, '/' or '#'); `lpstat -e` lists them")
+                    }
+                    options.print.printer = value
+                case "--copies":
+                    guard let copies = Int(value), (1...999).contains(copies) else {
+                        throw UsageError("--copies takes a number from 1 to 999, not '\(value)'")
+                    }
+                    options.print.copies = copies
+                case "--pages":
+                    guard PrintRequest.isPageRange(value) else {
+                        throw UsageError("--pages takes pages and ranges such as 1-3,7 or 5-, not '\(value)'")
+                    }
+                    options.print.pages = value
+                case "--sides":
+                    guard let sides = PrintRequest.Sides(rawValue: value) else { throw UsageError("--sides takes one, two or two-short-edge, not '\(value)'") }
+                    options.print.sides = sides
                 default: break
                 }
                 continue

@@ -123,6 +123,8 @@ public enum ShareCommand {
                                       detector: detector, section: configuration.section)
         context.title = options.title
         context.mailRequest = options.mail
+        context.contact = options.contact
+        context.printRequest = options.print
         let systemActivities: [any Activity]
         do {
             systemActivities = try SystemActivities.make(context)
@@ -259,7 +261,12 @@ public enum ShareCommand {
         }
         let verdict = sheet.evaluate(activity)
         if verdict.isEligible && activity.makeForm() != nil && !console.hasTerminal() {
-            let fix = type == .mail ? "; add --send to send it, or --save-draft to keep it" : ""
+            let fix = switch type {
+            case .mail: "; add --send to send it, or --save-draft to keep it"
+            case .print: "; add --printer NAME to print without it"
+            case .assignToContact: "; add --contact NAME to choose the contact without it"
+            default: ""
+            }
             return .exit(usage("no terminal for the \(activity.activityTitle) form\(fix)", console))
         }
         if let reason = verdict.reason {
@@ -362,7 +369,7 @@ public enum ShareCommand {
         case .url(let url): return "url     " + TerminalText.excerpt(url.absoluteString, columns: 60)
         case .image(let file), .file(let file):
             return pad(item.kind.rawValue, 6) + "  " + TerminalText.excerpt(file.name, columns: 40)
-                + "  " + file.contentType + "  " + PickerHeader.byteCount(file.size)
+                + "  " + file.contentType + "  " + ByteCount.words(file.size)
         }
     }
 

@@ -108,6 +108,18 @@ enum SystemActivity {
     static let needsClipboard = "copyToPasteboard"
     static let noClipboardDetail = "no terminal for OSC 52, and neither wl-copy nor xclip"
 
+    /// Why each built activity that needs something of the machine is
+    /// unavailable in a test's fresh world (no clipboard, no contacts, no
+    /// CUPS scheduler); the unbuilt ones say "not built yet".
+    static func unavailableDetail(_ type: String) -> String {
+        switch type {
+        case needsClipboard: noClipboardDetail
+        case "assignToContact": "no contacts folder: ~/.contacts does not exist (set [contacts] vcard-dir to your vCard folder)"
+        case "print": "no printer: `lpstat -e` lists none (the CUPS scheduler is not running)"
+        default: "not built yet"
+        }
+    }
+
     /// The verdicts this build must give when nothing is excluded: a system
     /// activity is "unsupported-items" when none of the item kinds (an image
     /// also counts as a file) is one it takes, else "eligible" when built and

@@ -43,21 +43,20 @@ import Testing
         #expect(rows.reasons == SystemActivity.expectedReasons(itemKinds: ["i"]))
         let contact = try rows.row("assignToContact")
         #expect(contact.reason == "unavailable")
-        #expect(contact.detail == "not built yet")
+        #expect(contact.detail == SystemActivity.unavailableDetail("assignToContact"))
         #expect(try rows.row("addToReadingList").reason == "unsupported-items")
         // An image is also a file: Print takes it.
         #expect(try rows.row("print").reason == "unavailable")
     }
 
-    @Test func everyUnavailableSystemActivitySaysNotBuiltYet() throws {
+    @Test func everyUnavailableSystemActivitySaysWhy() throws {
         let fixtures = try Fixtures()
         let rows = try ActivityRow.parse(try fixtures.share(
             "--explain", "--json", "--text", "x", "https://example.com", fixtures.png.path, fixtures.pdf.path))
         #expect(rows.count == 14)
         for row in rows where !SystemActivity.built.contains(row.type) {
             #expect(row.reason == "unavailable", "\(row)")
-            let detail = row.type == SystemActivity.needsClipboard ? SystemActivity.noClipboardDetail : "not built yet"
-            #expect(row.detail == detail, "\(row)")
+            #expect(row.detail == SystemActivity.unavailableDetail(row.type), "\(row)")
         }
         #expect(rows.reason("mail") == nil)
     }

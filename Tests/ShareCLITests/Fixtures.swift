@@ -84,6 +84,8 @@ final class Fixtures {
             "XDG_DATA_DIRS": root.appendingPathComponent("data").path,
             "LANG": "C.UTF-8",
             "PATH": "/usr/local/bin:/usr/bin:/bin",
+            // No CUPS scheduler unless a test starts one: a machine's own printers never show.
+            "CUPS_SERVER": root.appendingPathComponent("no-cups.sock").path,
         ]
     }
 
@@ -100,6 +102,31 @@ final class Fixtures {
     /// `share` with `arguments` given inline.
     func share(_ arguments: String..., input: Data? = nil) throws -> ShareRun {
         try share(arguments, input: input)
+    }
+
+    /// Runs `share` as a user whom permissions stop: as root (who reads and
+    /// writes anything), a copy of the binary runs as `nobody` through
+    /// setpriv, so the fixtures must be made under `/tmp` (world-readable
+    /// folders all the way down). As anyone else, the binary runs as is.
+    func shareUnprivileged(_ arguments: [String]) throws -> ShareRun {
+        var executable = try Share.binary()
+        var prefix: [String] = []
+        if getuid() == 0 {
+            let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv.path), "running as root needs /usr/bin/setpriv")
+            let bin = root.appendingPathComponent("bin", isDirectory: true)
+            let copy = bin.appendingPathComponent("share")
+            if !FileManager.default.fileExists(atPath: copy.path) {
+                try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+                try FileManager.default.copyItem(at: executable, to: copy)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+            }
+            prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path]
+            executable = setpriv
+        }
+        let run = try Share.run(executable, prefix + arguments, environment: environment, directory: files)
+        #expect(!run.timedOut, "share \(arguments) was killed after \(Share.watchdogSeconds) s")
+        return run
     }
 
     /// Writes a config file with `contents` at `relativePath` under ``root``.

@@ -53,32 +53,15 @@ import Testing
     }
 
     /// An existing file the user may not read. Root reads anything, so as
-    /// root the binary runs as `nobody` from a copy in a world-readable folder.
+    /// root the binary runs as `nobody` (``Fixtures/shareUnprivileged(_:)``).
     @Test func unreadableFile() throws {
         let runAsNobody = getuid() == 0
         let fixtures = try Fixtures(base: runAsNobody ? URL(fileURLWithPath: "/tmp") : FileManager.default.temporaryDirectory)
         let secret = try fixtures.file("secret.pdf", FixtureBytes.pdf)
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: secret.path)
 
-        var executable = try Share.binary()
-        var prefix: [String] = []
-        if runAsNobody {
-            let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
-            try #require(FileManager.default.isExecutableFile(atPath: setpriv.path), "running as root needs /usr/bin/setpriv")
-            let bin = fixtures.root.appendingPathComponent("bin", isDirectory: true)
-            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o755])
-            let copy = bin.appendingPathComponent("share")
-            try FileManager.default.copyItem(at: executable, to: copy)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
-            prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path]
-            executable = setpriv
-        }
-
         for arguments in [[secret.path], ["--file", secret.path], [secret.absoluteString]] {
-            let run = try Share.run(executable, prefix + ["--explain", "--json"] + arguments,
-                                    environment: fixtures.environment, directory: fixtures.files)
-            #expect(!run.timedOut)
+            let run = try fixtures.shareUnprivileged(["--explain", "--json"] + arguments)
             #expect(run.status == 2, "\(arguments): stderr: \(run.err)")
             #expect(run.stdout.isEmpty, "stdout: \(run.out)")
             #expect(run.err.contains("cannot read \(secret.path)"), "stderr: \(run.err)")

@@ -88,11 +88,11 @@ struct PickerHeaderTests {
         (2_000_000_000_000, "2.0 TB"),
     ])
     func byteCounts(bytes: Int64, text: String) {
-        #expect(PickerHeader.byteCount(bytes) == text)
+        #expect(ByteCount.words(bytes) == text)
     }
 
     @Test(arguments: [(Int64(999_999), "1.0 MB"), (999_999_999, "1.0 GB"), (999_960, "1.0 MB")])
     func byteCountsThatRoundUpMoveToTheNextUnit(bytes: Int64, text: String) {
-        #expect(PickerHeader.byteCount(bytes) == text, "never “1000.0” of a smaller unit")
+        #expect(ByteCount.words(bytes) == text, "never “1000.0” of a smaller unit")
     }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Makes and inspects images for share's tests (Debian's python3-pil).
 
-  image_tool.py solid OUT WIDTH HEIGHT R G B   writes a solid-colour PNG
+  image_tool.py solid OUT WIDTH HEIGHT R G B   writes a solid-colour image: JPEG
+                                               when OUT ends in .jpg, else PNG
   image_tool.py describe PATH                  prints JSON: format, size, mode,
                                                and the RGB of the centre and a corner
 """
@@ -12,7 +13,8 @@ from PIL import Image
 
 
 def solid(out, width, height, red, green, blue):
-    Image.new("RGB", (int(width), int(height)), (int(red), int(green), int(blue))).save(out, format="PNG")
+    format = "JPEG" if out.lower().endswith((".jpg", ".jpeg")) else "PNG"
+    Image.new("RGB", (int(width), int(height)), (int(red), int(green), int(blue))).save(out, format=format)
 
 
 def describe(path):

@@ -66,45 +66,9 @@ public final class AddressBook: @unchecked Sendable {
     // MARK: - vCard
 
     static func readVCards(in directory: String) -> [Entry] {
-        var entries: [Entry] = []
-        for relative in LocalFiles.filesBelow(directory) where relative.lowercased().hasSuffix(".vcf") {
-            guard let text = try? String(contentsOfFile: directory + "/" + relative, encoding: .utf8) else { continue }
-            entries += parseVCards(text)
+        ContactFolder(path: directory).contacts().flatMap { contact in
+            contact.emails.filter { $0.contains("@") }.map { Entry(name: contact.fullName, email: $0, nickname: contact.nickname) }
         }
-        return entries.sorted { $0.name.lowercased() < $1.name.lowercased() }
-    }
-
-    /// The names and addresses of every card in `text` (RFC 6350, lines unfolded).
-    static func parseVCards(_ text: String) -> [Entry] {
-        var lines: [String] = []
-        for raw in text.replacing("\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false) {
-            if (raw.hasPrefix(" ") || raw.hasPrefix("\t")), !lines.isEmpty { lines[lines.count - 1] += raw.dropFirst() } else {
-                lines.append(String(raw))
-            }
-        }
-        var entries: [Entry] = []
-        var name = ""
-        var nickname: String?
-        var emails: [String] = []
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let key = line[..<colon].split(separator: ";").first.map { $0.uppercased() } ?? ""
-            let value = unescape(String(line[line.index(after: colon)...]))
-            switch key {
-            case "BEGIN": name = ""; nickname = nil; emails = []
-            case "FN": name = value
-            case "NICKNAME": nickname = value
-            case "EMAIL": if value.contains("@") { emails.append(value) }
-            case "END": entries += emails.map { Entry(name: name, email: $0, nickname: nickname) }
-            default: break
-            }
-        }
-        return entries
-    }
-
-    private static func unescape(_ value: String) -> String {
-        value.replacing("\\,", with: ",").replacing("\\;", with: ";")
-            .replacing("\\n", with: " ").replacing("\\\\", with: "\\")
     }
 
     // MARK: - mutt aliases

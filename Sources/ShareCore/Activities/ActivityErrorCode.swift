@@ -59,6 +59,16 @@ extension ActivityError {
         public static let downloadFailed = "download-failed"
         /// Save to Pictures: the URL's bytes are not an image.
         public static let notAnImage = "not-an-image"
+        /// Assign to Contact: `--contact` (or the chosen one) names no contact, or more than one.
+        public static let noSuchContact = "no-such-contact"
+        /// Assign to Contact: the card changed on disk since it was read; nothing was written.
+        public static let contactChanged = "contact-changed"
+        /// Assign to Contact: the image could not be read or the card could not be written.
+        public static let contactFailed = "contact-failed"
+        /// Print: `lp` refused the job, or CUPS aborted it.
+        public static let printFailed = "print-failed"
+        /// Print: the printer is stopped, so the job waits in its queue.
+        public static let printerStopped = "printer-stopped"
         /// The system activity is not built yet.
         public static let unavailable = "unavailable"
 
@@ -80,7 +90,8 @@ extension ActivityError {
         public static let all = [
             failed, notEligible, itemFailed, noItems, prepareFailed, noTerminal, terminalClosed, noForm, noFinish,
             invalidInput, saved, queued, ioError, sendFailed, temporaryFailure, configuration, noClipboard,
-            copyFailed, readingList, alreadyListed, saveFailed, downloadFailed, notAnImage, unavailable, pluginFailed, timeout, cancelled, retry,
+            copyFailed, readingList, alreadyListed, saveFailed, downloadFailed, notAnImage,
+            noSuchContact, contactChanged, contactFailed, printFailed, printerStopped, unavailable, pluginFailed, timeout, cancelled, retry,
         ]
     }
 }

@@ -100,6 +100,37 @@ public enum LocalFiles {
         return nil
     }
 
+    /// Replaces the file at `path` with `bytes` atomically: they are written
+    /// to a hidden temporary file beside it, flushed to disk, given `mode`,
+    /// and renamed over it, so a reader (or a crash) sees the old file or
+    /// the new one, never a part. `check`, when given, runs just before the
+    /// rename and may refuse by throwing (the file changed meanwhile); the
+    /// temporary file is then removed and the file is left as it was.
+    public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600,
+                               check: () throws(FileReplaceError) -> Void = {}) throws(FileReplaceError) {
+        let folder = PathText.parent(of: path)
+        var template = Array((folder + "/." + PathText.lastComponent(of: path) + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw FileReplaceError("cannot write in \(folder): \(FileError(code: errno).reason)") }
+        let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        do throws(FileReplaceError) {
+            do { try writeAll(bytes, to: descriptor) } catch { throw FileReplaceError("cannot write \(temporary): \(error.reason)") }
+            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
+                throw FileReplaceError("cannot write \(temporary): \(FileError(code: errno).reason)")
+            }
+            try check()
+            guard rename(temporary, path) == 0 else { throw FileReplaceError("cannot save \(path): \(FileError(code: errno).reason)") }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        // The folder's entry on disk too.
+        let directory = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 { fsync(directory); close(directory) }
+    }
+
     /// Creates the folder at `path` and any missing parents (as `mkdir -p`),
     /// new ones with `mode`; the reason when it cannot.
     public static func createFolders(_ path: String, mode: mode_t = 0o700) -> FileError? {
@@ -154,6 +185,12 @@ public enum LocalFiles {
         guard case .regular = FileStatus.of(path) else { return false }
         return access(path, X_OK) == 0
     }
+}
+
+/// Why ``LocalFiles/replace(_:with:mode:check:)`` left a file as it was, in words.
+public struct FileReplaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
 }
 
 /// Why a file could not be read, written or made: an `errno` value and its words.

@@ -82,10 +82,34 @@ public enum PathText {
         return parent.isEmpty ? "/" : parent
     }
 
+    /// The path with `home` written as `~`: "/home/kim/.contacts" → "~/.contacts".
+    public static func abbreviating(_ path: String, home: String) -> String {
+        let base = strippingTrailingSlashes(home)
+        guard base != "/", !base.isEmpty else { return path }
+        if path == base { return "~" }
+        return path.hasPrefix(base + "/") ? "~" + path.dropFirst(base.count) : path
+    }
+
     private static func strippingTrailingSlashes(_ path: String) -> String {
         guard path.count > 1 else { return path }
         var result = Substring(path)
         while result.count > 1, result.hasSuffix("/") { result.removeLast() }
         return String(result)
+    }
+}
+
+/// Sizes of files in words.
+public enum ByteCount {
+    /// `512 B`, `12.3 KB`, `4.0 MB` (powers of 1000, as file managers show).
+    public static func words(_ bytes: Int64) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        let units = ["KB", "MB", "GB", "TB"]
+        var value = Double(bytes) / 1000
+        var unit = 0
+        // 999.96 would print as "1000.0": move up a unit before rounding can do that.
+        while value >= 999.95 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        // One decimal, rounded half up as printf does for these values.
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 }

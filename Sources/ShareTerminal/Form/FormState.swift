@@ -148,7 +148,8 @@ public struct FormState: Sendable, Equatable {
             guard fields[index].isFocusable, kind != .attachmentList, !isChoice(kind) else { return false }
             return kind != .addressList || index == firstAddressList
         }
-        focus = editable.first { fields[$0].isEmpty } ?? editable.first ?? 0
+        // A form of choices only (a printer, a contact) starts on the first of them, never on a preview.
+        focus = editable.first { fields[$0].isEmpty } ?? editable.first ?? fields.indices.first { fields[$0].isFocusable } ?? 0
     }
 
     /// The values by field id.

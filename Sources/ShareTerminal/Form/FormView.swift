@@ -86,7 +86,7 @@ public enum FormView {
             for (offset, attachment) in field.attachments.dropFirst(first).prefix(shown).enumerated() {
                 let index = first + offset
                 let selected = focused && index == field.selectedAttachment
-                let size = PickerHeader.byteCount(attachment.size)
+                let size = ByteCount.words(attachment.size)
                 let detail = "  \(attachment.contentType)  \(size)"
                 let nameRoom = max(4, state.width - 6 - DisplayWidth.of(detail))
                 let line = "📎 " + DisplayWidth.truncate(attachment.name, to: nameRoom) + detail

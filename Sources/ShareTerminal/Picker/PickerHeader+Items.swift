@@ -43,7 +43,7 @@ extension PickerHeader {
         switch item {
         case .text(let text): "Text · \(text.count) character\(text.count == 1 ? "" : "s")"
         case .url(let url): url.absoluteString
-        case .image(let file), .file(let file): "\(file.contentType) · \(byteCount(file.size))"
+        case .image(let file), .file(let file): "\(file.contentType) · \(ByteCount.words(file.size))"
         }
     }
 
@@ -63,18 +63,5 @@ extension PickerHeader {
         case .image: "▣"
         case .file: "▤"
         }
-    }
-
-    /// `512 B`, `12.3 KB`, `4.0 MB` (powers of 1000, as file managers show).
-    public static func byteCount(_ bytes: Int64) -> String {
-        if bytes < 1000 { return "\(bytes) B" }
-        let units = ["KB", "MB", "GB", "TB"]
-        var value = Double(bytes) / 1000
-        var unit = 0
-        // 999.96 would print as "1000.0": move up a unit before rounding can do that.
-        while value >= 999.95 && unit < units.count - 1 { value /= 1000; unit += 1 }
-        // One decimal, rounded half up as printf does for these values.
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) \(units[unit])"
     }
 }

@@ -1,0 +1,206 @@
+import FoundationEssentials
+import ShareCore
+
+/// Print: images and files sent to CUPS with `lp`, and followed until CUPS
+/// says the job is done.
+///
+/// The printer, copies, pages, sides and fit-to-page are chosen in a form
+/// (the printer preselected as CUPS would choose it), or given on the
+/// command line (`--printer` skips the form). The job id is the returned
+/// item. The job is followed until it completes, is cancelled or aborted,
+/// or its printer is found stopped; a job still printing after
+/// ``followSeconds`` is left to CUPS and reported `queued`. A job on a
+/// stopped printer is cancelled and reported `failed` with CUPS' words, so
+/// that a failure never prints later by surprise.
+@MainActor
+public final class PrintActivity: SystemActivity, FormValidating {
+    public static var systemType: ActivityType { .print }
+
+    /// How long a job is followed before it is left to CUPS.
+    nonisolated static let followSeconds = 120.0
+    /// How often the job's state is asked for.
+    nonisolated static let pollMilliseconds = 300
+
+    private let environment: [String: String]
+    private let home: String
+    private let request: PrintRequest
+    private var items: [ShareItem] = []
+    private var looked: Result<CUPS.Destinations, CUPSError>?
+
+    /// Print for the context's environment and command line.
+    public init(context: ActivityContext) {
+        environment = context.environment
+        home = context.locations.home
+        request = context.printRequest
+    }
+
+    public var activityImage: ActivityImage { .glyph("⎙") }
+
+    /// The destinations, asked of CUPS once.
+    private func destinations() -> Result<CUPS.Destinations, CUPSError> {
+        if let looked { return looked }
+        let home = self.home
+        let result = CUPS.find(environment: environment).flatMap { cups in
+            Result { () throws(CUPSError) in try cups.destinations(home: home) }
+        }
+        looked = result
+        return result
+    }
+
+    /// Available when `lp` exists and `lpstat -e` lists a destination.
+    public var availability: Availability {
+        switch destinations() {
+        case .failure(let error): return .unavailable(error.description.hasPrefix("no `") ? error.description : "lpstat -e failed: \(error)")
+        case .success(let found) where found.names.isEmpty:
+            let running = (try? CUPS.find(environment: environment).get())?.schedulerIsRunning() ?? false
+            return .unavailable("no printer: `lpstat -e` lists none" + (running ? "" : " (the CUPS scheduler is not running)"))
+        case .success: return .available
+        }
+    }
+
+    public func prepare(with items: [ShareItem]) async throws {
+        self.items = items
+    }
+
+    // MARK: - The form
+
+    static let sidesChoices = ["printer's default", "one-sided", "two-sided", "two-sided, short edge"]
+    static let fitChoices = ["no", "yes"]
+
+    /// The printer and its options, unless `--printer` chose already.
+    public func makeForm() -> ActivityForm? {
+        guard request.printer == nil else { return nil }
+        let found = (try? destinations().get()) ?? CUPS.Destinations(names: [], preferred: nil)
+        let files = items.compactMap(\.fileItem).map { "\($0.name) · \(ByteCount.words($0.size))" }.joined(separator: ", ")
+        let sides = request.sides.map { PrintRequest.Sides.allCases.firstIndex(of: $0)! + 1 } ?? 0
+        return ActivityForm(title: "Print", fields: [
+            FormField(id: "files", label: "Print", kind: .preview, initialValue: files),
+            FormField(id: "printer", label: "Printer", kind: .choice(found.names), initialValue: found.preferred ?? found.names.first ?? ""),
+            FormField(id: "copies", label: "Copies", kind: .text, initialValue: String(request.copies)),
+            FormField(id: "pages", label: "Pages", kind: .text, initialValue: request.pages ?? "all"),
+            FormField(id: "sides", label: "Sides", kind: .choice(PrintActivity.sidesChoices), initialValue: PrintActivity.sidesChoices[sides]),
+            FormField(id: "fit", label: "Fit to page", kind: .choice(PrintActivity.fitChoices), initialValue: request.fitToPage ? "yes" : "no"),
+        ], actions: [FormAction(id: "print", label: "Print", progress: "Printing…")])
+    }
+
+    public func problem(in field: FormField, value: String) -> String? {
+        let text = value.trimmingWhitespace()
+        switch field.id {
+        case "copies": return Int(text).map { (1...999).contains($0) } == true ? nil : "a number from 1 to 999"
+        case "pages": return text.lowercased() == "all" || text.isEmpty || PrintRequest.isPageRange(text) ? nil : "pages such as 1-3,7 or 5-, or all"
+        default: return nil
+        }
+    }
+
+    public func warnings(before action: FormAction, values: [String: String]) -> [String] { [] }
+
+    /// The request the form's values make (the command line's when there is no form).
+    func request(from values: [String: String]) throws(ActivityError) -> PrintRequest {
+        guard !values.isEmpty else { return request }
+        var made = request
+        made.printer = values["printer"]
+        guard let copies = Int((values["copies"] ?? "").trimmingWhitespace()), (1...999).contains(copies) else {
+            throw ActivityError(code: ActivityError.Code.invalidInput, message: "copies: a number from 1 to 999")
+        }
+        made.copies = copies
+        let pages = (values["pages"] ?? "").trimmingWhitespace()
+        if pages.isEmpty || pages.lowercased() == "all" {
+            made.pages = nil
+        } else {
+            guard PrintRequest.isPageRange(pages) else {
+                throw ActivityError(code: ActivityError.Code.invalidInput, message: "pages: pages such as 1-3,7 or 5-, or all")
+            }
+            made.pages = pages
+        }
+        let side = PrintActivity.sidesChoices.firstIndex(of: values["sides"] ?? "") ?? 0
+        made.sides = side == 0 ? nil : PrintRequest.Sides.allCases[side - 1]
+        made.fitToPage = values["fit"] == "yes"
+        return made
+    }
+
+    // MARK: - Performing
+
+    public func perform(_ session: ActivitySession) async {
+        let cups: CUPS
+        let request: PrintRequest
+        do {
+            cups = try CUPS.find(environment: environment).get()
+            request = try self.request(from: session.formValues)
+        } catch let error as CUPSError {
+            session.fail(ActivityError(code: ActivityError.Code.printFailed, message: error.description))
+            return
+        } catch let error as ActivityError {
+            session.fail(error)
+            return
+        } catch {
+            session.fail(ActivityError(code: ActivityError.Code.printFailed, message: "\(error)"))
+            return
+        }
+        guard let printer = request.printer ?? (try? destinations().get())?.preferred else {
+            session.fail(ActivityError(code: ActivityError.Code.printFailed, message: "no printer chosen, and CUPS has no default: give --printer NAME"))
+            return
+        }
+        var files: [String] = []
+        for file in session.items.compactMap(\.fileItem) {
+            guard let path = file.path?.path ?? MailActivity.materialize(file) else {
+                session.fail(ActivityError(code: ActivityError.Code.printFailed, message: "cannot read \(file.name)"))
+                return
+            }
+            files.append(path)
+        }
+        let title = session.subject ?? session.items.compactMap(\.fileItem).first?.name ?? "share"
+        // lp and lpstat wait on the server: off the main actor, so the screen stays responsive.
+        let outcome = await Task.detached { await PrintActivity.print(files, request: request, printer: printer, title: title, cups: cups) }.value
+        switch outcome {
+        case .success(let id): session.finish(.performed, returnedItems: [.text(id)])
+        case .failure(let error) where error.code == ActivityError.Code.queued:
+            session.finish(.queued, returnedItems: [], error: error)
+        case .failure(let error) where error.code == ActivityError.Code.cancelled:
+            session.finish(.cancelled, error: error)
+        case .failure(let error): session.fail(error)
+        }
+    }
+
+    /// Submits the job and follows it; the job id when it completed.
+    nonisolated static func print(_ files: [String], request: PrintRequest, printer: String, title: String,
+                                  cups: CUPS) async -> Result<String, ActivityError> {
+        let id: String
+        do { id = try cups.submit(files, request: request, printer: printer, title: title) } catch {
+            return .failure(ActivityError(code: ActivityError.Code.printFailed, message: "lp: \(error.description)"))
+        }
+        let deadline = ContinuousClock.now + .seconds(followSeconds)
+        while true {
+            let state: CUPS.JobState
+            do { state = try cups.job(id, printer: printer) } catch {
+                return .failure(ActivityError(code: ActivityError.Code.queued,
+                                              message: "job \(id) was sent, but CUPS could not be asked about it: \(error)"))
+            }
+            switch state {
+            case .completed, .unknown:
+                return .success(id)
+            case .cancelled(let reasons):
+                return .failure(ActivityError(code: ActivityError.Code.cancelled, message: "job \(id) was cancelled (\(reasons.joined(separator: ", ")))"))
+            case .aborted(let reasons, let message):
+                let words = [message, reasons.isEmpty ? nil : reasons.joined(separator: ", ")].compactMap { $0 }.joined(separator: "; ")
+                return .failure(ActivityError(code: ActivityError.Code.printFailed, message: "CUPS aborted job \(id): \(words)"))
+            case .held(let reasons):
+                return .failure(ActivityError(code: ActivityError.Code.queued,
+                                              message: "job \(id) is held in \(printer)'s queue (\(reasons.joined(separator: ", ")))"))
+            case .active(let reasons, _):
+                // A pending job on a stopped printer says so in its reasons; the printer's message says why.
+                if reasons.contains("printer-stopped") {
+                    let words = ((try? cups.stopped(printer)) ?? nil) ?? "printer-stopped"
+                    let cancelled = (try? cups.cancel(id)) != nil
+                    return .failure(ActivityError(code: ActivityError.Code.printerStopped,
+                        message: "printer \(printer) is stopped: \(words); "
+                            + (cancelled ? "job \(id) was cancelled, nothing will print" : "job \(id) waits in its queue (`cancel \(id)` removes it)")))
+                }
+            }
+            if ContinuousClock.now >= deadline {
+                return .failure(ActivityError(code: ActivityError.Code.queued,
+                    message: "job \(id) is still printing after \(Int(followSeconds)) s; CUPS goes on with it (`lpstat -o \(printer)`)"))
+            }
+            try? await Task.sleep(for: .milliseconds(pollMilliseconds))
+        }
+    }
+}

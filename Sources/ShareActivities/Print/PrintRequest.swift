@@ -1,0 +1,67 @@
+/// What Print is asked for: by the command line (`--printer`, `--copies`,
+/// `--pages`, `--sides`), or by its form.
+public struct PrintRequest: Sendable, Equatable {
+    /// Both sides of the paper, or one.
+    public enum Sides: String, Sendable, CaseIterable {
+        /// One side (`sides=one-sided`).
+        case one
+        /// Both sides, turned on the long edge (`sides=two-sided-long-edge`).
+        case two
+        /// Both sides, turned on the short edge (`sides=two-sided-short-edge`), for landscape pages.
+        case twoShortEdge = "two-short-edge"
+
+        /// The value of CUPS' `sides` option.
+        public var cupsValue: String {
+            switch self {
+            case .one: "one-sided"
+            case .two: "two-sided-long-edge"
+            case .twoShortEdge: "two-sided-short-edge"
+            }
+        }
+    }
+
+    /// The destination (`lpstat -e` lists them); `nil` for the default.
+    public var printer: String?
+    /// How many copies, 1…999.
+    public var copies = 1
+    /// The pages (`1-3,7`); `nil` for all of them.
+    public var pages: String?
+    /// One side or two; `nil` for the printer's own default.
+    public var sides: Sides?
+    /// Whether each page is scaled to fit the paper (`fit-to-page`).
+    public var fitToPage = false
+
+    public init() {}
+
+    /// Whether `text` is a page list CUPS takes: numbers and ranges
+    /// (`1-3`, `5-`) separated by commas, each page 1 or more, ranges upward.
+    public static func isPageRange(_ text: String) -> Bool {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard !parts.isEmpty else { return false }
+        for part in parts {
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let first = bounds.first, let low = page(first) else { return false }
+            if bounds.count == 2 {
+                if bounds[1].isEmpty { continue }
+                guard let high = page(bounds[1]), high >= low else { return false }
+            }
+        }
+        return true
+    }
+
+    private static func page(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.count <= 6, text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text), number >= 1 else {
+            return nil
+        }
+        return number
+    }
+
+    /// The options of `lp` for this request, printing to `printer`.
+    public func lpArguments(printer: String, title: String) -> [String] {
+        var arguments = ["-d", printer, "-n", String(copies), "-t", title]
+        if let pages { arguments += ["-o", "page-ranges=\(pages)"] }
+        if let sides { arguments += ["-o", "sides=\(sides.cupsValue)"] }
+        if fitToPage { arguments += ["-o", "fit-to-page"] }
+        return arguments
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// Assign to Contact (SPEC §2): one image becomes a contact's photo in the
+/// vCard folder; only the card's PHOTO changes, byte for byte, and a
+/// program other than share (Python's vobject) reads the result.
+@Suite struct AssignToContactTests {
+    /// A 3.0 card with what a card from the wild has: a Korean name, a
+    /// folded line, grouped lines, an unknown X- property, lower-case names.
+    static let minji = [
+        "BEGIN:VCARD", "VERSION:3.0", "PRODID:-//Test//KR", "UID:minji-1", "FN:김민지", "N:김;민지;;;",
+        "item1.EMAIL;type=INTERNET;type=pref:minji@example.com", "item1.X-ABLabel:_$!<Work>!$_",
+        "NOTE:이 메모는 두 줄로 접혀 있습니다. This note is long enough that it is fol",
+        " ded across two physical lines.", "x-custom;x-param=\"a:b\":value kept as is", "END:VCARD",
+    ].joined(separator: "\r\n") + "\r\n"
+
+    /// A 4.0 card with a photo by URI, in the same file after Minji.
+    static let jun = [
+        "BEGIN:VCARD", "VERSION:4.0", "UID:urn:uuid:jun-2", "FN:Lee Jun", "PHOTO:https://example.com/jun.jpg",
+        "EMAIL;TYPE=work:jun@example.com", "END:VCARD",
+    ].joined(separator: "\r\n") + "\r\n"
+
+    /// A world with a vCard folder at `~/.contacts` holding `files`.
+    static func world(_ files: [String: String], base: URL = FileManager.default.temporaryDirectory) throws -> (Fixtures, URL) {
+        let fixtures = try Fixtures(base: base)
+        let folder = fixtures.home.appendingPathComponent(".contacts/default", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
+        return (fixtures, folder)
+    }
+
+    /// The physical lines of a PHOTO property starting at `line` of `text`, unfolded back into one.
+    static func photoLines(_ text: String) -> [String] {
+        var lines: [String] = []
+        var inPhoto = false
+        for line in text.components(separatedBy: "\r\n") {
+            if line.uppercased().hasPrefix("PHOTO") || line.uppercased().contains(".PHOTO") { inPhoto = true; lines.append(line) }
+            else if inPhoto, line.hasPrefix(" ") { lines.append(line) }
+            else { inPhoto = false }
+        }
+        return lines
+    }
+
+    /// The text without its PHOTO lines (and their continuations).
+    static func withoutPhotos(_ text: String) -> String {
+        var kept: [String] = []
+        var inPhoto = false
+        for line in text.components(separatedBy: "\r\n") {
+            if line.uppercased().hasPrefix("PHOTO") || line.uppercased().contains(".PHOTO") { inPhoto = true; continue }
+            if inPhoto, line.hasPrefix(" ") { continue }
+            inPhoto = false
+            kept.append(line)
+        }
+        return kept.joined(separator: "\r\n")
+    }
+
+    /// What vobject reads from a file: per card, its FN and photos.
+    struct VObjectCard: Decodable {
+        struct Photo: Decodable {
+            var params: [String: [String]]
+            var sha256: String
+            var length: Int
+            var format: String?
+            var width: Int?
+            var height: Int?
+        }
+        var fn: String?
+        var photos: [Photo]
+    }
+
+    static func vobject(_ url: URL) throws -> [VObjectCard] {
+        let run = try Share.run(MustacheService.python, [MustacheService.support.appendingPathComponent("vcard_tool.py").path, "photos", url.path],
+                                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
+                                directory: MustacheService.support)
+        try #require(run.status == 0, "vcard_tool.py failed: \(run.err)")
+        return try JSONDecoder().decode([VObjectCard].self, from: run.stdout)
+    }
+
+    static func sha256(_ data: Data) throws -> String {
+        let run = try Share.run(URL(fileURLWithPath: "/usr/bin/sha256sum"), [], environment: ["PATH": "/usr/bin:/bin"],
+                                directory: FileManager.default.temporaryDirectory, input: data)
+        return String(run.out.prefix(64))
+    }
+
+    // MARK: - Writing
+
+    @Test func aPhotoIn3Point0IsReadByVObjectAndEveryOtherByteIsKept() throws {
+        let (fixtures, folder) = try Self.world(["people.vcf": Self.minji + Self.jun])
+        let file = folder.appendingPathComponent("people.vcf")
+        let run = try fixtures.share("--activity", "assignToContact", "--contact", "김민지", "--json", fixtures.png.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(run.out.contains("김민지: photo 1×1 PNG"), "stdout: \(run.out)")
+
+        let written = try #require(try? String(contentsOf: file, encoding: .utf8))
+        #expect(Self.withoutPhotos(written) == Self.withoutPhotos(Self.minji + Self.jun),
+                "only the photo differs:\n\(written)")
+        #expect(written.hasSuffix(Self.jun), "the other card is untouched")
+        let photo = Self.photoLines(String(written.prefix(written.count - Self.jun.count)))
+        #expect(photo.first?.hasPrefix("PHOTO;ENCODING=b;TYPE=PNG:") == true, "\(photo)")
+        // Just before END:VCARD, folded at 75 octets with CRLF.
+        #expect(written.contains(photo.joined(separator: "\r\n") + "\r\nEND:VCARD\r\n"))
+        for line in photo { #expect(line.utf8.count <= 75, "\(line.utf8.count) octets: \(line)") }
+
+        let cards = try Self.vobject(file)
+        #expect(cards.map(\.fn) == ["김민지", "Lee Jun"])
+        let read = try #require(cards.first?.photos.first)
+        #expect(cards[0].photos.count == 1)
+        #expect(read.format == "PNG" && read.width == 1 && read.height == 1)
+        #expect(read.sha256 == (try Self.sha256(FixtureBytes.png)), "the same bytes as the image shared")
+    }
+
+    @Test func aPhotoIn4Point0IsADataURIThatReplacesTheOldPhoto() throws {
+        let (fixtures, folder) = try Self.world(["people.vcf": Self.minji + Self.jun])
+        let file = folder.appendingPathComponent("people.vcf")
+        let run = try fixtures.share("--activity", "assignToContact", "--contact", "urn:uuid:jun-2", fixtures.png.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let written = try #require(try? String(contentsOf: file, encoding: .utf8))
+        #expect(written.hasPrefix(Self.minji), "the first card is untouched")
+        let card = String(written.dropFirst(Self.minji.count))
+        let photo = Self.photoLines(card)
+        // In place of the old photo line, not moved.
+        #expect(card.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\nUID:urn:uuid:jun-2\r\nFN:Lee Jun\r\nPHOTO:data:image/png;base64,"), "\(card)")
+        let uri = photo.enumerated().map { $0.offset == 0 ? $0.element : String($0.element.dropFirst()) }.joined()
+        let encoded = try #require(uri.split(separator: ",", maxSplits: 1).last)
+        #expect(Data(base64Encoded: String(encoded)) == FixtureBytes.png, "the data URI decodes to the image shared")
+        #expect(!written.contains("https://example.com/jun.jpg"))
+    }
+
+    @Test func aCardWithTwoPhotosKeepsOneInThePlaceAndGroupOfTheFirst() throws {
+        let card = ["BEGIN:VCARD", "VERSION:3.0", "FN:Two Photos", "item2.PHOTO;VALUE=uri:https://example.com/a.png",
+                    "EMAIL:two@example.com", "PHOTO;ENCODING=b;TYPE=GIF:R0lGODlhAQABAAAAACw=", "END:VCARD"].joined(separator: "\r\n") + "\r\n"
+        let (fixtures, folder) = try Self.world(["two.vcf": card])
+        let run = try fixtures.share("--activity", "assignToContact", "--contact", "two@example.com", fixtures.png.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let written = try String(contentsOf: folder.appendingPathComponent("two.vcf"), encoding: .utf8)
+        let photo = Self.photoLines(written)
+        #expect(photo.first?.hasPrefix("item2.PHOTO;ENCODING=b;TYPE=PNG:") == true, "\(written)")
+        #expect(written.components(separatedBy: "PHOTO").count == 2, "one photo left:\n\(written)")
+        #expect(Self.withoutPhotos(written) == Self.withoutPhotos(card))
+        #expect(written.hasPrefix("BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Two Photos\r\nitem2.PHOTO;"))
+    }
+
+    @Test func aLargeImageIsScaledTo512AndTheOriginalIsUntouched() throws {
+        let (fixtures, folder) = try Self.world(["minji.vcf": Self.minji])
+        let png = fixtures.files.appendingPathComponent("wide.png")
+        try ImageTool.solid(at: png, width: 1200, height: 800, rgb: [200, 30, 30])
+        let jpeg = fixtures.files.appendingPathComponent("tall.jpg")
+        try ImageTool.solid(at: jpeg, width: 700, height: 1400, rgb: [20, 60, 220])
+        let originals = [try Data(contentsOf: png), try Data(contentsOf: jpeg)]
+        let file = folder.appendingPathComponent("minji.vcf")
+
+        let first = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", png.path)
+        #expect(first.status == 0, "stderr: \(first.err)")
+        var photo = try #require(try Self.vobject(file).first?.photos.first)
+        #expect(photo.format == "PNG" && photo.width == 512 && photo.height == 341, "\(photo)")
+
+        let second = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", jpeg.path)
+        #expect(second.status == 0, "stderr: \(second.err)")
+        let cards = try Self.vobject(file)
+        #expect(cards.first?.photos.count == 1, "the PNG photo was replaced")
+        photo = try #require(cards.first?.photos.first)
+        #expect(photo.format == "JPEG" && photo.width == 256 && photo.height == 512, "\(photo)")
+        #expect(photo.params["TYPE"] == ["JPEG"])
+        #expect([try Data(contentsOf: png), try Data(contentsOf: jpeg)] == originals, "the shared files are never changed")
+    }
+
+    // MARK: - Refusals
+
+    @Test func aNameThatMatchesNoneOrTwoContactsIsRefusedAndNothingChanges() throws {
+        let twin = Self.minji.replacing("UID:minji-1", with: "UID:minji-2")
+        let (fixtures, folder) = try Self.world(["a.vcf": Self.minji, "b.vcf": twin])
+        let none = try fixtures.share("--activity", "assignToContact", "--contact", "Nobody Here", "--json", fixtures.png.path)
+        #expect(none.status == 3)
+        #expect(none.err.contains("no contact in ~/.contacts has the name, address or UID 'Nobody Here'"), "stderr: \(none.err)")
+        #expect(none.out.contains("\"no-such-contact\""), "stdout: \(none.out)")
+        let two = try fixtures.share("--activity", "assignToContact", "--contact", "김민지", fixtures.png.path)
+        #expect(two.status == 3)
+        #expect(two.err.contains("2 contacts match '김민지'") && two.err.contains("minji-2"), "stderr: \(two.err)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("a.vcf"), encoding: .utf8) == Self.minji)
+        #expect(try String(contentsOf: folder.appendingPathComponent("b.vcf"), encoding: .utf8) == twin)
+        // A UID tells them apart.
+        let byUID = try fixtures.share("--activity", "assignToContact", "--contact", "minji-2", fixtures.png.path)
+        #expect(byUID.status == 0, "stderr: \(byUID.err)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("a.vcf"), encoding: .utf8) == Self.minji)
+    }
+
+    @Test func aReadOnlyFolderIsRefusedWithTheReasonAndTheCardIsUnchanged() throws {
+        let (fixtures, folder) = try Self.world(["minji.vcf": Self.minji], base: URL(fileURLWithPath: "/tmp"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path) }
+        let run = try fixtures.shareUnprivileged(["--activity", "assignToContact", "--contact", "김민지", fixtures.png.path])
+        #expect(run.status == 3)
+        #expect(run.err.contains("cannot write in \(folder.path): permission denied; the card is unchanged"), "stderr: \(run.err)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("minji.vcf"), encoding: .utf8) == Self.minji)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["minji.vcf"])
+    }
+
+    @Test func explainSaysWhichFolderHasNoContacts() throws {
+        let fixtures = try Fixtures()
+        var run = try fixtures.share("--explain", fixtures.png.path)
+        #expect(run.out.contains("unavailable: no contacts folder: ~/.contacts does not exist (set [contacts] vcard-dir to your vCard folder)"),
+                "stdout: \(run.out)")
+        let empty = fixtures.root.appendingPathComponent("cards", isDirectory: true)
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let config = try fixtures.writeConfig("[contacts]\nvcard-dir = \(empty.path)\n")
+        run = try fixtures.share("--config", config.path, "--explain", fixtures.png.path)
+        #expect(run.out.contains("unavailable: no contacts in \(empty.path): it holds no .vcf file"), "stdout: \(run.out)")
+        // With a card it is eligible, for one image and not for text.
+        try Data(Self.minji.utf8).write(to: empty.appendingPathComponent("m.vcf"))
+        run = try fixtures.share("--config", config.path, "--list", fixtures.png.path)
+        #expect(run.out.contains("assignToContact\tAssign to Contact"), "stdout: \(run.out)")
+        run = try fixtures.share("--config", config.path, "--list", "--text", "hello")
+        #expect(!run.out.contains("assignToContact"), "stdout: \(run.out)")
+    }
+}
+
+/// Assign to Contact's form in a real terminal: the chooser filters as one
+/// types, and a card changed on disk after the form read it is refused
+/// with the form kept open, then assigned once read again.
+@Suite struct AssignToContactFormTests {
+    @Test func theChooserFiltersAndAChangedCardIsRefusedUntilReadAgain() throws {
+        let park = ["BEGIN:VCARD", "VERSION:4.0", "FN:Park Seo-yeon", "EMAIL:seoyeon@example.com", "END:VCARD"]
+            .joined(separator: "\r\n") + "\r\n"
+        let (fixtures, folder) = try AssignToContactTests.world(["minji.vcf": AssignToContactTests.minji, "park.vcf": park])
+        let q = TmuxSession.quote
+        let session = try TmuxSession(([try Share.binary().path, "--activity", "assignToContact", "--json", fixtures.png.path])
+            .map(q).joined(separator: " "), workingDirectory: fixtures.files, environment: fixtures.environment)
+        try session.waitFor("Assign to Contact")
+        let form = try session.waitFor("Contact:")
+        #expect(form.contains(" Photo:    pic.png · 69 B"), "\(form.text)")
+        // Typing on the choice opens the chooser, filtered.
+        try session.sendLiteral("seo")
+        let chooser = try session.waitFor("Choose Contact")
+        #expect(chooser.contains("Park Seo-yeon <seoyeon@example.com> · no photo"), "\(chooser.text)")
+        #expect(!chooser.contains("김민지"), "filtered out:\n\(chooser.text)")
+        try session.send("Enter")
+        try session.waitUntil("Park chosen") { $0.lines.contains { $0.hasPrefix(" Contact:") && $0.contains("Park Seo-yeon") } }
+
+        // Someone else writes the card meanwhile: refused, nothing lost, the form stays.
+        let file = folder.appendingPathComponent("park.vcf")
+        let edited = park.replacing("END:VCARD", with: "NOTE:edited elsewhere\r\nEND:VCARD")
+        try Data(edited.utf8).write(to: file)
+        try session.send("C-x")
+        let refused = try session.waitFor("⚠ Park Seo-yeon's card changed since it was read")
+        #expect(refused.contains("Assign to Contact"), "\(refused.text)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == edited)
+
+        // Again: the card is read afresh, and its new line is kept.
+        try session.send("C-x")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        let written = try String(contentsOf: file, encoding: .utf8)
+        #expect(written.hasPrefix("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Park Seo-yeon\r\nEMAIL:seoyeon@example.com\r\nNOTE:edited elsewhere\r\nPHOTO:data:image/png;base64,"),
+                "\(written)")
+        #expect(session.stdout.contains("\"outcome\":\"performed\""), "stdout: \(session.stdout)")
+        #expect(try String(contentsOf: folder.appendingPathComponent("minji.vcf"), encoding: .utf8) == AssignToContactTests.minji)
+    }
+}
