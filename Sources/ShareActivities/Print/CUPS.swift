@@ -1,4 +1,8 @@
+import CCups
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 
 /// CUPS through its own command-line programs (`lp`, `lpstat`), as a
@@ -81,7 +85,34 @@ struct CUPS: Sendable {
 
     /// Sends `files` to `printer`; returns the job id `lp` reports (`Office-12`).
     func submit(_ files: [String], request: PrintRequest, printer: String, title: String) throws(CUPSError) -> String {
-        let output = try run(lp, request.lpArguments(printer: printer, title: title) + ["--"] + files)
+        // lp names each document after its file. Debian 12's cupsd (2.4.2-3+deb12u10)
+        // crashes on a document name with white space in it, so such a file goes to
+        // lp through a link whose name has "_" instead; the job keeps the real title.
+        var links: [String] = []
+        var folder: String?
+        defer {
+            for link in links { unlink(link) }
+            if let folder { rmdir(folder) }
+        }
+        var named: [String] = []
+        for file in files {
+            let name = PathText.lastComponent(of: file)
+            guard name.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else {
+                named.append(file)
+                continue
+            }
+            if folder == nil {
+                var template = Array(((environment["TMPDIR"] ?? "/tmp") + "/share-print-XXXXXX").utf8CString)
+                folder = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
+            }
+            guard let folder else { throw CUPSError("cannot make a temporary folder: \(FileError(code: errno).reason)") }
+            let link = folder + "/" + String(String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.isWhitespace ? "_" : $0 }))
+            let target = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+            guard symlink(target, link) == 0 else { throw CUPSError("cannot link \(file): \(FileError(code: errno).reason)") }
+            links.append(link)
+            named.append(link)
+        }
+        let output = try run(lp, request.lpArguments(printer: printer, title: title) + ["--"] + named)
         // "request id is Office-12 (1 file(s))"
         let line = output.split(separator: "\n").first { $0.hasPrefix("request id is ") }
         guard let id = line?.dropFirst("request id is ".count).split(separator: " ").first else {
@@ -90,54 +121,51 @@ struct CUPS: Sendable {
         return String(id)
     }
 
-    /// Where a job is.
-    enum JobState: Sendable, Equatable {
-        /// Waiting or printing; `reasons` are CUPS' (`job-printing`, `printer-stopped`).
-        case active(reasons: [String], message: String?)
-        /// Held until released (`job-hold-until-specified`).
-        case held(reasons: [String])
-        /// Printed.
-        case completed
-        /// Cancelled (by a person or at the printer).
-        case cancelled(reasons: [String])
-        /// Given up by CUPS: a filter or the backend failed.
-        case aborted(reasons: [String], message: String?)
-        /// Not among the printer's jobs at all (purged from its history).
-        case unknown
+    /// Where a job is: its IPP state.
+    enum JobState: Int32, Sendable, Equatable {
+        /// Not among the scheduler's jobs (purged from its history).
+        case unknown = 0
+        case pending = 3
+        case held = 4
+        case processing = 5
+        /// Stopped while printing: a filter or the device failed.
+        case stopped = 6
+        case cancelled = 7
+        /// Given up by the scheduler.
+        case aborted = 8
+        case completed = 9
     }
 
-    /// The state of job `id` on `printer`, from `lpstat -l -o`: the jobs
-    /// not completed first, then the completed ones (which hold cancelled
-    /// and aborted jobs too); CUPS' `Alerts:` (job-state-reasons) tell them apart.
+    /// The state of job `id` (`Office-12`) on `printer`, asked of the
+    /// scheduler through libcups (lpstat shows a cancelled job as it shows
+    /// a completed one).
     func job(_ id: String, printer: String) throws(CUPSError) -> JobState {
-        if let active = try CUPS.jobEntry(id, in: run(lpstat, ["-W", "not-completed", "-l", "-o", printer])) {
-            if active.reasons.contains(where: { $0.hasPrefix("job-hold-until") }) { return .held(reasons: active.reasons) }
-            return .active(reasons: active.reasons, message: active.message)
+        guard let number = id.split(separator: "-").last.flatMap({ Int32($0) }) else { throw CUPSError("\(id) is not a CUPS job id") }
+        var reason = [CChar](repeating: 0, count: 256)
+        let state = share_cups_job_state(printer, number, &reason, reason.count)
+        guard state >= 0 else {
+            throw CUPSError(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        guard let done = try CUPS.jobEntry(id, in: run(lpstat, ["-W", "completed", "-l", "-o", printer])) else { return .unknown }
-        if done.reasons.contains("job-completed-successfully") { return .completed }
-        if done.reasons.contains(where: { $0.contains("canceled") || $0.contains("cancelled") }) { return .cancelled(reasons: done.reasons) }
-        return .aborted(reasons: done.reasons, message: done.message)
+        return JobState(rawValue: state) ?? .unknown
     }
 
-    /// The `Status:` and `Alerts:` lines of job `id` in `lpstat -l -o`'s output.
-    static func jobEntry(_ id: String, in output: String) -> (reasons: [String], message: String?)? {
+    /// CUPS' words about job `id`: its `Status:` (the printer's message for
+    /// it) and `Alerts:` (its state reasons), from `lpstat -l -o`.
+    func words(about id: String, printer: String) -> String? {
+        guard let output = try? run(lpstat, ["-W", "all", "-l", "-o", printer]) else { return nil }
         var inJob = false
-        var reasons: [String] = []
-        var message: String?
-        var found = false
-        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+        var words: [String] = []
+        for line in output.split(separator: "\n") {
             if !line.hasPrefix("\t") && !line.hasPrefix(" ") {
                 inJob = line.split(separator: " ").first.map(String.init) == id
-                found = found || inJob
                 continue
             }
-            guard inJob else { continue }
             let text = line.trimmingWhitespace()
-            if text.hasPrefix("Status: ") { message = String(text.dropFirst("Status: ".count)) }
-            if text.hasPrefix("Alerts: ") { reasons = text.dropFirst("Alerts: ".count).split(separator: " ").map(String.init) }
+            guard inJob else { continue }
+            if text.hasPrefix("Status: ") { words.append(String(text.dropFirst("Status: ".count))) }
+            if text.hasPrefix("Alerts: "), text != "Alerts: none" { words.append(String(text.dropFirst("Alerts: ".count))) }
         }
-        return found ? (reasons, message) : nil
+        return words.isEmpty ? nil : words.joined(separator: "; ")
     }
 
     /// Cancels job `id` (`cancel ID`).
@@ -146,14 +174,14 @@ struct CUPS: Sendable {
         _ = try run(cancel, [id])
     }
 
-    /// Whether `printer` is stopped, and CUPS' words for why (its state message or reasons).
+    /// Whether `printer` is stopped, and CUPS' words for why (its state
+    /// message: the reason given to `cupsdisable -r`, "Paused").
     func stopped(_ printer: String) throws(CUPSError) -> String? {
-        let output = try run(lpstat, ["-l", "-p", printer])
-        // "printer Office disabled since Wed 02 Dec 2026 03:02:25 AM UTC -\n\tPaused for share tests\n\tAlerts: paused ..."
-        guard let first = output.split(separator: "\n").first, first.contains(" disabled since ") else { return nil }
-        let details = output.split(separator: "\n").dropFirst().map { $0.trimmingWhitespace() }
-        let message = details.first { !$0.isEmpty && !$0.contains(":") } ?? details.first { $0.hasPrefix("Alerts: ") } ?? "stopped"
-        return String(message)
+        // "printer Office disabled since Wed 02 Dec 2026 03:02:25 AM UTC -\n\tOut of paper\n"
+        let lines = try run(lpstat, ["-p", printer]).split(separator: "\n")
+        guard let first = lines.first, first.contains(" disabled since ") else { return nil }
+        let message = lines.dropFirst().first { $0.hasPrefix("\t") || $0.hasPrefix(" ") }?.trimmingWhitespace()
+        return message.flatMap { $0.isEmpty ? nil : String($0) } ?? "stopped"
     }
 
     // MARK: - Running

@@ -65,7 +65,7 @@ public final class PrintActivity: SystemActivity, FormValidating {
     // MARK: - The form
 
     static let sidesChoices = ["printer's default", "one-sided", "two-sided", "two-sided, short edge"]
-    static let fitChoices = ["no", "yes"]
+    static let scalingChoices = ["actual size", "fit to page"]
 
     /// The printer and its options, unless `--printer` chose already.
     public func makeForm() -> ActivityForm? {
@@ -79,7 +79,8 @@ public final class PrintActivity: SystemActivity, FormValidating {
             FormField(id: "copies", label: "Copies", kind: .text, initialValue: String(request.copies)),
             FormField(id: "pages", label: "Pages", kind: .text, initialValue: request.pages ?? "all"),
             FormField(id: "sides", label: "Sides", kind: .choice(PrintActivity.sidesChoices), initialValue: PrintActivity.sidesChoices[sides]),
-            FormField(id: "fit", label: "Fit to page", kind: .choice(PrintActivity.fitChoices), initialValue: request.fitToPage ? "yes" : "no"),
+            FormField(id: "scaling", label: "Scaling", kind: .choice(PrintActivity.scalingChoices),
+                      initialValue: PrintActivity.scalingChoices[request.fitToPage ? 1 : 0]),
         ], actions: [FormAction(id: "print", label: "Print", progress: "Printing…")])
     }
 
@@ -114,7 +115,7 @@ public final class PrintActivity: SystemActivity, FormValidating {
         }
         let side = PrintActivity.sidesChoices.firstIndex(of: values["sides"] ?? "") ?? 0
         made.sides = side == 0 ? nil : PrintRequest.Sides.allCases[side - 1]
-        made.fitToPage = values["fit"] == "yes"
+        made.fitToPage = values["scaling"] == PrintActivity.scalingChoices[1]
         return made
     }
 
@@ -177,22 +178,27 @@ public final class PrintActivity: SystemActivity, FormValidating {
             }
             switch state {
             case .completed, .unknown:
+                // A job the scheduler no longer lists was purged after it finished (PreserveJobHistory off).
                 return .success(id)
-            case .cancelled(let reasons):
-                return .failure(ActivityError(code: ActivityError.Code.cancelled, message: "job \(id) was cancelled (\(reasons.joined(separator: ", ")))"))
-            case .aborted(let reasons, let message):
-                let words = [message, reasons.isEmpty ? nil : reasons.joined(separator: ", ")].compactMap { $0 }.joined(separator: "; ")
-                return .failure(ActivityError(code: ActivityError.Code.printFailed, message: "CUPS aborted job \(id): \(words)"))
-            case .held(let reasons):
+            case .cancelled:
+                return .failure(ActivityError(code: ActivityError.Code.cancelled, message: "job \(id) was cancelled"
+                    + (cups.words(about: id, printer: printer).map { " (\($0))" } ?? "")))
+            case .aborted, .stopped:
+                // A stopped job stays stopped until someone acts: cancelled, so that a failure never prints later.
+                let words = cups.words(about: id, printer: printer) ?? (state == .aborted ? "aborted" : "stopped")
+                let cancelled = state == .aborted || (try? cups.cancel(id)) != nil
+                return .failure(ActivityError(code: ActivityError.Code.printFailed,
+                    message: "CUPS \(state == .aborted ? "aborted" : "stopped") job \(id): \(words)"
+                        + (state == .stopped && !cancelled ? " (`cancel \(id)` removes it)" : "")))
+            case .held:
                 return .failure(ActivityError(code: ActivityError.Code.queued,
-                                              message: "job \(id) is held in \(printer)'s queue (\(reasons.joined(separator: ", ")))"))
-            case .active(let reasons, _):
-                // A pending job on a stopped printer says so in its reasons; the printer's message says why.
-                if reasons.contains("printer-stopped") {
-                    let words = ((try? cups.stopped(printer)) ?? nil) ?? "printer-stopped"
+                    message: "job \(id) is held in \(printer)'s queue" + (cups.words(about: id, printer: printer).map { " (\($0))" } ?? "")))
+            case .pending, .processing:
+                // A pending job on a stopped printer waits for a person: the printer's message says why.
+                if state == .pending, let why = (try? cups.stopped(printer)) ?? nil {
                     let cancelled = (try? cups.cancel(id)) != nil
                     return .failure(ActivityError(code: ActivityError.Code.printerStopped,
-                        message: "printer \(printer) is stopped: \(words); "
+                        message: "printer \(printer) is stopped: \(why); "
                             + (cancelled ? "job \(id) was cancelled, nothing will print" : "job \(id) waits in its queue (`cancel \(id)` removes it)")))
                 }
             }

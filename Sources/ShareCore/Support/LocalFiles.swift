@@ -197,6 +197,9 @@ public struct FileReplaceError: Error, Sendable, Equatable, CustomStringConverti
 public struct FileError: Error, Sendable, Equatable {
     /// The `errno` value.
     public let code: Int32
+
+    /// The error of `errno` value `code`.
+    public init(code: Int32) { self.code = code }
     /// "permission denied", "no such file", or the C library's words.
     public var reason: String {
         switch code {

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// A test server in `Tests/Support` run under Debian's `/usr/bin/python3`:
+/// it prints `READY <port>` once it serves, and serves until its stdin
+/// closes. The SMTP server, the Mustachify service and CUPS start this way.
+///
+/// ``init(script:arguments:logFile:)`` blocks on reading the READY line
+/// (bounded by a watchdog), so the server answers as soon as it returns.
+final class ServerScript {
+    /// The interpreter with Debian's python3-aiosmtpd, python3-pil and python3-vobject.
+    static let python = URL(fileURLWithPath: "/usr/bin/python3")
+    /// `Tests/Support`, found from this file's path.
+    static let support = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Support", isDirectory: true)
+    /// How long the server may take to start or to stop before it is killed.
+    static let watchdogSeconds = 30
+
+    /// The port it listens on (127.0.0.1).
+    let port: Int
+    /// Its stderr.
+    let logFile: URL
+    private let name: String
+    private let process = Process()
+    private let input = Pipe()
+    private var stopped = false
+
+    /// Starts `Tests/Support/<script> ARGUMENTS…`, its stderr into `logFile`.
+    init(script: String, arguments: [String], logFile: URL) throws {
+        name = script
+        self.logFile = logFile
+        try Data().write(to: logFile)
+        process.executableURL = ServerScript.python
+        process.arguments = [ServerScript.support.appendingPathComponent(script).path] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        try process.run()
+
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: ServerScript.watchdogSeconds)
+        var bytes = Data()
+        while !bytes.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            bytes.append(chunk)
+        }
+        let killed = watchdog.finish()
+        let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        let words = line.split(separator: " ")
+        guard !killed, words.count == 2, words[0] == "READY", let port = Int(words[1]), port > 0 else {
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+            Issue.record("\(script) did not start (stdout: \(line.debugDescription), killed: \(killed)); stderr:\n\(log)")
+            throw ServerScriptError.notStarted(script)
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    /// Stops the server: closes its stdin and waits for it to exit.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        try? input.fileHandleForWriting.close()
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: ServerScript.watchdogSeconds)
+        process.waitUntilExit()
+        if watchdog.finish() { Issue.record("\(name) did not stop when its stdin closed; it was killed") }
+    }
+
+    /// The server's stderr so far, for failure messages.
+    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+
+    /// Runs another command of a support script (`cups_server.py --get-job …`) and returns its stdout.
+    static func query(_ script: String, _ arguments: [String]) throws -> Data {
+        let run = try Share.run(python, [support.appendingPathComponent(script).path] + arguments,
+                                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
+                                directory: support)
+        try #require(run.status == 0, "\(script) \(arguments) failed: \(run.err)")
+        return run.stdout
+    }
+}
+
+enum ServerScriptError: Error {
+    case notStarted(String)
+}
