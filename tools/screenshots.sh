@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make screenshots: PNGs of the real picker and compose screen, in screenshots/.
+# make screenshots: PNGs of the real picker and forms, in screenshots/.
 #
 # Builds the release binaries, runs them in detached tmux sessions (one
 # server per shot, no tmux config), waits for the screen to be drawn and
@@ -35,6 +35,8 @@ FIXTURE=$BIN_DIR/share-activities-fixture
 [ -x "$SHARE" ] && [ -x "$FIXTURE" ] || fail "no binaries in $BIN_DIR"
 
 WORK=$(mktemp -d /tmp/share-screenshots.XXXXXX)
+# Searchable by others: the print shot's cupsd runs its filters as the user lp.
+chmod 755 "$WORK"
 SOCKETS=()
 cleanup() {
     for socket in "${SOCKETS[@]}"; do tmux -S "$socket" kill-server 2>/dev/null || true; done
@@ -136,3 +138,33 @@ shot compose-100x30 100 30 'New Message' -- "$SHARE" --config "$WORK/mail.conf" 
 # Ctrl-X with a body that mentions an attachment and nothing attached: the warning.
 shot compose-warning 100 30 'New Message' C-x 'Send anyway?' -- "$SHARE" --config "$WORK/mail.conf" --activity mail \
     --to park@example.com --subject "3분기 보고서" --text "박지성 님, 3분기 보고서를 첨부합니다. 검토 부탁드립니다."
+
+# Print's form, against a private CUPS scheduler with three file queues
+# (the test's cups_server.py; cupsd must run as root): nothing reaches a
+# real printer.
+if [ "$(id -u)" -eq 0 ] && [ -x /usr/sbin/cupsd ]; then
+    mkfifo "$WORK/cups.stdin"
+    "$PYTHON" "$ROOT/Tests/Support/cups_server.py" "$WORK/cups" --default Office \
+        --queue "Office:$WORK/office.out" --queue "Studio-Colour:$WORK/studio.out" --queue "Front-Desk:$WORK/front.out" \
+        <"$WORK/cups.stdin" >"$WORK/cups.ready" 2>"$WORK/cups.log" &
+    exec 8>"$WORK/cups.stdin"
+    until grep -q READY "$WORK/cups.ready" 2>/dev/null; do
+        kill -0 $! 2>/dev/null || fail "cups_server.py did not start: $(cat "$WORK/cups.log")"
+        sleep 0.05
+    done
+    CUPS_SERVER=127.0.0.1:$(cut -d' ' -f2 "$WORK/cups.ready")
+    shot print-form 100 30 'Scaling:' -- env CUPS_SERVER="$CUPS_SERVER" "$SHARE" --activity print "Demo/Q4 Projections.pdf"
+    exec 8>&-
+    wait
+else
+    echo "screenshots: print-form skipped: cupsd must run as root (and cups-daemon be installed)" >&2
+fi
+
+# Assign to Contact's chooser over a vCard folder of four cards.
+mkdir -p "$WORK/home/.contacts/default"
+card() { printf 'BEGIN:VCARD\r\nVERSION:%s\r\nUID:%s\r\nFN:%s\r\nEMAIL:%s\r\n%bEND:VCARD\r\n' "$@" >"$WORK/home/.contacts/default/$2.vcf"; }
+card 3.0 park-jisung "박지성" "park@example.com" ""
+card 4.0 kim-minji "김민지" "minji@example.com" "PHOTO:https://example.com/minji.jpg\r\n"
+card 3.0 lee-jun "Lee Jun" "jun@example.com" ""
+card 4.0 ana-souza "Ana Souza" "ana@example.org" ""
+shot contact-chooser 100 30 'Contact:' Enter 'Choose Contact' -- "$SHARE" --activity assignToContact Demo/mustache.png
