@@ -9,34 +9,48 @@ import ShareTerminal
 /// state, update and view, until a tile is picked or the picker is dismissed.
 @MainActor
 enum PickerSession {
-    /// Shows `activities` (the eligible ones of `sheet`, in order); returns
-    /// the picked type, or `nil` when dismissed.
-    static func run(sheet: ShareSheet, activities: [any Activity], items: [ShareItem], title: String?, colors: Bool,
-                    keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
+    /// Shows `activities` (the eligible ones of `sheet`, in order), and
+    /// those of `pending` that turn out available once asked, on threads of
+    /// their own; returns the picked type, or `nil` when dismissed.
+    static func run(sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [], items: [ShareItem],
+                    title: String?, colors: Bool, keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
         let terminal = try NcursesTerminal(wantColors: colors)
         defer { terminal.end() }
-        return run(on: terminal, sheet: sheet, activities: activities, items: items, title: title, keys: keys)
+        return run(on: terminal, sheet: sheet, activities: activities, pending: pending, items: items, title: title, keys: keys)
     }
 
     /// The picker on `terminal`.
-    static func run(on terminal: any TerminalBackend, sheet: ShareSheet, activities: [any Activity], items: [ShareItem],
-                    title: String?, keys: KeyMap = .picker) -> ActivityType? {
-        let tiles = activities.map { activity in
-            PickerTile(type: activity.activityType, title: activity.activityTitle, icon: icon(activity.activityImage),
-                       category: sheet.category(of: activity))
-        }
+    static func run(on terminal: any TerminalBackend, sheet: ShareSheet, activities: [any Activity],
+                    pending: [any AvailabilityChecking] = [], items: [ShareItem], title: String?, keys: KeyMap = .picker) -> ActivityType? {
+        let tiles = self.tiles(activities, sheet: sheet)
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
         let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
         let size = terminal.size
         let state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors,
                                 keys: keys)
-        let program = PickerProgram(state: state, activities: activities, items: items)
+        let program = PickerProgram(state: state, sheet: sheet, activities: activities, pending: pending, items: items)
         let loop = ScreenLoop<PickerProgram.Message>(terminal: terminal)
         // The thumbnail and image icons come after the first paint, so they never delay it.
         if terminal.paletteSize >= 256 { loop.post(.drawImages) }
+        let poster = loop.poster
+        for activity in pending {
+            let type = activity.activityType
+            let check = activity.availabilityCheck()
+            if !BackgroundThread.start({ poster.post(.availability(type, check())) }) {
+                loop.post(.availability(type, check()))
+            }
+        }
         switch loop.run(program) {
         case .picked(let type): return type
         case .dismissed: return nil
+        }
+    }
+
+    /// The tiles of `activities`, in their order.
+    static func tiles(_ activities: [any Activity], sheet: ShareSheet) -> [PickerTile] {
+        activities.map { activity in
+            PickerTile(type: activity.activityType, title: activity.activityTitle, icon: icon(activity.activityImage),
+                       category: sheet.category(of: activity))
         }
     }
 
@@ -64,6 +78,8 @@ final class PickerProgram: ScreenProgram {
     enum Message: Sendable {
         /// Draw the items' thumbnail and the plugins' image icons (after the first paint).
         case drawImages
+        /// A pending activity's availability, asked on another thread.
+        case availability(ActivityType, Availability)
     }
 
     enum Ending {
@@ -72,12 +88,17 @@ final class PickerProgram: ScreenProgram {
     }
 
     private var state: PickerState
-    private let activities: [any Activity]
+    private let sheet: ShareSheet
+    private var activities: [any Activity]
+    private var pending: [any AvailabilityChecking]
     private let items: [ShareItem]
 
-    init(state: PickerState, activities: [any Activity], items: [ShareItem]) {
+    init(state: PickerState, sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [],
+         items: [ShareItem]) {
         self.state = state
+        self.sheet = sheet
         self.activities = activities
+        self.pending = pending
         self.items = items
     }
 
@@ -94,6 +115,11 @@ final class PickerProgram: ScreenProgram {
             }
         case .message(.drawImages):
             drawImages()
+        case .message(.availability(let type, let availability)):
+            guard let index = pending.firstIndex(where: { $0.activityType == type }) else { break }
+            let activity = pending.remove(at: index)
+            activity.settle(availability)
+            if availability.isAvailable { addTile(activity) }
         case .tick:
             break
         }
@@ -101,6 +127,20 @@ final class PickerProgram: ScreenProgram {
     }
 
     func terminalClosed(in loop: ScreenLoop<Message>) -> Ending { .dismissed }
+
+    /// Adds a tile that became available, in its place in the order; the
+    /// selection stays on the tile it was on.
+    private func addTile(_ activity: any Activity) {
+        let order = sheet.eligibleActivitiesNotWaiting().eligible.map(\.activityType)
+        activities.append(activity)
+        activities.sort { (order.firstIndex(of: $0.activityType) ?? Int.max) < (order.firstIndex(of: $1.activityType) ?? Int.max) }
+        let icons = Dictionary(state.tiles.map { ($0.type, $0.iconCells) }, uniquingKeysWith: { first, _ in first })
+        state.tiles = PickerSession.tiles(activities, sheet: sheet).map { tile in
+            var tile = tile
+            tile.iconCells = icons[tile.type] ?? nil
+            return tile
+        }
+    }
 
     private func drawImages() {
         if let image = items.first(where: { $0.kind == .image })?.fileItem?.path {

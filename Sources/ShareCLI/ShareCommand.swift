@@ -319,7 +319,13 @@ public enum ShareCommand {
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
                      presenter: ComposePresenter, keys: KeyMap) -> Continuation {
-        let eligible = sheet.eligibleActivities()
+        // Activities that must ask something slow (Print asks CUPS) join the
+        // picker when their answer comes; with nothing else to show, it is waited for.
+        var (eligible, pending) = sheet.eligibleActivitiesNotWaiting()
+        if eligible.isEmpty && !pending.isEmpty {
+            eligible = sheet.eligibleActivities()
+            pending = []
+        }
         guard !eligible.isEmpty else {
             console.error("share: no activity can take these items (see share --explain)\n")
             return .exit(ExitCode.noActivity)
@@ -330,8 +336,8 @@ public enum ShareCommand {
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let picked: ActivityType?
         do {
-            picked = try PickerSession.run(sheet: sheet, activities: eligible, items: items, title: options.title, colors: !noColor,
-                                           keys: keys)
+            picked = try PickerSession.run(sheet: sheet, activities: eligible, pending: pending, items: items, title: options.title,
+                                           colors: !noColor, keys: keys)
         } catch {
             return .exit(usage(error.message, console))
         }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareTerminal
 
 /// A terminal in memory, for tests: it records every frame drawn and plays
@@ -93,6 +96,9 @@ public final class InMemoryTerminal: TerminalBackend {
                     waitsOnCondition = 0
                     continue
                 }
+                // With no timer running, only work on another thread can change the
+                // screen: wait for its wake, for real (bounded).
+                if timeoutMilliseconds == nil, waitForWake() { return .woken }
                 return waitOnce(timeoutMilliseconds, else: "never came true: \(what)")
             case .idle:
                 return waitOnce(timeoutMilliseconds, else: "the screen waited for keys that never come")
@@ -103,6 +109,17 @@ public final class InMemoryTerminal: TerminalBackend {
         problems.append("the script ran out while the screen waited for more")
         script = [.hangUp]
         return .closed
+    }
+
+    /// How long, in real time, an `until` waits for work on another thread
+    /// to wake the screen when no timer runs.
+    public static let wakeDeadlineMilliseconds: Int32 = 10_000
+
+    /// Blocks until the wake is signalled (true) or the deadline passes.
+    private func waitForWake() -> Bool {
+        var entry = pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&entry, 1, InMemoryTerminal.wakeDeadlineMilliseconds) > 0 else { return false }
+        return wake.consume()
     }
 
     /// One wait runs out while the script waits for the screen; a wait

@@ -110,14 +110,22 @@ enum SystemActivity {
 
     /// Why each built activity that needs something of the machine is
     /// unavailable in a test's fresh world (no clipboard, no contacts, no
-    /// CUPS scheduler); the unbuilt ones say "not built yet".
+    /// CUPS scheduler: `CUPS_SERVER` names a socket that is not there, whose
+    /// path ends the detail); the unbuilt ones say "not built yet".
     static func unavailableDetail(_ type: String) -> String {
         switch type {
         case needsClipboard: noClipboardDetail
         case "assignToContact": "no contacts folder: ~/.contacts does not exist (set [contacts] vcard-dir to your vCard folder)"
-        case "print": "no printer: `lpstat -e` lists none (the CUPS scheduler is not running)"
+        case "print": "no printer: the CUPS scheduler is not running ("
         default: "not built yet"
         }
+    }
+
+    /// Whether `detail` is what ``unavailableDetail(_:)`` says for `type`.
+    static func isUnavailableDetail(_ detail: String?, of type: String) -> Bool {
+        guard let detail else { return false }
+        return type == "print" ? detail.hasPrefix(unavailableDetail(type)) && detail.hasSuffix("no-cups.sock does not exist)")
+            : detail == unavailableDetail(type)
     }
 
     /// The verdicts this build must give when nothing is excluded: a system

@@ -56,7 +56,7 @@ import Testing
         #expect(rows.count == 14)
         for row in rows where !SystemActivity.built.contains(row.type) {
             #expect(row.reason == "unavailable", "\(row)")
-            #expect(row.detail == SystemActivity.unavailableDetail(row.type), "\(row)")
+            #expect(SystemActivity.isUnavailableDetail(row.detail, of: row.type), "\(row)")
         }
         #expect(rows.reason("mail") == nil)
     }

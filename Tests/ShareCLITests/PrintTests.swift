@@ -204,3 +204,27 @@ final class CUPSServer {
         #expect(cups.printed("Back").starts(with: Data("%PDF-".utf8)))
     }
 }
+
+/// The picker asks CUPS on a thread of its own: the other tiles paint at
+/// once, and Print joins them when lpstat has answered.
+@Suite struct PrintPickerTests {
+    @Test func thePrintTileJoinsThePickerOnceCUPSAnswers() throws {
+        let fixtures = try PrintTests.world()
+        let cups = try CUPSServer(root: fixtures.root, queues: ["Office"], defaultQueue: "Office")
+        defer { cups.stop() }
+        var environment = fixtures.environment
+        environment["CUPS_SERVER"] = cups.address
+        let q = TmuxSession.quote
+        let session = try TmuxSession(([try Share.binary().path, fixtures.pdf.path]).map(q).joined(separator: " "),
+                                      workingDirectory: fixtures.files, environment: environment)
+        try session.waitFor("Print")
+        // Print comes after Copy among the actions: move to it by name.
+        try session.sendLiteral("/")
+        try session.sendLiteral("print")
+        try session.send("Enter")
+        let form = try session.waitFor("Scaling:")
+        #expect(form.contains(" Printer:  Office"), "\(form.text)")
+        try session.send("Escape")
+        #expect(try session.waitForExit() == 1)
+    }
+}

@@ -145,6 +145,89 @@ struct ScreenLoopTests {
         #expect(picked == nil)
     }
 
+    /// An activity that must ask something slow whether it can run; the
+    /// question blocks until the test lets it answer.
+    final class SlowActivity: AvailabilityChecking {
+        var activityType: ActivityType { ActivityType(rawValue: "com.example.slow") }
+        var activityTitle: String { "Slow" }
+        let answer: Availability
+        let gate: Gate
+        private(set) var settled: Availability?
+        private(set) var askedOnMainThread = 0
+
+        init(answer: Availability, gate: Gate) {
+            self.answer = answer
+            self.gate = gate
+        }
+
+        var availability: Availability {
+            askedOnMainThread += 1
+            return settled ?? answer
+        }
+        var settledAvailability: Availability? { settled }
+        func availabilityCheck() -> @Sendable () -> Availability {
+            let answer = self.answer
+            let gate = self.gate
+            return { gate.wait(); return answer }
+        }
+        func settle(_ availability: Availability) { settled = availability }
+        func perform(_ session: ActivitySession) async { session.finish(.performed) }
+    }
+
+    /// A one-shot gate between threads: `wait` blocks until `open`.
+    final class Gate: @unchecked Sendable {
+        private var descriptors: [Int32] = [-1, -1]
+        init() { _ = pipe(&descriptors) }
+        deinit { for descriptor in descriptors { close(descriptor) } }
+        func open() { var byte: UInt8 = 1; _ = write(descriptors[1], &byte, 1) }
+        func wait() { var byte: UInt8 = 0; _ = read(descriptors[0], &byte, 1) }
+    }
+
+    @Test func aTileThatMustAskIsAddedWhenItsAnswerComesWithoutDelayingThePaint() {
+        let gate = Gate()
+        let slow = SlowActivity(answer: .available, gate: gate)
+        let sheet = ShareSheet(activityItems: [.item(.text("PIN 4821"))], applicationActivities: [slow, NoteActivity { 0 }],
+                               systemActivities: [])
+        let (eligible, pending) = sheet.eligibleActivitiesNotWaiting()
+        #expect(eligible.map(\.activityTitle) == ["Note"])
+        #expect(pending.map(\.activityTitle) == ["Slow"])
+        #expect(slow.askedOnMainThread == 0, "nothing slow is asked before the first paint")
+        let terminal = InMemoryTerminal(width: 70, height: 20, script: [
+            .until("the first paint, without Slow") { frame in
+                // The question is answered only once the picker has painted without it.
+                let painted = frame.lines.joined().contains("Note") && !frame.lines.joined().contains("Slow")
+                if painted { gate.open() }
+                return painted
+            },
+            .until("the Slow tile") { $0.lines.joined().contains("Slow") },
+            .input(.enter),
+        ])
+        let picked = PickerSession.run(on: terminal, sheet: sheet, activities: eligible, pending: pending,
+                                       items: [.text("PIN 4821")], title: nil)
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+        #expect(slow.settled == .available)
+        // The Slow tile comes first (it is first in the order), but the selection stays on Note.
+        #expect(picked == ActivityType(rawValue: "com.example.note"))
+        #expect(slow.askedOnMainThread <= 1, "settled: never asked twice")
+    }
+
+    @Test func aTileThatTurnsOutUnavailableNeverShows() {
+        let gate = Gate()
+        gate.open()
+        let slow = SlowActivity(answer: .unavailable("no printer"), gate: gate)
+        let sheet = ShareSheet(activityItems: [.item(.text("PIN 4821"))], applicationActivities: [NoteActivity { 0 }, slow],
+                               systemActivities: [])
+        let (eligible, pending) = sheet.eligibleActivitiesNotWaiting()
+        let terminal = InMemoryTerminal(width: 70, height: 20, script: [.until("Note") { $0.lines.joined().contains("Note") },
+                                                                        .until("the answer") { _ in slow.settled != nil },
+                                                                        .input(.escape)])
+        _ = PickerSession.run(on: terminal, sheet: sheet, activities: eligible, pending: pending, items: [.text("PIN 4821")], title: nil)
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+        #expect(slow.settled == .unavailable("no printer"))
+        #expect(!terminal.showed("Slow"))
+        #expect(sheet.evaluate(slow).detail == "no printer", "the answer is kept for --explain")
+    }
+
     // MARK: - Item providers at work
 
     static func presenter(on terminal: InMemoryTerminal, world: World) -> ComposePresenter {

@@ -66,9 +66,50 @@ struct CUPS: Sendable {
         return Destinations(names: names, preferred: preferred)
     }
 
-    /// Whether the scheduler answers (`lpstat -r`).
-    func schedulerIsRunning() -> Bool {
-        ((try? run(lpstat, ["-r"])) ?? "").hasPrefix("scheduler is running")
+    /// Why the scheduler is surely not there, found without asking it:
+    /// the server libcups would use (`$CUPS_SERVER`, else `ServerName` of
+    /// `~/.cups/client.conf` or `/etc/cups/client.conf`, else the socket
+    /// `/run/cups/cups.sock` or, without it, localhost:631) is a socket
+    /// that does not exist, or nothing listens there. `nil` when it may be
+    /// there (a remote server is never judged here).
+    static func schedulerDown(environment: [String: String], home: String) -> String? {
+        let configured = environment["CUPS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? serverName(inFile: home + "/.cups/client.conf") ?? serverName(inFile: "/etc/cups/client.conf")
+        if let server = configured {
+            guard server.hasPrefix("/") else { return nil }
+            return access(server, F_OK) == 0 ? nil : "the CUPS scheduler is not running (\(server) does not exist)"
+        }
+        if access(defaultSocket, F_OK) == 0 { return nil }
+        return nothingListens(onLocalPort: 631) ? "the CUPS scheduler is not running (no \(defaultSocket), nothing on localhost:631)" : nil
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is refused (on the
+    /// loopback a refusal is immediate: nothing is waited for).
+    static func nothingListens(onLocalPort port: UInt16) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return connected != 0 && errno == ECONNREFUSED
+    }
+
+    /// Where Debian's libcups looks for the scheduler first.
+    static let defaultSocket = "/run/cups/cups.sock"
+
+    /// The `ServerName` of a client.conf, if any.
+    static func serverName(inFile path: String) -> String? {
+        guard case .success(let bytes) = LocalFiles.contents(ofFile: path) else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if words.count >= 2, words[0].lowercased() == "servername" { return String(words[1]) }
+        }
+        return nil
     }
 
     /// The `Default NAME` line of `~/.cups/lpoptions`, if any.
@@ -189,8 +230,10 @@ struct CUPS: Sendable {
     private func run(_ program: String, _ arguments: [String]) throws(CUPSError) -> String {
         let outcome: Subprocess.Outcome
         do {
+            // Short and bounded: an interrupt is left to share (these may run on
+            // a thread of their own while the picker handles signals).
             outcome = try Subprocess.run(program, arguments: arguments, environment: environment, errorLimit: 4096,
-                                         supervision: Subprocess.Supervision(timeout: CUPS.timeout))
+                                         supervision: Subprocess.Supervision(timeout: CUPS.timeout, stopsOnInterrupt: false))
         } catch {
             throw CUPSError(error.description)
         }

@@ -13,7 +13,7 @@ import ShareCore
 /// stopped printer is cancelled and reported `failed` with CUPS' words, so
 /// that a failure never prints later by surprise.
 @MainActor
-public final class PrintActivity: SystemActivity, FormValidating {
+public final class PrintActivity: SystemActivity, FormValidating, AvailabilityChecking {
     public static var systemType: ActivityType { .print }
 
     /// How long a job is followed before it is left to CUPS.
@@ -25,7 +25,7 @@ public final class PrintActivity: SystemActivity, FormValidating {
     private let home: String
     private let request: PrintRequest
     private var items: [ShareItem] = []
-    private var looked: Result<CUPS.Destinations, CUPSError>?
+    private var answer: Availability?
 
     /// Print for the context's environment and command line.
     public init(context: ActivityContext) {
@@ -36,26 +36,49 @@ public final class PrintActivity: SystemActivity, FormValidating {
 
     public var activityImage: ActivityImage { .glyph("⎙") }
 
-    /// The destinations, asked of CUPS once.
-    private func destinations() -> Result<CUPS.Destinations, CUPSError> {
-        if let looked { return looked }
-        let home = self.home
-        let result = CUPS.find(environment: environment).flatMap { cups in
-            Result { () throws(CUPSError) in try cups.destinations(home: home) }
-        }
-        looked = result
-        return result
-    }
+    // MARK: - Availability
 
     /// Available when `lp` exists and `lpstat -e` lists a destination.
+    /// Without `lp`, or when the scheduler is surely not there (its socket
+    /// is missing), that is known at once; otherwise lpstat is asked.
     public var availability: Availability {
-        switch destinations() {
-        case .failure(let error): return .unavailable(error.description.hasPrefix("no `") ? error.description : "lpstat -e failed: \(error)")
-        case .success(let found) where found.names.isEmpty:
-            let running = (try? CUPS.find(environment: environment).get())?.schedulerIsRunning() ?? false
-            return .unavailable("no printer: `lpstat -e` lists none" + (running ? "" : " (the CUPS scheduler is not running)"))
-        case .success: return .available
+        if let settled = settledAvailability { return settled }
+        let asked = availabilityCheck()()
+        settle(asked)
+        return asked
+    }
+
+    public var settledAvailability: Availability? {
+        if let answer { return answer }
+        if case .failure(let error) = CUPS.find(environment: environment) { return .unavailable(error.description) }
+        if let down = CUPS.schedulerDown(environment: environment, home: home) { return .unavailable("no printer: \(down)") }
+        return nil
+    }
+
+    public func availabilityCheck() -> @Sendable () -> Availability {
+        let environment = self.environment
+        let home = self.home
+        return {
+            do {
+                let found = try CUPS.find(environment: environment).get().destinations(home: home)
+                return found.names.isEmpty ? .unavailable("no printer: `lpstat -e` lists none") : .available
+            } catch {
+                return .unavailable("no printer: `lpstat -e` failed: \(error)")
+            }
         }
+    }
+
+    public func settle(_ availability: Availability) {
+        answer = availability
+    }
+
+    /// The destinations as CUPS lists them now (none when it cannot be asked).
+    private func destinations() -> CUPS.Destinations {
+        let home = self.home
+        let found = CUPS.find(environment: environment).flatMap { cups in
+            Result { () throws(CUPSError) in try cups.destinations(home: home) }
+        }
+        return (try? found.get()) ?? CUPS.Destinations(names: [], preferred: nil)
     }
 
     public func prepare(with items: [ShareItem]) async throws {
@@ -70,7 +93,7 @@ public final class PrintActivity: SystemActivity, FormValidating {
     /// The printer and its options, unless `--printer` chose already.
     public func makeForm() -> ActivityForm? {
         guard request.printer == nil else { return nil }
-        let found = (try? destinations().get()) ?? CUPS.Destinations(names: [], preferred: nil)
+        let found = destinations()
         let files = items.compactMap(\.fileItem).map { "\($0.name) · \(ByteCount.words($0.size))" }.joined(separator: ", ")
         let sides = request.sides.map { PrintRequest.Sides.allCases.firstIndex(of: $0)! + 1 } ?? 0
         return ActivityForm(title: "Print", fields: [
@@ -137,7 +160,7 @@ public final class PrintActivity: SystemActivity, FormValidating {
             session.fail(ActivityError(code: ActivityError.Code.printFailed, message: "\(error)"))
             return
         }
-        guard let printer = request.printer ?? (try? destinations().get())?.preferred else {
+        guard let printer = request.printer ?? destinations().preferred else {
             session.fail(ActivityError(code: ActivityError.Code.printFailed, message: "no printer chosen, and CUPS has no default: give --printer NAME"))
             return
         }

@@ -58,6 +58,22 @@ extension Activity {
     public func makeForm() -> ActivityForm? { nil }
 }
 
+/// An activity that knows whether it can run only by asking something slow
+/// (a print server: `lpstat` takes 10 ms and more). The picker paints
+/// without waiting for the answer and adds the tile when it comes; `--list`,
+/// `--explain` and `--activity` read ``Activity/availability``, which asks
+/// and waits.
+@MainActor
+public protocol AvailabilityChecking: Activity {
+    /// The availability when it is known without asking (no `lp` at all, or
+    /// asked already), else `nil`.
+    var settledAvailability: Availability? { get }
+    /// The question, to be run on another thread; its answer goes to ``settle(_:)``.
+    func availabilityCheck() -> @Sendable () -> Availability
+    /// Keeps the answer: ``settledAvailability`` and ``Activity/availability`` give it from now on.
+    func settle(_ availability: Availability)
+}
+
 /// A tile's icon.
 public enum ActivityImage: Sendable, Equatable {
     /// One glyph, such as `✉`.

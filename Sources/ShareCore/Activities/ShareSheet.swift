@@ -74,6 +74,28 @@ public final class ShareSheet {
         return ordered().map { evaluate($0, items: placeholders, explaining: false) }.filter(\.isEligible)
     }
 
+    /// The eligible activities in display order, without waiting for the
+    /// availability of those that must ask something slow: those that pass
+    /// every other rule are `pending`, to be checked while the picker shows
+    /// the others (``AvailabilityChecking``).
+    public func eligibleActivitiesNotWaiting() -> (eligible: [any Activity], pending: [any AvailabilityChecking]) {
+        let placeholders = activityItems.map(\.placeholder)
+        var eligible: [any Activity] = []
+        var pending: [any AvailabilityChecking] = []
+        for activity in ordered() {
+            let verdict = evaluate(activity, items: placeholders, explaining: false, waiting: false)
+            if verdict.isEligible {
+                eligible.append(activity)
+            } else if verdict.detail == ShareSheet.notAskedYet, let checking = activity as? any AvailabilityChecking {
+                pending.append(checking)
+            }
+        }
+        return (eligible, pending)
+    }
+
+    /// The detail of a verdict whose availability was not asked (``eligibleActivitiesNotWaiting()``).
+    static let notAskedYet = "availability not asked yet"
+
     /// The activity of `type`, eligible or not.
     public func activity(ofType type: ActivityType) -> (any Activity)? {
         (applicationActivities + systemActivities).first { $0.activityType == type }
@@ -86,7 +108,8 @@ public final class ShareSheet {
 
     /// The verdict on the items' `placeholders`; without `explaining`, an
     /// unsupported-items verdict has no detail.
-    private func evaluate(_ activity: any Activity, items placeholders: [ShareItem], explaining: Bool) -> ActivityEvaluation {
+    private func evaluate(_ activity: any Activity, items placeholders: [ShareItem], explaining: Bool,
+                          waiting: Bool = true) -> ActivityEvaluation {
         let type = activity.activityType
         if excludedActivityTypes.contains(type) {
             return ActivityEvaluation(activity: activity, reason: .excluded, detail: "excluded")
@@ -100,6 +123,9 @@ public final class ShareSheet {
             return ActivityEvaluation(activity: activity, reason: .unsupportedItems,
                                       detail: explaining ? unsupportedDetail(kinds: kinds, items: placeholders,
                                                                              askedActivity: !supported.isEmpty) : nil)
+        }
+        if !waiting, let checking = activity as? any AvailabilityChecking, checking.settledAvailability == nil {
+            return ActivityEvaluation(activity: activity, reason: .unavailable, detail: ShareSheet.notAskedYet)
         }
         if case .unavailable(let detail) = activity.availability {
             return ActivityEvaluation(activity: activity, reason: .unavailable, detail: detail)

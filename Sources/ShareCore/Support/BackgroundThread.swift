@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Work on a thread of its own, for slow questions (a print server) asked
+/// while the synchronous picker keeps drawing: no concurrency runtime is
+/// started for it. The thread is detached; the work reports back on its
+/// own (through the screen loop's poster).
+public enum BackgroundThread {
+    /// Starts `work` on a new detached thread; false when no thread could be made.
+    @discardableResult
+    public static func start(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let box = Unmanaged.passRetained(Work(work)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { argument in
+            let work = Unmanaged<Work>.fromOpaque(argument!).takeRetainedValue()
+            work.body()
+            return nil
+        }, box)
+        guard status == 0 else {
+            Unmanaged<Work>.fromOpaque(box).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+
+    private final class Work: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}
