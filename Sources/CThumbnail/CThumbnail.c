@@ -165,6 +165,75 @@ static unsigned char *read_jpeg(FILE *file, long *length, int *width, int *heigh
     return data;
 }
 
+/* The EXIF orientation of JPEG data (1 to 8; 1, upright, when it has none):
+   tag 0x0112 of IFD0 in the APP1 "Exif" segment, in the TIFF byte order. */
+static int jpeg_orientation(const unsigned char *data, long length) {
+    long at = 2;
+    while (at + 4 <= length && data[at] == 0xFF) {
+        int marker = data[at + 1];
+        long size = (long)data[at + 2] << 8 | data[at + 3];
+        if (marker == 0xDA || marker == 0xD9 || size < 2) break; /* the image data: no more headers */
+        const unsigned char *segment = data + at + 4;
+        long room = size - 2;
+        if (at + 2 + size > length) break;
+        if (marker == 0xE1 && room >= 14 && memcmp(segment, "Exif\0\0", 6) == 0) {
+            const unsigned char *tiff = segment + 6;
+            long tiff_size = room - 6;
+            int little = tiff[0] == 'I';
+#define U16(p) (little ? (int)((p)[0] | (p)[1] << 8) : (int)((p)[0] << 8 | (p)[1]))
+#define U32(p) (little ? (long)((p)[0] | (p)[1] << 8 | (p)[2] << 16 | (unsigned long)(p)[3] << 24) \
+                       : (long)((unsigned long)(p)[0] << 24 | (p)[1] << 16 | (p)[2] << 8 | (p)[3]))
+            long ifd = U32(tiff + 4);
+            if (ifd < 8 || ifd + 2 > tiff_size) return 1;
+            int count = U16(tiff + ifd);
+            for (int entry = 0; entry < count && ifd + 2 + (entry + 1) * 12 <= tiff_size; entry++) {
+                const unsigned char *field = tiff + ifd + 2 + entry * 12;
+                if (U16(field) == 0x0112) {
+                    int value = U16(field + 8);
+                    return value >= 1 && value <= 8 ? value : 1;
+                }
+            }
+#undef U16
+#undef U32
+            return 1;
+        }
+        at += 2 + size;
+    }
+    return 1;
+}
+
+/* Turns RGBA pixels upright for an EXIF orientation (2 to 8): mirrored,
+   turned, or both. Frees the pixels given and returns new ones (NULL when
+   out of memory); width and height swap for 5 to 8. */
+static uint8_t *apply_orientation(uint8_t *pixels, int *width, int *height, int orientation) {
+    if (orientation <= 1 || orientation > 8) return pixels;
+    int w = *width, h = *height;
+    int turned = orientation >= 5;
+    int out_w = turned ? h : w, out_h = turned ? w : h;
+    uint32_t *source = (uint32_t *)pixels;
+    uint32_t *upright = malloc((size_t)out_w * (size_t)out_h * 4);
+    if (!upright) { free(pixels); return NULL; }
+    for (int y = 0; y < out_h; y++) {
+        for (int x = 0; x < out_w; x++) {
+            int sx, sy;
+            switch (orientation) {
+            case 2: sx = w - 1 - x; sy = y; break;             /* mirrored left to right */
+            case 3: sx = w - 1 - x; sy = h - 1 - y; break;     /* turned 180° */
+            case 4: sx = x; sy = h - 1 - y; break;             /* mirrored top to bottom */
+            case 5: sx = y; sy = x; break;                     /* transposed */
+            case 6: sx = y; sy = h - 1 - x; break;             /* to be turned 90° clockwise */
+            case 7: sx = w - 1 - y; sy = h - 1 - x; break;     /* transversed */
+            default: sx = w - 1 - y; sy = x; break;            /* 8: to be turned 90° anticlockwise */
+            }
+            upright[(size_t)y * (size_t)out_w + (size_t)x] = source[(size_t)sy * (size_t)w + (size_t)sx];
+        }
+    }
+    free(pixels);
+    *width = out_w;
+    *height = out_h;
+    return (uint8_t *)upright;
+}
+
 /* Decodes JPEG data of width × height (from its header) to RGBA. With least_side > 0 the decoder scales by
    1/2, 1/4 or 1/8 on the way (libjpeg-turbo's DCT scaling, far cheaper than
    decoding every pixel) as long as the longer side stays at least that. */
@@ -298,8 +367,16 @@ int share_image_fit(const char *path, int max_side, unsigned char **output, size
     } else if (*format == FORMAT_JPEG) {
         long length = 0;
         unsigned char *data = read_jpeg(file, &length, width, height, error, error_size);
-        if (data && *width <= max_side && *height <= max_side) result = 0;
-        else if (data) pixels = decode_jpeg(data, length, max_side, width, height, error, error_size);
+        if (data && *width <= max_side && *height <= max_side) {
+            result = 0;  /* kept as it is, its EXIF orientation with it */
+        } else if (data) {
+            /* Encoded again without EXIF: the pixels are turned upright first. */
+            pixels = decode_jpeg(data, length, max_side, width, height, error, error_size);
+            if (pixels) {
+                pixels = apply_orientation(pixels, width, height, jpeg_orientation(data, length));
+                if (!pixels) snprintf(error, error_size, "out of memory");
+            }
+        }
         free(data);
     } else {
         snprintf(error, error_size, "only PNG and JPEG images can be read");
@@ -349,6 +426,7 @@ int share_thumbnail_render(const char *path, int columns, int rows,
         /* A thumbnail is a few dozen cells: decoding at 1/8 of a large photo is plenty. */
         if (data) pixels = decode_jpeg(data, length, 4 * (columns > rows * 2 ? columns : rows * 2), &width, &height,
                                        error, error_size);
+        if (pixels) pixels = apply_orientation(pixels, &width, &height, jpeg_orientation(data, length));
         free(data);
     } else {
         snprintf(error, error_size, "only PNG and JPEG images get a thumbnail");

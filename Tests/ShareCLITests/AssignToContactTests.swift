@@ -66,6 +66,8 @@ import Testing
             var format: String?
             var width: Int?
             var height: Int?
+            var top_left: [Int]?
+            var bottom_right: [Int]?
         }
         var fn: String?
         var photos: [Photo]
@@ -165,6 +167,25 @@ import Testing
         #expect(photo.format == "JPEG" && photo.width == 256 && photo.height == 512, "\(photo)")
         #expect(photo.params["TYPE"] == ["JPEG"])
         #expect([try Data(contentsOf: png), try Data(contentsOf: jpeg)] == originals, "the shared files are never changed")
+    }
+
+    @Test(arguments: [(6, "red on top"), (8, "red at the bottom")])
+    func aTurnedPhoneJPEGIsStoredUpright(orientation: Int, expected: String) throws {
+        let (fixtures, folder) = try Self.world(["minji.vcf": Self.minji])
+        // Stored 800×400, left half red: EXIF says it is shown turned, 400×800.
+        let jpeg = fixtures.files.appendingPathComponent("phone.jpg")
+        let run = try Share.run(ServerScript.python, [ServerScript.support.appendingPathComponent("image_tool.py").path, "halves",
+                                                      jpeg.path, "800", "400", String(orientation)],
+                                environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.files)
+        try #require(run.status == 0, "image_tool.py: \(run.err)")
+        let assigned = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", jpeg.path)
+        #expect(assigned.status == 0, "stderr: \(assigned.err)")
+        let photo = try #require(try Self.vobject(folder.appendingPathComponent("minji.vcf")).first?.photos.first)
+        #expect(photo.width == 256 && photo.height == 512, "upright: \(photo)")
+        let red = [255, 0, 0], blue = [0, 0, 255]
+        func near(_ rgb: [Int]?, _ wanted: [Int]) -> Bool { rgb.map { zip($0, wanted).allSatisfy { abs($0 - $1) < 40 } } ?? false }
+        let (top, bottom) = orientation == 6 ? (red, blue) : (blue, red)
+        #expect(near(photo.top_left, top) && near(photo.bottom_right, bottom), "\(expected): \(photo)")
     }
 
     // MARK: - Refusals

@@ -6,8 +6,10 @@ a program other than share would, for Assign to Contact's tests.
       prints JSON: one object per card, in file order:
       {"fn": FN, "photos": [{"params": {NAME: [VALUES]}, "sha256": HEX,
                              "length": BYTES, "format": PIL's format,
-                             "width": W, "height": H}]}
-      (format, width and height are null when the bytes are no image)
+                             "width": W, "height": H,
+                             "top_left": [R, G, B], "bottom_right": [R, G, B]}]}
+      (format, width and height are null when the bytes are no image), and
+      the RGB of pixels near the top left and the bottom right corners
       The photo's bytes are what vobject decodes from ENCODING=b.
 """
 import hashlib
@@ -34,7 +36,10 @@ def photos(path):
                      "format": None, "width": None, "height": None}
             try:
                 image = Image.open(io.BytesIO(data))
-                facts.update(format=image.format, width=image.size[0], height=image.size[1])
+                rgb = image.convert("RGB")
+                facts.update(format=image.format, width=image.size[0], height=image.size[1],
+                             top_left=list(rgb.getpixel((min(2, image.size[0] - 1), min(2, image.size[1] - 1)))),
+                             bottom_right=list(rgb.getpixel((max(0, image.size[0] - 3), max(0, image.size[1] - 3)))))
             except Exception:
                 pass  # a URI or other bytes that are no image: format stays null
             found.append(facts)
