@@ -74,11 +74,7 @@ import Testing
     }
 
     static func vobject(_ url: URL) throws -> [VObjectCard] {
-        let run = try Share.run(MustacheService.python, [MustacheService.support.appendingPathComponent("vcard_tool.py").path, "photos", url.path],
-                                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
-                                directory: MustacheService.support)
-        try #require(run.status == 0, "vcard_tool.py failed: \(run.err)")
-        return try JSONDecoder().decode([VObjectCard].self, from: run.stdout)
+        try JSONDecoder().decode([VObjectCard].self, from: ServerScript.query("vcard_tool.py", ["photos", url.path]))
     }
 
     static func sha256(_ data: Data) throws -> String {

@@ -272,18 +272,14 @@ final class MustacheService {
         var description: String { "#\(number) \(method) \(path) \(contentType ?? "-") \(length) B → \(status.map(String.init) ?? "held")" }
     }
 
-    static let python = URL(fileURLWithPath: "/usr/bin/python3")
-    static let support = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Support", isDirectory: true)
+    static let python = ServerScript.python
+    static let support = ServerScript.support
 
     /// The port on 127.0.0.1.
-    let port: Int
+    var port: Int { server.port }
     /// Where requests are recorded.
     let directory: URL
-    private let logFile: URL
-    private let process = Process()
-    private let input = Pipe()
-    private var stopped = false
+    private let server: ServerScript
 
     /// The URL the example posts to.
     var url: String { "http://127.0.0.1:\(port)/mustachify" }
@@ -293,50 +289,13 @@ final class MustacheService {
     init(directory base: URL, arguments: [String] = []) throws {
         let name = "mustache-\(UUID().uuidString.prefix(8))"
         directory = base.appendingPathComponent(name, isDirectory: true)
-        logFile = base.appendingPathComponent(name + ".log")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data().write(to: logFile)
-
-        process.executableURL = MustacheService.python
-        process.arguments = [MustacheService.support.appendingPathComponent("mustache_service.py").path, directory.path] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: logFile)
-        try process.run()
-
-        // The first line says where it listens; a watchdog bounds the blocking read.
-        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: 30)
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let killed = watchdog.finish()
-        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard !killed, words.count == 2, words[0] == "READY", let port = Int(words[1]) else {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            let hint = log.contains("No module named 'PIL'") ? " (install Debian's python3-pil)" : ""
-            throw MustacheServiceError("mustache_service.py did not start\(hint); stdout: \(String(decoding: line, as: UTF8.self)); stderr:\n\(log)")
-        }
-        self.port = port
+        server = try ServerScript(script: "mustache_service.py", arguments: [directory.path] + arguments,
+                                  logFile: base.appendingPathComponent(name + ".log"))
     }
-
-    deinit { stop() }
 
     /// Closes the service's stdin and waits for it to exit.
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        try? input.fileHandleForWriting.close()
-        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: 30)
-        process.waitUntilExit()
-        if watchdog.finish() { Issue.record("mustache_service.py did not stop when its stdin closed; it was killed") }
-    }
+    func stop() { server.stop() }
 
     /// The requests recorded so far, in order.
     func requests() throws -> [Request] {
@@ -373,7 +332,7 @@ final class MustacheService {
     }
 
     /// The service's stderr so far.
-    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    var log: String { server.log }
 }
 
 struct MustacheServiceError: Error, CustomStringConvertible {

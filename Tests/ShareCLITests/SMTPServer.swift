@@ -41,88 +41,29 @@ final class SMTPServer {
     }
 
     /// The interpreter that has Debian's python3-aiosmtpd.
-    static let python = URL(fileURLWithPath: "/usr/bin/python3")
-
-    /// `Tests/Support`, found from this file's path.
-    static func supportDirectory(filePath: String = #filePath) -> URL {
-        URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Support", isDirectory: true)
-    }
-
-    /// How long the server may take to start or to stop before it is killed.
-    static let watchdogSeconds = 30
+    static let python = ServerScript.python
 
     /// The port the server listens on (127.0.0.1).
-    let port: Int
+    var port: Int { server.port }
     /// Where accepted messages are stored.
     let directory: URL
-    /// The server's stderr (Python tracebacks, aiosmtpd warnings).
-    let logFile: URL
-
-    private let process: Process
-    private let input: Pipe
-    private var stopped = false
+    private let server: ServerScript
 
     /// Starts a server storing messages in a fresh folder under `directory`.
     /// - Parameter arguments: mode options: `--rcpt-reply TEXT`, `--data-reply TEXT`,
     ///   `--drop-mid-data`, `--starttls CERT KEY`, `--auth USER:PASS`.
     init(directory base: URL, arguments: [String] = []) throws {
-        let manager = FileManager.default
         directory = base.appendingPathComponent("smtp-\(UUID().uuidString.prefix(8))", isDirectory: true)
-        try manager.createDirectory(at: directory, withIntermediateDirectories: true)
-        logFile = base.appendingPathComponent(directory.lastPathComponent + ".log")
-        try #require(manager.createFile(atPath: logFile.path, contents: nil), "cannot create \(logFile.path)")
-
-        process = Process()
-        process.executableURL = SMTPServer.python
-        process.arguments = [SMTPServer.supportDirectory().appendingPathComponent("smtp_server.py").path, directory.path]
-            + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: logFile)
-        try process.run()
-
-        // Read stdout until the READY line: a blocking read, bounded by a watchdog.
-        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: SMTPServer.watchdogSeconds)
-        let reader = output.fileHandleForReading
-        var bytes = Data()
-        while !bytes.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            bytes.append(chunk)
-        }
-        let killed = watchdog.finish()
-        let line = String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        let words = line.split(separator: " ")
-        guard !killed, words.count == 2, words[0] == "READY", let port = Int(words[1]), port > 0 else {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            Issue.record("smtp_server.py did not start (stdout: \(line.debugDescription), killed: \(killed)); stderr:\n\(log)")
-            throw SMTPServerError.notStarted
-        }
-        self.port = port
-    }
-
-    deinit {
-        stop()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        server = try ServerScript(script: "smtp_server.py", arguments: [directory.path] + arguments,
+                                  logFile: base.appendingPathComponent(directory.lastPathComponent + ".log"))
     }
 
     /// Stops the server: closes its stdin and waits for it to exit.
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        try? input.fileHandleForWriting.close()
-        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: SMTPServer.watchdogSeconds)
-        process.waitUntilExit()
-        if watchdog.finish() { Issue.record("smtp_server.py did not stop when its stdin closed; it was killed") }
-    }
+    func stop() { server.stop() }
 
     /// The server's stderr so far, for failure messages.
-    var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
+    var log: String { server.log }
 
     /// The messages accepted so far, in order.
     func messages() throws -> [Message] {
@@ -205,7 +146,7 @@ struct MailCheck: Decodable {
 
     /// Runs check_mail.py on `file` and decodes its report.
     static func run(file: URL) throws -> MailCheck {
-        let script = SMTPServer.supportDirectory().appendingPathComponent("check_mail.py")
+        let script = ServerScript.support.appendingPathComponent("check_mail.py")
         let run = try Share.run(SMTPServer.python, [script.path, file.path],
                                 environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
                                 directory: file.deletingLastPathComponent())

@@ -53,7 +53,8 @@ final class ServerScript {
             try? input.fileHandleForWriting.close()
             process.waitUntilExit()
             let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            Issue.record("\(script) did not start (stdout: \(line.debugDescription), killed: \(killed)); stderr:\n\(log)")
+            let hint = log.contains("No module named") ? " (a Debian python3-… package is missing: make test installs them)" : ""
+            Issue.record("\(script) did not start\(hint) (stdout: \(line.debugDescription), killed: \(killed)); stderr:\n\(log)")
             throw ServerScriptError.notStarted(script)
         }
         self.port = port
@@ -74,7 +75,7 @@ final class ServerScript {
     /// The server's stderr so far, for failure messages.
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
-    /// Runs another command of a support script (`cups_server.py --get-job …`) and returns its stdout.
+    /// Runs a support script to its end (`cups_server.py --get-job …`, `vcard_tool.py photos …`) and returns its stdout.
     static func query(_ script: String, _ arguments: [String]) throws -> Data {
         let run = try Share.run(python, [support.appendingPathComponent(script).path] + arguments,
                                 environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
