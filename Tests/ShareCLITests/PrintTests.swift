@@ -145,6 +145,14 @@ final class CUPSServer {
         #expect(noTerminal.err.contains("no terminal for the Print form; add --printer NAME to print without it"), "stderr: \(noTerminal.err)")
     }
 
+    @Test func withoutLpExplainSaysSo() throws {
+        let fixtures = try Self.world()
+        let bin = fixtures.root.appendingPathComponent("bin-without-lp", isDirectory: true)
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let run = try fixtures.share(["--explain", fixtures.pdf.path], changes: ["PATH": bin.path])
+        #expect(run.out.contains("unavailable: no `lp` on PATH (Debian: apt install cups-client)"), "stdout: \(run.out)")
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         let fixtures = try Self.world()
         for (arguments, words) in [(["--copies", "0"], "--copies takes a number from 1 to 999, not '0'"),
