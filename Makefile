@@ -9,10 +9,11 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # ncursesw (the picker), libpng/libturbojpeg headers and libchafa (thumbnails, loaded
 # at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
 # test certificate), tmux (the picker driven end to end), python3-vobject (vCards
-# read by another program) and CUPS (a real scheduler; lp and lpstat for Print).
+# read by another program), CUPS (a real scheduler; lp and lpstat for Print) and
+# groff (the man page renders without a warning).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
-                python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters
+                python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
@@ -39,7 +40,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages static-libs build run test bench screenshots examples clean
+.PHONY: all deps bench-deps install-packages static-libs build run test bench screenshots examples man install uninstall clean
 
 all: build
 
@@ -103,6 +104,12 @@ SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symb
 screenshots: static-libs
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SCREENSHOT_PACKAGES)"
 	SWIFT="$(SWIFT)" RELEASE_FLAGS="$(RELEASE_FLAGS)" tools/screenshots.sh
+
+# The man page from the option table (share-docs man); checked in, and a test
+# fails when it differs from what the table makes.
+man:
+	$(SWIFT) build --product share-docs $(SWIFT_FLAGS)
+	.build/debug/share-docs man > share.1
 
 clean:
 	rm -rf .build

@@ -32,6 +32,8 @@ let package = Package(
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
         .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI", "CStartArguments"]),
+        // Generated documents (the man page) from the option table.
+        .executableTarget(name: "share-docs", dependencies: ["ShareCLI"]),
         // The real command line plus application activities from the Swift API,
         // for the picker's end-to-end tests, screenshots and benchmarks.
         .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore", "CStartArguments"]),

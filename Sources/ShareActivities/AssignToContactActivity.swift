@@ -57,6 +57,12 @@ public final class AssignToContactActivity: SystemActivity {
         return .available
     }
 
+    /// The contacts' names, for completion scripts (`share --complete contacts`).
+    public func contactNames() -> [String] {
+        var seen = Set<String>()
+        return allContacts().map(\.name).filter { seen.insert($0).inserted }
+    }
+
     /// The contacts, read once.
     func allContacts() -> [ContactFolder.Contact] {
         if let contacts { return contacts }

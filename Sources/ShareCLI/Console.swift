@@ -16,16 +16,20 @@ public struct Console: Sendable {
     public var hasTerminal: @Sendable () -> Bool
     /// The environment variables.
     public var environment: [String: String]
+    /// The width of standard output when it is a terminal; `nil` when it is
+    /// a pipe or a file (help is then wrapped at 80 columns).
+    public var outputColumns: @Sendable () -> Int? = { nil }
 
     /// Creates a console from its parts.
     public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
                 readInput: @escaping @Sendable () -> Data, hasTerminal: @escaping @Sendable () -> Bool,
-                environment: [String: String]) {
+                environment: [String: String], outputColumns: @escaping @Sendable () -> Int? = { nil }) {
         self.output = output
         self.error = error
         self.readInput = readInput
         self.hasTerminal = hasTerminal
         self.environment = environment
+        self.outputColumns = outputColumns
     }
 
     /// The real process: stdout, stderr, stdin, `/dev/tty` and the environment.
@@ -37,7 +41,12 @@ public struct Console: Sendable {
             error: { try? LocalFiles.writeAll($0, to: STDERR_FILENO) },
             readInput: { readAll(STDIN_FILENO) },
             hasTerminal: { Console.terminalOpens },
-            environment: Console.processEnvironment())
+            environment: Console.processEnvironment(),
+            outputColumns: {
+                var size = winsize()
+                guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+                return Int(size.ws_col)
+            })
     }
 
     /// Whether `/dev/tty` opens, tried once. The descriptor is left open

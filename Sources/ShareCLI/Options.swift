@@ -40,6 +40,30 @@ public struct Options: Sendable, Equatable {
         case resume
         /// `--reading-list`: print the reading list.
         case readingList
+        /// `--list-types`: every activity type known here, one a line.
+        case listTypes
+        /// `--completions SHELL`: the completion script for a shell.
+        case completions(String)
+        /// `--complete KIND [PREFIX]`: completions for scripts.
+        case complete(String)
+
+        /// The flag that chose the mode, for messages.
+        var flag: String? {
+            switch self {
+            case .pick: nil
+            case .list: "--list"
+            case .explain: "--explain"
+            case .activity: "--activity"
+            case .help: "--help"
+            case .version: "--version"
+            case .flush: "--flush"
+            case .resume: "--resume"
+            case .readingList: "--reading-list"
+            case .listTypes: "--list-types"
+            case .completions: "--completions"
+            case .complete: "--complete"
+            }
+        }
     }
 
     public var mode: Mode = .pick
@@ -60,13 +84,10 @@ public struct Options: Sendable, Equatable {
 
     public init() {}
 
-    /// The options every `--flag VALUE` takes, for the help text and error messages.
-    public static let valueOptions = ["--text", "--url", "--file", "--subject", "--title", "--exclude", "--only", "--activity", "--config",
-                                      "--to", "--cc", "--bcc", "--from", "--body", "--body-file", "--attach",
-                                      "--contact", "--printer", "--copies", "--pages", "--sides"]
-    /// The options without a value.
-    public static let flagOptions = ["--list", "--explain", "--json", "--no-color", "--version", "--help",
-                                     "--html", "--send", "--save-draft", "--flush", "--resume", "--reading-list"]
+    /// The options that take a value (`--to ADDR`), from ``OptionTable``.
+    public static var valueOptions: [String] { OptionTable.all.filter(\.takesValue).map(\.name) }
+    /// The options without a value, from ``OptionTable``.
+    public static var flagOptions: [String] { OptionTable.all.filter { !$0.takesValue }.map(\.name) }
 
     /// Parses the arguments after the program name.
     /// - Throws: ``UsageError`` naming the bad word and listing the valid ones.
@@ -87,6 +108,7 @@ public struct Options: Sendable, Equatable {
             options.mode = mode
         }
 
+        var given: [OptionSpec] = []
         while index < arguments.count {
             let word = arguments[index]
             index += 1
@@ -107,9 +129,15 @@ public struct Options: Sendable, Equatable {
                 name = String(word[..<equals])
                 inlineValue = String(word[word.index(after: equals)...])
             }
-            if name == "-h" { name = "--help" }
+            guard let spec = OptionTable.spec(name) else {
+                let hint = OptionTable.suggestion(for: name).map { "did you mean \($0)? (share --help lists every option)" }
+                    ?? "valid options: " + OptionTable.all.map(\.name).sorted().joined(separator: ", ") + ", -h"
+                throw UsageError("unknown option '\(name)'; " + hint)
+            }
+            name = spec.name
+            given.append(spec)
 
-            if valueOptions.contains(name) {
+            if spec.takesValue {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
@@ -159,16 +187,27 @@ public struct Options: Sendable, Equatable {
                 case "--sides":
                     guard let sides = PrintRequest.Sides(rawValue: value) else { throw UsageError("--sides takes one, two or two-short-edge, not '\(value)'") }
                     options.print.sides = sides
+                case "--completions":
+                    guard Completions.shells.contains(value) else {
+                        throw UsageError("--completions takes " + Completions.shells.joined(separator: ", ") + ", not '\(value)'")
+                    }
+                    try setMode(.completions(value), name)
+                case "--complete":
+                    guard Completions.kinds.contains(value) else {
+                        throw UsageError("--complete takes " + Completions.kinds.joined(separator: ", ") + ", not '\(value)'")
+                    }
+                    try setMode(.complete(value), name)
                 default: break
                 }
                 continue
             }
-            if inlineValue != nil, flagOptions.contains(name) {
+            if inlineValue != nil {
                 throw UsageError("\(name) takes no value")
             }
             switch name {
             case "--list": try setMode(.list, name)
             case "--explain": try setMode(.explain, name)
+            case "--list-types": try setMode(.listTypes, name)
             case "--json": options.json = true
             case "--no-color": options.noColor = true
             case "--html": options.mail.html = true
@@ -183,9 +222,7 @@ public struct Options: Sendable, Equatable {
             case "--reading-list": try setMode(.readingList, name)
             case "--version": options.mode = .version; return options
             case "--help": options.mode = .help; return options
-            default:
-                throw UsageError("unknown option '\(name)'; valid options: "
-                    + (valueOptions + flagOptions).sorted().joined(separator: ", ") + ", -h")
+            default: break
             }
         }
         if options.mail.mode != .compose {
@@ -194,6 +231,18 @@ public struct Options: Sendable, Equatable {
             case .activity(.mail): break
             default:
                 throw UsageError("--send and --save-draft go with --activity mail (or alone), not with \(modeFlag ?? "this mode")")
+            }
+        }
+        // An activity's option goes with that activity, or with the picker.
+        for spec in given {
+            guard let owner = spec.activity else { continue }
+            switch options.mode {
+            case .pick: continue
+            case .activity(let type) where type == owner: continue
+            case .activity(let type):
+                throw UsageError("\(spec.name) is an option of \(owner.rawValue) (--activity \(owner.rawValue)), not of \(type.rawValue)")
+            default:
+                throw UsageError("\(spec.name) is an option of \(owner.rawValue) (--activity \(owner.rawValue)); it does nothing with \(options.mode.flag ?? "this mode")")
             }
         }
         return options

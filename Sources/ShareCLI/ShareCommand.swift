@@ -105,7 +105,8 @@ public enum ShareCommand {
             return .exit(usage(error.message, console))
         }
         switch options.mode {
-        case .help: console.output(HelpText.usage + "\n"); return .exit(ExitCode.completed)
+        case .help: console.output(HelpText.usage(width: console.outputColumns() ?? 80) + "\n"); return .exit(ExitCode.completed)
+        case .completions(let shell): console.output(Completions.script(for: shell)); return .exit(ExitCode.completed)
         case .version: console.output(HelpText.version + "\n"); return .exit(ExitCode.completed)
         default: break
         }
@@ -132,6 +133,16 @@ public enum ShareCommand {
             return .exit(usage(error.message, console))
         }
         if options.mode == .readingList { return .exit(readingList(locations: locations, options: options, console: console)) }
+        if case .complete(let kind) = options.mode {
+            return .exit(complete(kind, options: options, configuration: configuration, systemActivities: systemActivities,
+                                  locations: locations, console: console))
+        }
+        if options.mode == .listTypes {
+            let plugins = PluginLoader.load(environment: console.environment, locations: locations)
+            let types = (applicationActivities + plugins.activities + systemActivities).map(\.activityType.rawValue)
+            console.output(types.map { $0 + "\n" }.joined())
+            return .exit(ExitCode.completed)
+        }
         let mail = systemActivities.lazy.compactMap { $0 as? MailActivity }.first
         if options.mode == .flush, let mail { return .exit(flush(Mailer(settings: mail.settings), options: options, console: console)) }
         let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
@@ -177,7 +188,7 @@ public enum ShareCommand {
         case .explain: return .exit(explain(sheet, items: items, problems: plugins.problems, options: options, console: console))
         case .activity(let type):
             return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
-        case .pick, .help, .version, .flush, .resume, .readingList:
+        case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete:
             return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys)
         }
     }
@@ -274,6 +285,27 @@ public enum ShareCommand {
             return .exit(ExitCode.noActivity)
         }
         return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console) }
+    }
+
+    /// `--complete KIND [PREFIX]`: values for completion scripts, one a
+    /// line: addresses (bare, for a command line) matching PREFIX, CUPS
+    /// destinations, contacts' full names.
+    static func complete(_ kind: String, options: Options, configuration: Configuration, systemActivities: [any Activity],
+                         locations: Locations, console: Console) -> Int32 {
+        let prefix = options.items.lazy.compactMap { item -> String? in if case .argument(let word) = item { word } else { nil } }.first ?? ""
+        var words: [String] = []
+        switch kind {
+        case "addresses":
+            let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
+                                   queryCommand: configuration.contacts.queryCommand)
+            words = book.matches(prefix, limit: 100).map(\.email)
+        case "printers":
+            words = PrintActivity.destinationNames(environment: console.environment, home: locations.home)
+        default:
+            words = systemActivities.lazy.compactMap { $0 as? AssignToContactActivity }.first?.contactNames() ?? []
+        }
+        console.output(words.map { TerminalText.sanitized($0) + "\n" }.joined())
+        return ExitCode.completed
     }
 
     /// `--reading-list`: newest first, `ADDED<TAB>TITLE<TAB>URL` a line, or JSON.

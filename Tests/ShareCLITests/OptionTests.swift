@@ -42,7 +42,7 @@ import Testing
         #expect(version.first?.isNumber == true, "\(version)")
     }
 
-    @Test(arguments: ["--bogus", "--bogus=1", "-x", "--explian"])
+    @Test(arguments: ["--bogus", "--bogus=1", "-x"])
     func unknownOptionExitsTwoListingValidOptions(flag: String) throws {
         let fixtures = try Fixtures()
         let run = try fixtures.share("--text", "hi", flag)
@@ -52,6 +52,37 @@ import Testing
         #expect(run.err.contains(name), "stderr: \(run.err)")
         #expect(run.err.contains("--explain"), "stderr lists the valid options: \(run.err)")
         #expect(run.err.contains("--activity"), "stderr lists the valid options: \(run.err)")
+    }
+
+    @Test(arguments: [("--explian", "--explain"), ("--atach", "--attach"), ("--printr", "--printer"), ("--reading-lst", "--reading-list")])
+    func aMistypedOptionGetsASuggestion(typed: String, meant: String) throws {
+        let fixtures = try Fixtures()
+        let run = try fixtures.share("--text", "hi", typed)
+        #expect(run.status == 2)
+        #expect(run.stdout.isEmpty, "stdout: \(run.out)")
+        #expect(run.err.contains("unknown option '\(typed)'; did you mean \(meant)?"), "stderr: \(run.err)")
+    }
+
+    @Test(arguments: [(["--list", "--printer", "Office"], "--printer is an option of print (--activity print); it does nothing with --list"),
+                      (["--activity", "mail", "--contact", "Kim"], "--contact is an option of assignToContact (--activity assignToContact), not of mail"),
+                      (["--explain", "--to", "kim@example.com"], "--to is an option of mail (--activity mail); it does nothing with --explain")])
+    func anOptionOfAnotherActivitySaysWhoseItIs(arguments: [String], words: String) throws {
+        let fixtures = try Fixtures()
+        let run = try fixtures.share(arguments + ["--text", "hi"])
+        #expect(run.status == 2)
+        #expect(run.err.contains(words), "stderr: \(run.err)")
+    }
+
+    @Test func helpIsWrappedWithin80ColumnsWhenPiped() throws {
+        let fixtures = try Fixtures()
+        let run = try fixtures.share("--help")
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false)
+        for line in lines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
+        // Each option's help is under its group's heading.
+        let print = try #require(lines.firstIndex { $0.hasPrefix("Print (") })
+        let printer = try #require(lines.firstIndex { $0.hasPrefix("  --printer NAME") })
+        let contact = try #require(lines.firstIndex { $0.hasPrefix("Assign to Contact") })
+        #expect(print < printer && printer < contact)
     }
 
     @Test(arguments: ["--exclude", "--only", "--activity"])

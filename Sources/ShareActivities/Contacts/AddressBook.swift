@@ -40,14 +40,19 @@ public final class AddressBook: @unchecked Sendable {
 
     /// Up to `limit` addresses whose name, address or nickname contains `text` (case-insensitive).
     public func complete(_ text: String, limit: Int = 8) -> [String] {
+        text.isEmpty ? [] : matches(text, limit: limit).map(\.formatted)
+    }
+
+    /// Up to `limit` entries whose name, address or nickname contains `text`
+    /// (case-insensitive; every entry for an empty `text`), one per address.
+    public func matches(_ text: String, limit: Int) -> [Entry] {
         let needle = text.lowercased()
-        guard !needle.isEmpty else { return [] }
         var seen = Set<String>()
-        var results: [String] = []
+        var results: [Entry] = []
         let candidates = entries() + query(text)
-        for entry in candidates where entry.name.lowercased().contains(needle) || entry.email.lowercased().contains(needle)
+        for entry in candidates where needle.isEmpty || entry.name.lowercased().contains(needle) || entry.email.lowercased().contains(needle)
             || entry.nickname?.lowercased().hasPrefix(needle) == true {
-            if seen.insert(entry.email.lowercased()).inserted { results.append(entry.formatted) }
+            if seen.insert(entry.email.lowercased()).inserted { results.append(entry) }
             if results.count == limit { break }
         }
         return results

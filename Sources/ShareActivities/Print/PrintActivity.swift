@@ -72,6 +72,11 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
         answer = availability
     }
 
+    /// The destinations `lpstat -e` lists (none when CUPS cannot be asked), for completion scripts.
+    public nonisolated static func destinationNames(environment: [String: String], home: String) -> [String] {
+        (try? CUPS.find(environment: environment).get().destinations(home: home).names) ?? []
+    }
+
     /// The destinations as CUPS lists them now (none when it cannot be asked).
     private func destinations() -> CUPS.Destinations {
         let home = self.home

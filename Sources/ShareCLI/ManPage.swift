@@ -1,0 +1,133 @@
+import ShareCore
+
+/// The man page, `share.1`: its OPTIONS section made from ``OptionTable``,
+/// the rest written here. `make man` writes it; a test fails when the
+/// checked-in file differs from what this makes.
+public enum ManPage {
+    /// The page, in roff (man macros).
+    public static var roff: String {
+        var page = head + "\n"
+        page += ".SH OPTIONS\n"
+        for group in OptionSpec.Group.allCases {
+            page += ".SS \(escape(group.rawValue))\n"
+            for spec in OptionTable.all where spec.group == group {
+                page += ".TP\n" + synopsis(spec) + "\n" + escape(spec.manual ?? spec.help) + "\n"
+            }
+        }
+        return page + tail + "\n"
+    }
+
+    /// `.BI \-\-to " ADDR"`, or `.B \-\-list`; `\-h ", " \-\-help` for a short form.
+    static func synopsis(_ spec: OptionSpec) -> String {
+        let names = (spec.short.map { "\\-\($0) \", \" " } ?? "") + escape(spec.name)
+        guard let value = spec.value else { return ".B " + names }
+        return ".BI " + names + " \" " + escape(value) + "\""
+    }
+
+    /// Text safe in roff: backslashes doubled, hyphens as minus signs (they
+    /// are options and paths), and no line starting with a control character.
+    public static func escape(_ text: String) -> String {
+        var escaped = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
+        if escaped.hasPrefix(".") || escaped.hasPrefix("'") { escaped = "\\&" + escaped }
+        return escaped
+    }
+
+    static let head = #"""
+.TH SHARE 1 "2026-12-02" "share 0.1.0" "User Commands"
+.SH NAME
+share \- the share sheet for the terminal
+.SH SYNOPSIS
+.B share
+[\fIOPTIONS\fR] [\fIITEM\fR ...]
+.SH DESCRIPTION
+.B share
+takes text, URLs, images and files, shows the activities that can take
+them (Mail, Copy, Add to Reading List, Save to Pictures, and more as they are built) as a
+grid of tiles on the terminal, and drives the one you pick to a real
+result: a mail delivered, text on the clipboard, a link saved.
+The picker and the compose screen are drawn on
+.IR /dev/tty ,
+so standard output carries only the
+.B \-\-json
+result and standard input can be an item.
+.SH ITEMS
+.TP
+.I path
+an existing file; an image when its bytes say image/* (libmagic), else a file
+.TP
+.I URL
+a word with a scheme (https://, mailto:); file:// URLs are files
+.TP
+.B \-
+standard input: text when it is UTF-8, a file otherwise
+.PP
+A word that is neither an existing path nor a URL is an error
+(use \fB\-\-text\fR for text).
+"""#
+
+    static let tail = #"""
+.SH KEYS
+Picker: arrows or hjkl move, Tab switches row, Enter picks, 1\(en9 pick by
+position, / filters (Esc clears), ? shows the keys, Esc, q or Ctrl-C cancel;
+a click picks, the wheel scrolls.
+.PP
+Compose screen and every activity's form: Tab and Shift-Tab move between
+fields, Ctrl-X runs the form's action (Send), Ctrl-O its second one (Save
+draft), Ctrl-T attaches a file, Ctrl-G edits in $EDITOR, Esc cancels
+(asking first when something changed); on a choice, Enter or typing opens a
+chooser that filters as you type; Emacs line keys in every field. The help
+bar shows the keys bound now.
+.SH EXIT STATUS
+.TP
+.B 0
+completed (performed, sent)
+.TP
+.B 1
+not completed (cancelled, saved as a draft, queued)
+.TP
+.B 2
+usage or bad input; nothing was done
+.TP
+.B 3
+the activity failed; the error is on standard error and nothing was lost
+.TP
+.B 4
+no activity is eligible for these items
+.SH FILES
+.TP
+.I $XDG_CONFIG_HOME/share/config
+settings (INI): [mail] from, transport, tls, ca-file, password-command,
+sendmail, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
+aliases, query-command; [picker] pinned, exclude; [social] enabled;
+[reading-list] fetch-titles;
+[keys] send, save, attach, editor, cancel, pick, filter, help, next-row,
+previous-row, left, right, up, down = key names such as C-s, Enter, Space
+.TP
+.I $XDG_DATA_HOME/share/
+drafts, sent and outbox Maildirs; reading-list.tsv
+.TP
+.I XDG_PICTURES_DIR
+(from $XDG_CONFIG_HOME/user-dirs.dirs, else ~/Pictures) where Save to
+Pictures keeps images, never over another file
+.TP
+.I ~/.contacts
+(or [contacts] vcard-dir) the vCard folder whose cards Assign to Contact
+gives a photo; only the PHOTO lines change
+.TP
+.I $XDG_STATE_HOME/share/compose.json
+the compose screen's autosaved fields, for \-\-resume
+.SH EXAMPLES
+.nf
+share report.pdf https://example.com
+share \-\-activity print \-\-printer Office \-\-copies 2 report.pdf
+share \-\-activity assignToContact \-\-contact "Kim Minji" face.png
+echo "PIN 4821" | share \-\-json \-
+share \-\-send \-\-to park@example.com \-\-subject Q4 \-\-attach report.pdf
+share \-\-list \-\-json photo.png | jq \-r '.[].type'
+.fi
+.SH SEE ALSO
+.BR mutt (1),
+.BR neomutt (1),
+.BR fzf (1)
+"""#
+}
