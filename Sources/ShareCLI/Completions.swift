@@ -129,7 +129,7 @@ enum Completions {
         }
         if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
           _share "$@"
-        else
+        elif (( $+functions[compdef] )); then
           compdef _share share
         fi
 
