@@ -105,6 +105,31 @@ screenshots: static-libs
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SCREENSHOT_PACKAGES)"
 	SWIFT="$(SWIFT)" RELEASE_FLAGS="$(RELEASE_FLAGS)" tools/screenshots.sh
 
+# Installing: the binary, the man page and the completions of bash, zsh and
+# fish (made by the binary from its option table), under PREFIX, staged under
+# DESTDIR when given (packaging). `make install` as root installs for everyone.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+install: build
+	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
+	install -m 755 "$(BIN)" "$(BINDIR)/share"
+	install -m 644 share.1 "$(MAN1DIR)/share.1"
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  for shell in bash zsh fish; do "$(BIN)" --completions $$shell > "$$tmp/$$shell"; done; \
+	  install -m 644 "$$tmp/bash" "$(BASHDIR)/share"; \
+	  install -m 644 "$$tmp/zsh" "$(ZSHDIR)/_share"; \
+	  install -m 644 "$$tmp/fish" "$(FISHDIR)/share.fish"
+	@echo "installed share in $(BINDIR)"
+
+uninstall:
+	rm -f "$(BINDIR)/share" "$(MAN1DIR)/share.1" "$(BASHDIR)/share" "$(ZSHDIR)/_share" "$(FISHDIR)/share.fish"
+
 # The man page from the option table (share-docs man); checked in, and a test
 # fails when it differs from what the table makes.
 man:

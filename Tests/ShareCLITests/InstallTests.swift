@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `make install` and `make uninstall`, with PREFIX alone and staged under
+/// DESTDIR, using the binary under test (`make -o build`: not rebuilt).
+@Suite struct InstallTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func make(_ arguments: [String]) throws -> ShareRun {
+        let run = try Share.run(URL(fileURLWithPath: "/usr/bin/make"), ["--no-print-directory", "-o", "build"] + arguments
+                                + ["BIN=\(try Share.binary().path)"],
+                                environment: ["PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"], directory: root)
+        #expect(run.status == 0, "make \(arguments): \(run.err)")
+        return run
+    }
+
+    /// The files `make install` puts under `prefix` (inside `stage`).
+    static func installed(under stage: URL, prefix: String) -> [String: URL] {
+        let base = stage.appendingPathComponent(String(prefix.dropFirst()))
+        return ["bin/share": base.appendingPathComponent("bin/share"),
+                "man": base.appendingPathComponent("share/man/man1/share.1"),
+                "bash": base.appendingPathComponent("share/bash-completion/completions/share"),
+                "zsh": base.appendingPathComponent("share/zsh/site-functions/_share"),
+                "fish": base.appendingPathComponent("share/fish/vendor_completions.d/share.fish")]
+    }
+
+    func check(stage: URL, prefix: String, arguments: [String]) throws {
+        let fixtures = try Fixtures()
+        _ = try Self.make(["install"] + arguments)
+        let files = Self.installed(under: stage, prefix: prefix)
+        for (name, url) in files {
+            #expect(FileManager.default.fileExists(atPath: url.path), "\(name) is not at \(url.path)")
+        }
+        let binary = try #require(files["bin/share"])
+        #expect(FileManager.default.isExecutableFile(atPath: binary.path))
+        let version = try Share.run(binary, ["--version"], environment: fixtures.environment, directory: fixtures.files)
+        #expect(version.status == 0 && version.out.hasPrefix("share "), "\(version.err)")
+        #expect(try Data(contentsOf: try #require(files["man"])) == Data(contentsOf: Self.root.appendingPathComponent("share.1")))
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try fixtures.share("--completions", shell).stdout
+            #expect(try Data(contentsOf: try #require(files[shell])) == script, "\(shell) completions")
+        }
+        _ = try Self.make(["uninstall"] + arguments)
+        for (name, url) in files {
+            #expect(!FileManager.default.fileExists(atPath: url.path), "\(name) is still at \(url.path)")
+        }
+    }
+
+    @Test func installAndUninstallUnderAPrefix() throws {
+        let fixtures = try Fixtures()
+        let prefix = fixtures.root.appendingPathComponent("usr-local").path
+        try check(stage: URL(fileURLWithPath: "/"), prefix: prefix, arguments: ["PREFIX=\(prefix)"])
+    }
+
+    @Test func installAndUninstallStagedUnderDESTDIR() throws {
+        let fixtures = try Fixtures()
+        let stage = fixtures.root.appendingPathComponent("stage")
+        try check(stage: stage, prefix: "/usr", arguments: ["DESTDIR=\(stage.path)", "PREFIX=/usr"])
+        // Nothing outside the stage: /usr/bin/share is not ours.
+        #expect(!FileManager.default.fileExists(atPath: "/usr/share/zsh/site-functions/_share"))
+    }
+}
