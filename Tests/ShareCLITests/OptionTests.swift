@@ -184,3 +184,19 @@ import Testing
         #expect(try ActivityRow.parse(run).reason("mail") == "excluded")
     }
 }
+
+/// On a terminal, --help is wrapped to its width.
+@Suite struct HelpWidthTests {
+    @Test func helpFitsANarrowTerminal() throws {
+        let fixtures = try Fixtures()
+        let session = try TmuxSession("\(TmuxSession.quote(try Share.binary().path)) --help >/dev/tty; sleep 30", width: 64, height: 200,
+                                      workingDirectory: fixtures.files, environment: fixtures.environment)
+        let screen = try session.waitFor("Exit codes:")
+        let lines = screen.lines.filter { !$0.isEmpty }
+        #expect(lines.allSatisfy { $0.count <= 64 })
+        // Wrapped, not cut: the long help of --json goes on to a second line at the help column.
+        let json = try #require(lines.firstIndex { $0.hasPrefix("  --json") })
+        #expect(lines[json + 1].hasPrefix(String(repeating: " ", count: 23)) && !lines[json + 1].hasPrefix(String(repeating: " ", count: 24)),
+                "\(lines[json]) / \(lines[json + 1])")
+    }
+}
