@@ -179,9 +179,9 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
             autosavePath = draft
         }
         switch outcome {
-        case .sent:
+        case .sent(_, _, let warning):
             discardAutosave()
-            session.finish(.sent)
+            session.finish(.sent, warnings: warning.map { [$0] } ?? [])
         case .saved(let path):
             discardAutosave()
             session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)"))

@@ -334,7 +334,7 @@ public enum ShareCommand {
         var worst = ExitCode.completed
         for outcome in outcomes {
             let (path, word, message): (String, String, String?) = switch outcome {
-            case .sent(let copy, _): (copy, "sent", nil)
+            case .sent(let copy, _, let warning): (copy ?? "", "sent", warning)
             case .queued(let path, let reason): (path, "queued", reason)
             case .saved(let path): (path, "saved", nil)
             case .failed(let error, let draft): (draft ?? "", "failed", error.message)
@@ -382,6 +382,7 @@ public enum ShareCommand {
     static func report(_ result: ActivityResult, options: Options, console: Console) -> Int32 {
         if options.json { console.output(result.json.serialized + "\n") }
         if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
+        for warning in result.warnings { console.error("share: warning: \(TerminalText.sanitized(warning))\n") }
         return result.exitCode
     }
 

@@ -28,8 +28,11 @@ public struct MailSettings: Sendable {
 
 /// What became of a message.
 public enum MailOutcome: Sendable, Equatable {
-    /// The server (or sendmail) accepted it; the sent copy is at `sentCopy`.
-    case sent(sentCopy: String, reply: String)
+    /// The server (or sendmail) accepted it; the sent copy is at
+    /// `sentCopy`, or, when it could not be written, `warning` says so and
+    /// where the message is kept (it went out all the same: sending it
+    /// again would deliver it twice).
+    case sent(sentCopy: String?, reply: String, warning: String?)
     /// It waits in the outbox at `path`, for the reason given.
     case queued(path: String, reason: String)
     /// It was saved as a draft at `path`.
@@ -88,16 +91,25 @@ public struct Mailer: Sendable {
         return outcome
     }
 
-    /// Delivers every message in the outbox, oldest first.
+    /// Delivers every message in the outbox, oldest first, each exactly
+    /// once however many flushes run at the same time: a flush holds the
+    /// outbox's lock (`.share-flush.lock`, flock) from listing to the last
+    /// delivery, so a second one waits and then finds only what is left.
     /// - Returns: one outcome per message.
     public func flushOutbox() -> [MailOutcome] {
-        settings.outbox.messages().map { path in
-            do throws(MailError) {
-                let file = try MessageFile(path: path)
-                return deliver(draft: path, envelope: try Mailer.envelope(of: file), removeFrom: settings.outbox)
-            } catch {
-                return .failed(error, draft: path)
+        do {
+            return try OutboxLock.holding(settings.outbox) {
+                settings.outbox.messages().map { path in
+                    do throws(MailError) {
+                        let file = try MessageFile(path: path)
+                        return deliver(draft: path, envelope: try Mailer.envelope(of: file), removeFrom: settings.outbox)
+                    } catch {
+                        return .failed(error, draft: path)
+                    }
+                }
             }
+        } catch {
+            return [.failed(error, draft: nil)]
         }
     }
 
@@ -136,17 +148,38 @@ public struct Mailer: Sendable {
             if folder == settings.outbox { return .queued(path: path, reason: "no transport is configured") }
             return moveToOutbox(path, from: folder, reason: "no transport or sendmail is configured; the message waits in the outbox (share --flush sends it)")
         }
+        let reply: String
         do throws(MailError) {
             let file = try MessageFile(path: path)
-            let reply = try transport.send(file, envelope: envelope)
-            let copy = try settings.sent.deliver(copyOf: path, flags: "S")
-            folder.remove(path)
-            return .sent(sentCopy: copy, reply: reply)
+            reply = try transport.send(file, envelope: envelope)
         } catch where error.kind == .temporary {
             if folder == settings.outbox { return .queued(path: path, reason: error.message) }
             return moveToOutbox(path, from: folder, reason: error.message)
         } catch {
             return .failed(error, draft: path)
+        }
+        // Accepted means sent, whatever happens to the copy: never "failed" for a
+        // message that went out, or a retry would deliver it twice.
+        do throws(MailError) {
+            let copy = try settings.sent.deliver(copyOf: path, flags: "S")
+            folder.remove(path)
+            return .sent(sentCopy: copy, reply: reply, warning: nil)
+        } catch {
+            return .sent(sentCopy: nil, reply: reply, warning: keepUnfiled(path, from: folder, because: error))
+        }
+    }
+
+    /// A sent message whose copy could not be filed stays on disk, out of
+    /// the outbox (which would send it again): in drafts, marked seen.
+    private func keepUnfiled(_ path: String, from folder: Maildir, because error: MailError) -> String {
+        let problem = "the message was sent, but its copy could not be saved in \(settings.sent.path): \(error.message)"
+        guard folder == settings.outbox else { return problem + "; it is kept in drafts: \(path)" }
+        do {
+            let kept = try settings.drafts.deliver(copyOf: path, flags: "S")
+            folder.remove(path)
+            return problem + "; it is kept in drafts: \(kept)"
+        } catch {
+            return problem + "; it is still in the outbox (\(path)): remove it there, or the next flush sends it again"
         }
     }
 
@@ -158,5 +191,24 @@ public struct Mailer: Sendable {
         } catch {
             return .failed(error, draft: path)
         }
+    }
+}
+
+/// The outbox's lock: `flock` on `.share-flush.lock` in the outbox folder,
+/// held while a flush delivers. The kernel drops it when the process ends,
+/// however it ends, so a crash never leaves the outbox locked.
+enum OutboxLock {
+    /// Runs `body` holding the lock of `outbox`, waiting for it first
+    /// (the folder and the lock file are made when missing).
+    static func holding<T>(_ outbox: Maildir, _ body: () -> T) throws(MailError) -> T {
+        try outbox.create()
+        let path = outbox.path + "/.share-flush.lock"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw MailError(.io, "cannot lock the outbox (\(path)): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }  // closing drops the lock
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw MailError(.io, "cannot lock the outbox (\(path)): \(String(cString: strerror(errno)))") }
+        }
+        return body()
     }
 }

@@ -52,6 +52,10 @@ public struct ActivityResult: Sendable, Equatable {
     public var returnedItems: [ShareItem]
     /// Why it failed, when it did.
     public var error: ActivityError?
+    /// What went wrong beside a result that stands (a message sent whose
+    /// copy could not be filed); printed on stderr, and in the JSON as
+    /// `warnings` when there are any.
+    public var warnings: [String] = []
 
     /// Creates a result. A `failed` outcome without an error gets a generic one.
     public init(activityType: ActivityType?, outcome: ActivityOutcome, returnedItems: [ShareItem] = [],
@@ -92,7 +96,7 @@ public struct ActivityResult: Sendable, Equatable {
             ("outcome", .string(outcome.rawValue)),
             ("returnedItems", .array(returnedItems.map(\.json))),
             ("error", error.map { .object([("code", .string($0.code)), ("message", .string($0.message))]) } ?? .null),
-        ])
+        ] + (warnings.isEmpty ? [] : [("warnings", .array(warnings.map(JSONValue.string)))]))
     }
 }
 

@@ -42,9 +42,14 @@ public final class ActivitySession {
     /// `error` may explain an outcome that is not complete (why a message
     /// was queued). Reporting `failed` without an error records a generic
     /// one; prefer ``fail(_:)``.
-    public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = [], error: ActivityError? = nil) {
-        report(ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems,
-                              error: outcome.isCompleted ? nil : error))
+    /// `warnings` tell what went wrong beside an outcome that stands (a
+    /// message sent whose copy could not be filed).
+    public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = [], error: ActivityError? = nil,
+                       warnings: [String] = []) {
+        var result = ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems,
+                                    error: outcome.isCompleted ? nil : error)
+        result.warnings = warnings
+        report(result)
     }
 
     /// Reports completion as `UIActivity.activityDidFinish(_:)` does:
