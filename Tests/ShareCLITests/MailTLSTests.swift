@@ -106,6 +106,8 @@ import Testing
         #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
         #expect(try Completion.parse(run).outcome == "failed")
         #expect(try server.messages().isEmpty, "delivered to a server whose certificate is not trusted")
+        #expect(run.err.contains("certificate verification failed for smtp://localhost:\(server.port) (set ca-file for a private server)"),
+                "stderr: \(run.err)")
         #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
         #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }

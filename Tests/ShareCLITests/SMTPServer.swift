@@ -31,12 +31,15 @@ final class SMTPServer {
         var rcptTos: [String]
         var login: String?
         var tls: Bool
+        /// The name the client greeted the server with (EHLO).
+        var ehlo: String?
 
         enum CodingKeys: String, CodingKey {
             case mailFrom = "mail_from"
             case rcptTos = "rcpt_tos"
             case login
             case tls
+            case ehlo
         }
     }
 

@@ -5,6 +5,8 @@ Prints "READY <port>" on stdout once it listens, then serves until stdin
 closes. Every accepted message is written to OUTDIR as N.eml (the bytes
 received, after SMTP dot-unstuffing) and N.json (the envelope) before the
 server answers 250, so a client that has finished has its message on disk.
+The envelope holds the sender, the recipients, the login, whether TLS was
+on, and the name the client greeted with (EHLO).
 
 Modes:
   --rcpt-reply "451 4.3.0 Try again later"   answer RCPT TO with this
@@ -46,7 +48,7 @@ class Store:
         with open(base + ".json", "w") as f:
             json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
                        "login": session.auth_data.login.decode() if isinstance(session.auth_data, LoginPassword) else None,
-                       "tls": session.ssl is not None}, f)
+                       "tls": session.ssl is not None, "ehlo": session.host_name}, f)
         return "250 2.0.0 Message accepted"
 
 

@@ -60,7 +60,7 @@ public struct SMTPTransport: MailTransport {
 
         let code: CURLcode = withExtendedLifetime((reader, log)) {
             errorBuffer.withUnsafeMutableBufferPointer { errors in
-                share_curl_setopt_string(handle, CURLOPT_URL, serverURL)
+                share_curl_setopt_string(handle, CURLOPT_URL, SMTPTransport.url(serverURL, greeting: envelope.sender))
                 share_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(envelope.sender)>")
                 share_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients)
                 share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
@@ -84,9 +84,9 @@ public struct SMTPTransport: MailTransport {
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(reader).toOpaque())
                 share_curl_setopt_debug_function(handle) { _, type, data, size, context in
-                    guard type == CURLINFO_HEADER_IN, let data, let context else { return 0 }
+                    guard type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data, let context else { return 0 }
                     let log = Unmanaged<ServerLog>.fromOpaque(context).takeUnretainedValue()
-                    log.append(UnsafeRawBufferPointer(start: data, count: size))
+                    log.append(UnsafeRawBufferPointer(start: data, count: size), sent: type == CURLINFO_HEADER_OUT)
                     return 0
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
@@ -99,39 +99,83 @@ public struct SMTPTransport: MailTransport {
 
         var response = 0
         share_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &response)
-        let reply = log.lastReply
-        if code == CURLE_OK { return reply }
+        if code == CURLE_OK { return log.lastReply }
         let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let curlMessage = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
-        // The server's own words first: they are what a person can act on.
-        let words = reply.isEmpty ? curlMessage : reply
-        if (400..<500).contains(response) {
-            throw MailError(.temporary, "\(words) — \(serverURL) refused for now (\(response))")
-        }
-        if code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_OPERATION_TIMEDOUT {
-            throw MailError(.rejected, "cannot reach \(serverURL): \(words)")
+        throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL)
+    }
+
+    /// The URL libcurl is given: the configured one, with the sender's
+    /// domain as its path when it has none, which libcurl greets the server
+    /// with (EHLO). Without it libcurl sends the machine's bare host name,
+    /// which servers may refuse (RFC 5321 §4.1.1.1 asks for a fully
+    /// qualified domain or an address literal).
+    static func url(_ serverURL: String, greeting sender: String) -> String {
+        guard let scheme = serverURL.firstRange(of: "://") else { return serverURL }
+        let rest = serverURL[scheme.upperBound...]
+        if let slash = rest.firstIndex(of: "/"), rest.index(after: slash) < rest.endIndex { return serverURL }
+        let domain = sender.split(separator: "@").last.map(String.init) ?? ""
+        let greeting = domain.isEmpty || domain == sender || !domain.allSatisfy({ $0.isASCII }) ? "[127.0.0.1]" : domain
+        return (serverURL.hasSuffix("/") ? String(serverURL.dropLast()) : serverURL) + "/" + greeting
+    }
+
+    /// The error for a failed transfer, in the words a person can act on:
+    /// the server's reply that failed (not the last of the session, which
+    /// is the goodbye), with the recipient it refused; a connection that
+    /// closed during DATA; an untrusted certificate and what to set.
+    static func failure(code: CURLcode, curlMessage: String, log: ServerLog, serverURL: String) -> MailError {
+        if code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE {
+            return MailError(.rejected, "certificate verification failed for \(serverURL) (set ca-file for a private server): \(curlMessage)")
         }
         if code == CURLE_USE_SSL_FAILED {
-            throw MailError(.rejected, "\(serverURL) does not offer STARTTLS; share will not send in clear text (set tls = off only for a local test server)")
+            return MailError(.rejected, "\(serverURL) does not offer STARTTLS; share will not send in clear text (set tls = off only for a local test server)")
         }
-        throw MailError(.rejected, reply.isEmpty ? "\(serverURL) did not accept the message: \(curlMessage)"
-            : "\(reply) — \(serverURL) did not accept the message")
+        if code == CURLE_COULDNT_CONNECT || code == CURLE_COULDNT_RESOLVE_HOST || code == CURLE_OPERATION_TIMEDOUT {
+            return MailError(.rejected, "cannot reach \(serverURL): \(curlMessage)")
+        }
+        if let refusal = log.refusal {
+            let recipient = refusal.command.uppercased().hasPrefix("RCPT TO:")
+                ? " (recipient " + refusal.command.dropFirst("RCPT TO:".count).trimmingWhitespace() + ")" : ""
+            let kind: MailError.Kind = refusal.reply.hasPrefix("4") ? .temporary : .rejected
+            let verdict = kind == .temporary ? "refused for now" : "did not accept the message"
+            return MailError(kind, "\(refusal.reply)\(recipient) — \(serverURL) \(verdict)")
+        }
+        if log.lastCommand.uppercased() == "DATA" || log.lastReply.hasPrefix("354") {
+            return MailError(.rejected, "the connection closed during DATA (\(curlMessage)); \(serverURL) may not have the message")
+        }
+        return MailError(.rejected, "\(serverURL) did not accept the message: \(curlMessage)")
     }
 }
 
-/// The server's reply lines, kept for error messages (bounded).
+/// The session as it went: the server's reply lines and the commands sent,
+/// kept for error messages (bounded). Never the message itself: libcurl
+/// reports only the commands and replies as headers.
 final class ServerLog {
-    private var lines: [String] = []
+    private var replies: [String] = []
+    /// The first refusal (a 4xx or 5xx reply) and the command it answered.
+    private(set) var refusal: (reply: String, command: String)?
+    /// The last command sent (`RCPT TO:<…>`, `DATA`).
+    private(set) var lastCommand = ""
 
-    func append(_ bytes: UnsafeRawBufferPointer) {
+    func append(_ bytes: UnsafeRawBufferPointer, sent: Bool) {
         let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
         guard !text.isEmpty else { return }
-        lines.append(text)
-        if lines.count > 20 { lines.removeFirst(lines.count - 20) }
+        if sent {
+            // AUTH lines carry credentials: never kept.
+            lastCommand = text.uppercased().hasPrefix("AUTH") ? "AUTH" : text
+            return
+        }
+        replies.append(text)
+        if replies.count > 20 { replies.removeFirst(replies.count - 20) }
+        // "550-…" continues; "550 …" ends a reply. The first refusal is the one that failed.
+        if refusal == nil, let first = text.first, first == "4" || first == "5", text.count >= 4,
+           text[text.index(text.startIndex, offsetBy: 3)] != "-" {
+            refusal = (text, lastCommand)
+        }
     }
 
     /// The last reply line the server sent.
-    var lastReply: String { lines.last ?? "" }
+    var lastReply: String { replies.last ?? "" }
 }
 
 /// Loads libcurl on first use (and runs `curl_global_init` once).

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// The words of a failed send are the reply that failed, with what it
+/// refused, not the last of the session (the server's goodbye); and share
+/// greets servers with a fully qualified name.
+@Suite struct MailWordsTests {
+    static let message = ["--send", "--json", "--to", "park@example.com", "--cc", "lee@example.com", "--subject", "words",
+                          "--body", "hello"]
+
+    @Test func aRefusedRecipientIsNamedWithTheServersReply() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "550 5.1.1 No such user here"])
+        defer { server.stop() }
+        try world.use(server)
+        let run = try world.share(Self.message)
+        #expect(run.status == 3, "stderr: \(run.err)")
+        #expect(run.err.contains("550 5.1.1 No such user here (recipient <park@example.com>) — smtp://127.0.0.1:\(server.port) did not accept the message"),
+                "stderr: \(run.err)")
+        #expect(!run.err.lowercased().contains("221"), "not the goodbye: \(run.err)")
+    }
+
+    @Test func aTemporaryRefusalSaysSoAndQueues() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "451 4.3.0 Try again later"])
+        defer { server.stop() }
+        try world.use(server)
+        let run = try world.share(Self.message)
+        #expect(run.status == 1, "stderr: \(run.err)")
+        #expect(run.err.contains("451 4.3.0 Try again later (recipient <park@example.com>)"), "stderr: \(run.err)")
+        #expect(world.messages(in: world.outbox, "new").count == 1, "\(world.folders)")
+    }
+
+    @Test func aConnectionDroppedDuringDataSaysSo() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root, arguments: ["--drop-mid-data"])
+        defer { server.stop() }
+        try world.use(server)
+        let body = String(repeating: "a long line of the body that goes on\n", count: 40)
+        let run = try world.share(["--send", "--to", "park@example.com", "--subject", "drop", "--body", body])
+        #expect(run.status == 3, "stderr: \(run.err)")
+        #expect(run.err.contains("the connection closed during DATA"), "stderr: \(run.err)")
+        #expect(world.messages(in: world.drafts, "cur").count == 1, "the message stays in drafts: \(world.folders)")
+    }
+
+    @Test func theGreetingIsTheSendersDomain() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let run = try world.share(Self.message)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let received = try #require(try server.messages().first)
+        #expect(received.envelope.ehlo == "example.com", "EHLO \(received.envelope.ehlo ?? "-")")
+    }
+}
