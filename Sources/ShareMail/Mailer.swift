@@ -58,6 +58,7 @@ public struct Mailer: Sendable {
 
     /// Saves `message` (with Bcc) as a draft.
     public func saveDraft(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
+        tidy()
         do {
             let path = try settings.drafts.deliver(flags: "D") { sink throws(MailError) in
                 try writer.write(message, to: sink, includeBcc: true)
@@ -97,6 +98,7 @@ public struct Mailer: Sendable {
     /// delivery, so a second one waits and then finds only what is left.
     /// - Returns: one outcome per message.
     public func flushOutbox() -> [MailOutcome] {
+        tidy()
         do {
             return try OutboxLock.holding(settings.outbox) {
                 settings.outbox.messages().map { path in
@@ -111,6 +113,12 @@ public struct Mailer: Sendable {
         } catch {
             return [.failed(error, draft: nil)]
         }
+    }
+
+    /// Clears what killed writers left in the three folders' `tmp/` (older
+    /// than 36 hours), before share writes there itself.
+    public func tidy() {
+        for folder in [settings.drafts, settings.sent, settings.outbox] { folder.removeStaleTemporaryFiles() }
     }
 
     /// The envelope of a stored message, from its From, To, Cc and Bcc headers.

@@ -85,4 +85,25 @@ import Testing
         #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
         #expect(world.allMessages(in: world.sent).count == subjects.count, "\(world.folders)")
     }
+
+    /// A kill during the first write of a draft leaves part of it in tmp/;
+    /// the next run clears such parts once they are 36 hours old (the
+    /// Maildir rule), and leaves younger ones (a write in progress) alone.
+    @Test func partsLeftInTmpAreClearedAfter36Hours() throws {
+        let world = try MailWorld()
+        let tmp = world.drafts.appendingPathComponent("tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let stale = tmp.appendingPathComponent("1700000000.M1P1Q1.host")
+        let fresh = tmp.appendingPathComponent("1700000001.M1P2Q1.host")
+        try Data("From: half a message".utf8).write(to: stale)
+        try Data("From: being written".utf8).write(to: fresh)
+        let old = Date().addingTimeInterval(-37 * 3600)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: stale.path)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-35 * 3600)], ofItemAtPath: fresh.path)
+        let run = try world.share(["--save-draft", "--to", "park@example.com", "--subject", "later", "--body", "soon"])
+        #expect(run.status == 1, "stderr: \(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: stale.path), "37 hours old: cleared")
+        #expect(FileManager.default.fileExists(atPath: fresh.path), "35 hours old: kept")
+        #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
+    }
 }

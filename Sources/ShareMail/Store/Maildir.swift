@@ -32,6 +32,28 @@ public struct Maildir: Sendable, Equatable {
         }
     }
 
+    /// How old a file in `tmp/` must be before it counts as left behind by a
+    /// writer that died: 36 hours, the Maildir rule (a delivery in progress
+    /// is never that old).
+    public static let staleAfterSeconds: Int = 36 * 60 * 60
+
+    /// Removes files in `tmp/` older than ``staleAfterSeconds``: parts of
+    /// messages whose writer was killed before the rename. Returns how many.
+    @discardableResult
+    public func removeStaleTemporaryFiles(now: time_t = time(nil)) -> Int {
+        let folder = path + "/tmp"
+        guard let names = LocalFiles.names(inFolder: folder) else { return 0 }
+        var removed = 0
+        for name in names where !name.hasPrefix(".") {
+            var info = stat()
+            let file = folder + "/" + name
+            guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                  now - info.st_mtim.tv_sec > time_t(Maildir.staleAfterSeconds) else { continue }
+            if unlink(file) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// Writes a message through `body` and delivers it atomically.
     ///
     /// With `flags` (such as `"D"` for a draft, `"S"` for seen) the message
