@@ -104,9 +104,15 @@ public final class ReadingListActivity: SystemActivity {
 
     /// The list's lines at `path` (none when there is no list yet).
     private static func lines(atPath path: String) throws -> [String] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        switch LocalFiles.contents(ofFile: path, limit: 64 << 20) {
+        case .failure(let failure) where failure.code == ENOENT: return []
+        case .failure(let failure): throw FileReplaceError("cannot read the reading list \(path): \(failure.reason)")
+        case .success(let bytes):
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw FileReplaceError("cannot read the reading list \(path): it is not UTF-8 text")
+            }
+            return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        }
     }
 }
 

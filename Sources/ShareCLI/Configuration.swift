@@ -116,7 +116,8 @@ public struct Configuration: Sendable, Equatable {
         case .failure(let failure):
             // No config file is the defaults; a named one must exist.
             if (failure.code == ENOENT || failure.code == ENOTDIR) && explicitPath == nil { return Configuration() }
-            throw ConfigurationError("cannot read config \(path): \(failure.reason)")
+            let limit = failure.code == EFBIG ? " (a config is at most 1 MiB)" : ""
+            throw ConfigurationError("cannot read config \(path): \(failure.reason)\(limit)")
         }
         // A byte-order mark (some editors write one) is not part of the text.
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]

@@ -63,7 +63,10 @@ public final class AddressBook: @unchecked Sendable {
         if let loaded { return loaded }
         var all: [Entry] = []
         if let directory = vcardDirectory { all += AddressBook.readVCards(in: directory) }
-        if let file = aliasFile, let text = try? String(contentsOfFile: file, encoding: .utf8) { all += AddressBook.parseAliases(text) }
+        if let file = aliasFile, case .success(let bytes) = LocalFiles.contents(ofFile: file, limit: 16 << 20),
+           let text = String(validating: bytes, as: UTF8.self) {
+            all += AddressBook.parseAliases(text)
+        }
         loaded = all
         return all
     }

@@ -157,6 +157,8 @@ public final class PluginActivity: Activity {
 /// Finds `*.activity` manifests in the config and data folders (SPEC §6, §8).
 @MainActor
 public enum PluginLoader {
+    /// The largest manifest read: a manifest is a few lines of INI.
+    public static let manifestLimit = 256 << 10
     /// The folders searched, first wins: `$XDG_CONFIG_HOME/share/activities`,
     /// then `share/activities` under each of `$XDG_DATA_DIRS`.
     public static func folders(_ locations: Locations) -> [String] {
@@ -177,9 +179,18 @@ public enum PluginLoader {
             guard let names = LocalFiles.names(inFolder: folder) else { continue }
             for name in names.sorted() where name.hasSuffix(".activity") {
                 let file = folder + "/" + name
-                guard case .success(let bytes) = LocalFiles.contents(ofFile: file), let text = String(validating: bytes, as: UTF8.self) else {
-                    problems.append(PluginProblem(path: file, message: "cannot be read as UTF-8 text"))
+                let text: String
+                switch LocalFiles.contents(ofFile: file, limit: PluginLoader.manifestLimit) {
+                case .failure(let failure):
+                    let limit = failure.code == EFBIG ? " (a manifest is at most \(PluginLoader.manifestLimit >> 10) KiB)" : ""
+                    problems.append(PluginProblem(path: file, message: "cannot be read: \(failure.reason)\(limit)"))
                     continue
+                case .success(let bytes):
+                    guard let read = String(validating: bytes, as: UTF8.self) else {
+                        problems.append(PluginProblem(path: file, message: "cannot be read as UTF-8 text"))
+                        continue
+                    }
+                    text = read
                 }
                 do {
                     let manifest = try PluginManifest(text: text, path: file, language: language, findExecutable: executable)

@@ -23,23 +23,28 @@ public enum LocalFiles {
         return names
     }
 
-    /// The bytes of the file at `path`, at most `limit` of them, or the
-    /// reason it cannot be read (from `errno`).
+    /// The bytes of the regular file at `path`, or the reason it cannot be
+    /// read (from `errno`). A file of more than `limit` bytes is refused
+    /// (EFBIG), never cut short; a FIFO, a device or a socket is refused
+    /// (ESPIPE) without waiting: it is opened non-blocking, and never read.
     public static func contents(ofFile path: String, limit: Int = 1 << 20) -> Result<[UInt8], FileError> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure(FileError(code: errno)) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(FileError(code: errno)) }
         if info.st_mode & S_IFMT == S_IFDIR { return .failure(FileError(code: EISDIR)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(FileError(code: ESPIPE)) }
+        if Int(info.st_size) > limit { return .failure(FileError(code: EFBIG)) }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         // A regular file with a size (not /proc's, which say 0) ends where fstat said.
         let size = info.st_mode & S_IFMT == S_IFREG && info.st_size > 0 ? Int(info.st_size) : nil
         // Read into a buffer of the file's size (plus one byte, to see a file
         // that grew), not through a zeroed chunk that is copied again.
-        var capacity = min(limit, max(Int(info.st_size) + 1, 4096))
+        var capacity = min(limit + 1, max(Int(info.st_size) + 1, 4096))
         var bytes: [UInt8] = []
         var failure: Int32?
-        while bytes.count < limit {
+        while bytes.count <= limit {
             let room = capacity - bytes.count
             let chunk = [UInt8](unsafeUninitializedCapacity: room) { buffer, initialized in
                 initialized = 0
@@ -56,8 +61,10 @@ public enum LocalFiles {
             // All of it came, and less than was asked for: that was the end,
             // and no second read is needed to be told so.
             if bytes.count == size && chunk.count < room { break }
-            if bytes.count == capacity { capacity = min(limit, capacity * 2) }
+            if bytes.count == capacity { capacity = min(limit + 1, capacity * 2) }
         }
+        // It grew past the limit while it was read.
+        if bytes.count > limit { return .failure(FileError(code: EFBIG)) }
         return .success(bytes)
     }
 
@@ -207,6 +214,8 @@ public struct FileError: Error, Sendable, Equatable {
         case ENOENT, ENOTDIR: "no such file"
         case EISDIR: "it is a directory"
         case EEXIST: "a file of that name is in the way"
+        case ESPIPE: "it is not a regular file (a pipe, a device or a socket)"
+        case EFBIG: "it is too large"
         default: String(cString: strerror(code))
         }
     }
