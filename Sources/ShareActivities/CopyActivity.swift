@@ -96,8 +96,10 @@ public final class CopyActivity: SystemActivity {
     }
 
     private static func run(_ program: String, _ arguments: [String], input: Data) throws {
+        // wl-copy and xclip hand the clipboard to a process of their own and return at once.
         let outcome = try Subprocess.run(program, arguments: arguments, input: Subprocess.feeding(Array(input)),
-                                         keepOutput: false, errorLimit: 0)
+                                         keepOutput: false, errorLimit: 0, supervision: Subprocess.Supervision(timeout: 10))
+        if outcome.timedOut { throw Failure(description: "\(PathText.lastComponent(of: program)) did not finish within 10 s; it was stopped") }
         guard outcome.status == 0 else {
             throw Failure(description: "\(PathText.lastComponent(of: program)) failed (exit \(outcome.status))")
         }

@@ -9,9 +9,12 @@ extension MailActivity {
     /// The keys Mail reads (SPEC §8); `from-2`, `from-3` … are more identities.
     public nonisolated static let configKeys = [
         ConfigKeys(section: "mail", keys: ["from", "transport", "tls", "ca-file", "password-command", "sendmail",
-                                           "drafts", "sent", "outbox", "signature-file"],
+                                           "drafts", "sent", "outbox", "signature-file", "command-timeout"],
                    numberedPrefixes: ["from-"]),
     ]
+
+    /// How long `password-command` and `sendmail` may run (`[mail] command-timeout`).
+    public nonisolated static let defaultCommandTimeout = 30.0
 
     /// The settings in `section`; an unusable value is an error naming the key.
     public static func settings(_ section: ConfigSection, locations: Locations,
@@ -38,13 +41,14 @@ extension MailActivity {
         let sendmail = try section.path("sendmail", environment: environment)
         let requireTLS = try section.flag("tls") ?? true
         let caFile = try section.path("ca-file", environment: environment)
+        let timeout = try section.seconds("command-timeout") ?? MailActivity.defaultCommandTimeout
         var transport: (any MailTransport)?
         do throws(MailError) {
             if let url = transportURL {
                 transport = try SMTPTransport(url: url, requireTLS: requireTLS, passwordCommand: section.value("password-command"),
-                                              caFile: caFile)
+                                              caFile: caFile, commandTimeout: timeout)
             } else if let command = sendmail {
-                transport = try SendmailTransport(commandLine: command)
+                transport = try SendmailTransport(commandLine: command, timeout: timeout)
             }
         } catch {
             throw ConfigurationError("\(section.file): [mail] \(transportURL != nil ? "transport" : "sendmail"): \(error.message)")

@@ -97,7 +97,7 @@ no activity is eligible for these items
 .TP
 .I $XDG_CONFIG_HOME/share/config
 settings (INI): [mail] from, transport, tls, ca-file, password-command,
-sendmail, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
+sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
 aliases, query-command; [picker] pinned, exclude; [social] enabled;
 [reading-list] fetch-titles;
 [keys] send, save, attach, editor, cancel, pick, filter, help, next-row,

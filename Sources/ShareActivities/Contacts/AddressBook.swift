@@ -26,6 +26,9 @@ public final class AddressBook: @unchecked Sendable {
         }
     }
 
+    /// How long `query-command` may take, in seconds.
+    static let queryTimeout = 5.0
+
     private let vcardDirectory: String?
     private let aliasFile: String?
     private let queryCommand: String?
@@ -112,7 +115,10 @@ public final class AddressBook: @unchecked Sendable {
         var words = command.split(separator: " ").map(String.init)
         guard !words.isEmpty else { return [] }
         if words.contains("%s") { words = words.map { $0 == "%s" ? text : $0 } } else { words.append(text) }
-        guard let outcome = try? Subprocess.run("/usr/bin/env", arguments: words, errorLimit: 0) else { return [] }
+        // Completion must not wait long: a query still running after this is stopped, and offers nothing.
+        guard let outcome = try? Subprocess.run("/usr/bin/env", arguments: words, errorLimit: 0,
+                                                supervision: Subprocess.Supervision(timeout: AddressBook.queryTimeout, stopsOnInterrupt: false)),
+              !outcome.timedOut else { return [] }
         return AddressBook.parseQuery(String(decoding: outcome.output, as: UTF8.self))
     }
 

@@ -141,6 +141,17 @@ public struct ConfigSection: Sendable, Equatable {
         }
     }
 
+    /// A number of seconds in `key` (`30`, `2.5`, `30s`), if present: more
+    /// than 0 and at most a day.
+    public func seconds(_ key: String) throws(ConfigurationError) -> Double? {
+        guard let entry = entry(key) else { return nil }
+        let text = entry.value.hasSuffix("s") ? String(entry.value.dropLast()) : entry.value
+        guard let value = Double(text.trimmingWhitespace()), value > 0, value <= 86_400 else {
+            throw error(entry, "\(key) is a number of seconds (such as 30), not '\(entry.value)'")
+        }
+        return value
+    }
+
     /// `on`/`off` (or yes/no, true/false) in `key`, if present.
     public func flag(_ key: String) throws(ConfigurationError) -> Bool? {
         guard let entry = entry(key) else { return nil }

@@ -17,12 +17,16 @@ public struct SMTPTransport: MailTransport {
     public let requireTLS: Bool
     /// The command whose first output line is the password.
     public let passwordCommand: String?
+    /// How long `password-command` may run, in seconds.
+    public let commandTimeout: Double
     /// A CA bundle to trust instead of the system's.
     public let caFile: String?
 
     /// Reads a transport URL: `smtp://[user@]host[:port]` or `smtps://…`.
     /// - Throws: ``MailError`` for another scheme, a missing host, or a password in the URL.
-    public init(url: String, requireTLS: Bool = true, passwordCommand: String? = nil, caFile: String? = nil) throws(MailError) {
+    public init(url: String, requireTLS: Bool = true, passwordCommand: String? = nil, caFile: String? = nil,
+                commandTimeout: Double = 30) throws(MailError) {
+        self.commandTimeout = commandTimeout
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "smtp" || scheme == "smtps" else {
             throw MailError(.configuration, "transport '\(url)' is not an smtp:// or smtps:// URL")
@@ -54,7 +58,7 @@ public struct SMTPTransport: MailTransport {
         var recipients: UnsafeMutablePointer<curl_slist>?
         for recipient in envelope.recipients { recipients = share_curl_slist_append(recipients, "<\(recipient)>") }
         defer { share_curl_slist_free_all(recipients) }
-        var password = try passwordCommand.map { command throws(MailError) in try PasswordCommand.run(command) }
+        var password = try passwordCommand.map { command throws(MailError) in try PasswordCommand.run(command, timeout: commandTimeout) }
         defer { password = nil }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
@@ -195,11 +199,17 @@ enum CurlRuntime {
 /// it is the user's own command line (`pass show mail`). The password is
 /// never logged and never passed in argv.
 enum PasswordCommand {
-    static func run(_ command: String) throws(MailError) -> String {
+    static func run(_ command: String, timeout: Double) throws(MailError) -> String {
         let outcome: Subprocess.Outcome
-        do { outcome = try Subprocess.run("/bin/sh", arguments: ["-c", command]) } catch {
+        do {
+            outcome = try Subprocess.run("/bin/sh", arguments: ["-c", command], supervision: Subprocess.Supervision(timeout: timeout))
+        } catch {
             throw MailError(.configuration, "password-command could not start: \(error.reason)")
         }
+        if outcome.timedOut {
+            throw MailError(.configuration, "password-command did not finish within \(Int(timeout)) s ([mail] command-timeout); it was stopped")
+        }
+        if outcome.cancelled { throw MailError(.configuration, "password-command was interrupted") }
         guard outcome.status == 0 else {
             let detail = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
             throw MailError(.configuration, "password-command failed (exit \(outcome.status))"

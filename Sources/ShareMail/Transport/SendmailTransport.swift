@@ -13,9 +13,12 @@ import ShareCore
 public struct SendmailTransport: MailTransport {
     /// The program and its own arguments.
     public let command: [String]
+    /// How long it may run, in seconds (`[mail] command-timeout`).
+    public let timeout: Double
 
     /// Creates a transport from a command line such as `/usr/sbin/sendmail` or `msmtp -a work`.
-    public init(commandLine: String) throws(MailError) {
+    public init(commandLine: String, timeout: Double = 30) throws(MailError) {
+        self.timeout = timeout
         command = commandLine.split(separator: " ").map(String.init)
         guard let program = command.first else { throw MailError(.configuration, "the sendmail command is empty") }
         guard FileManager.default.isExecutableFile(atPath: program) else {
@@ -35,10 +38,14 @@ public struct SendmailTransport: MailTransport {
                 let count = reader.read(into: buffer)
                 if count < 0 { readFailed = true }
                 return count
-            }, keepOutput: false)
+            }, keepOutput: false, supervision: Subprocess.Supervision(timeout: timeout))
         } catch {
             throw MailError(.configuration, "cannot start \(command[0]): \(error.reason)")
         }
+        if outcome.timedOut {
+            throw MailError(.rejected, "\(command[0]) did not finish within \(Int(timeout)) s ([mail] command-timeout); it was stopped")
+        }
+        if outcome.cancelled { throw MailError(.rejected, "\(command[0]) was interrupted") }
         // The command was stopped before it saw the end of a message that could not be read.
         if readFailed || outcome.inputFailed { throw MailError(.io, "cannot read \(file.path)") }
         let writeFailed = !outcome.inputComplete
