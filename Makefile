@@ -10,10 +10,11 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
 # test certificate), tmux (the picker driven end to end), python3-vobject (vCards
 # read by another program), CUPS (a real scheduler; lp and lpstat for Print) and
-# groff (the man page renders without a warning), zsh and fish (their completions).
+# groff (the man page renders without a warning), zsh and fish (their completions),
+# mblaze (a second MIME parser beside Python's email).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
-                python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish
+                python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors

@@ -100,8 +100,8 @@ import Testing
         let disposition = pdfHead?.values("Content-Disposition").first ?? ""
         let contentType = pdfHead?.values("Content-Type").first ?? ""
         #expect(disposition.contains("filename*"), "RFC 2231 filename*= for a non-ASCII name: \(disposition)")
-        #expect(contentType.contains("name=\"=?") || contentType.contains("name==?"),
-                "RFC 2047 name= fallback for a non-ASCII name: \(contentType)")
+        #expect(contentType.contains("name*") && !contentType.contains("=?"),
+                "RFC 2231 name*= for a non-ASCII name, no encoded-word in quotes: \(contentType)")
 
         // The body: the file's lines intact (dots and "From " included), then the URL.
         let texts = check.textParts

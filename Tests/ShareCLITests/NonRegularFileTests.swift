@@ -16,6 +16,13 @@ import Testing
         #expect(run.err.contains("cannot read config \(fixtures.fifo.path): it is not a regular file"), "stderr: \(run.err)")
     }
 
+    @Test func devNullAsTheConfigIsNoSettings() throws {
+        let fixtures = try Fixtures()
+        let run = try fixtures.share("--config", "/dev/null", "--list", "--text", "hi")
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(run.out.contains("mail\tMail"), "stdout: \(run.out)")
+    }
+
     @Test func aFIFOAsTheDefaultConfigIsRefusedToo() throws {
         let fixtures = try Fixtures()
         let folder = fixtures.configHome.appendingPathComponent("share", isDirectory: true)

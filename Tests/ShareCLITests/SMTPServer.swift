@@ -108,6 +108,7 @@ struct MailCheck: Decodable {
         var sha256: String?
         var size: Int?
         var text: String?
+        var charset: String?
 
         /// The text with CRLF line ends normalised to LF.
         var normalizedText: String? { text?.replacingOccurrences(of: "\r\n", with: "\n") }

@@ -63,12 +63,42 @@ struct MIMEWriterTests {
         #expect(text.contains("Content-Type: multipart/mixed;\r\n boundary=\"=_TOKEN_0\"\r\n"))
         #expect(text.contains("--=_TOKEN_0\r\nContent-Type: text/plain"))
         #expect(text.contains(" filename*=UTF-8''%EB%8D%B0%EC%9D%B4%ED%84%B0.bin\r\n"))
-        #expect(text.contains(" name=\"=?UTF-8?B?642w7J207YSwLmJpbg==?=\"\r\n"))
+        #expect(text.contains(" name*=UTF-8''%EB%8D%B0%EC%9D%B4%ED%84%B0.bin\r\n"))
+        #expect(!text.contains("name=\"=?"), "no encoded-word in a quoted parameter")
         #expect(text.hasSuffix("\r\n--=_TOKEN_0--\r\n"))
         let payload = try #require(text.components(separatedBy: "Content-Transfer-Encoding: base64\r\n\r\n").last?
             .components(separatedBy: "\r\n\r\n--=_TOKEN_0--").first)
         #expect(payload.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 76 })
         #expect(Data(base64Encoded: payload.replacingOccurrences(of: "\r\n", with: "")) == bytes)
+    }
+
+    @Test func anEmlAttachmentGoesAsItIsIn7bitWithCRLF() throws {
+        let eml = Data("From: a@example.com\nSubject: inner\n\nline one\nline two\n".utf8)
+        let attachment = try MailAttachment(fileName: "forwarded.eml", contentType: "message/rfc822", source: .data(eml))
+        let text = try render(try message(attachments: [attachment]))
+        #expect(text.contains("Content-Type: message/rfc822; name=\"forwarded.eml\"\r\n"), "\(text)")
+        #expect(text.contains("Content-Transfer-Encoding: 7bit\r\n\r\nFrom: a@example.com\r\nSubject: inner\r\n\r\nline one\r\nline two\r\n"))
+        // Not 7bit-clean (8-bit bytes): sent as bytes to be saved, in base64.
+        let eight = try MailAttachment(fileName: "eight.eml", contentType: "message/rfc822", source: .data(Data("Subject: é\n\nx\n".utf8)))
+        let other = try render(try message(attachments: [eight]))
+        #expect(other.contains("Content-Type: application/octet-stream; name=\"eight.eml\"\r\n"), "\(other)")
+        #expect(other.contains("Content-Transfer-Encoding: base64"))
+    }
+
+    @Test func aUTF8TextAttachmentSaysItsCharset() throws {
+        let utf8 = try MailAttachment(fileName: "메모.txt", contentType: "text/plain", source: .data(Data("회의는 정오에\n".utf8)))
+        let latin1 = try MailAttachment(fileName: "old.txt", contentType: "text/plain", source: .data(Data([0x63, 0x61, 0x66, 0xE9, 0x0A])))
+        let text = try render(try message(attachments: [utf8, latin1]))
+        #expect(text.contains("Content-Type: text/plain; charset=utf-8;"), "\(text)")
+        #expect(text.contains("Content-Type: text/plain; name=\"old.txt\""), "no charset claimed for bytes that are not UTF-8: \(text)")
+    }
+
+    @Test func namesWithQuotesOrBackslashesUseRFC2231() throws {
+        let attachment = try MailAttachment(fileName: "say \"hi\" \\ bye.txt", contentType: "application/octet-stream",
+                                            source: .data(Data("x".utf8)))
+        let text = try render(try message(attachments: [attachment]))
+        #expect(text.contains(" name*=UTF-8''say%20%22hi%22%20%5C%20bye.txt\r\nContent-Disposition"), "\(text)")
+        #expect(text.contains(" filename*=UTF-8''say%20%22hi%22%20%5C%20bye.txt\r\n"), "\(text)")
     }
 
     @Test func transferEncodingFollowsTheText() {

@@ -31,7 +31,8 @@ for part in message.walk():
         continue
     payload = part.get_payload(decode=True) or b""
     entry = {"type": part.get_content_type(), "cte": part.get("Content-Transfer-Encoding", ""),
-             "filename": part.get_filename(), "sha256": hashlib.sha256(payload).hexdigest(), "size": len(payload)}
+             "filename": part.get_filename(), "sha256": hashlib.sha256(payload).hexdigest(), "size": len(payload),
+             "charset": part.get_param("charset")}
     if part.get_content_maintype() == "text" and part.get_filename() is None:
         entry["text"] = part.get_content()
     parts.append(entry)

@@ -34,6 +34,8 @@ public enum LocalFiles {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(FileError(code: errno)) }
         if info.st_mode & S_IFMT == S_IFDIR { return .failure(FileError(code: EISDIR)) }
+        // /dev/null reads as empty (`--config /dev/null`: no settings); any other device, a FIFO or a socket is refused.
+        if info.st_mode & S_IFMT == S_IFCHR, info.st_rdev == LocalFiles.nullDevice { return .success([]) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(FileError(code: ESPIPE)) }
         if Int(info.st_size) > limit { return .failure(FileError(code: EFBIG)) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
@@ -67,6 +69,12 @@ public enum LocalFiles {
         if bytes.count > limit { return .failure(FileError(code: EFBIG)) }
         return .success(bytes)
     }
+
+    /// The device number of /dev/null.
+    private static let nullDevice: dev_t = {
+        var info = stat()
+        return stat("/dev/null", &info) == 0 ? info.st_rdev : dev_t.max
+    }()
 
     /// Writes all of `bytes` to `descriptor`, again after a short write or
     /// an interrupted one (EINTR), until every byte is out or a write fails.

@@ -106,7 +106,7 @@ enum HeaderEncoding {
     /// values that fit are quoted; others use RFC 2231 `name*0*=UTF-8''…`
     /// continuations, each fitting a line and never splitting a UTF-8 sequence.
     static func parameterSegments(name: String, value: String) -> [String] {
-        if isPlain(value) && value.utf8.count + name.utf8.count < 60 {
+        if isPlain(value) && value.utf8.count + name.utf8.count < 60 && !value.contains(where: { $0 == "\"" || $0 == "\\" }) {
             return [name + "=" + quoted(value)]
         }
         // Each segment goes on its own folded line: " " + prefix + value + ";" within 78 columns.

@@ -7,11 +7,14 @@ import FoundationEssentials
 ///
 /// - CRLF line ends; header lines folded to 78 columns where possible and
 ///   never over 998; non-ASCII in RFC 2047 encoded-words of at most 75
-///   characters; non-ASCII file names as RFC 2231 `filename*` plus an
-///   RFC 2047 `name=` fallback.
+///   characters; file names that are not plain, short ASCII (or that hold
+///   `"` or `\\`) as RFC 2231 `name*` and `filename*`.
 /// - Text parts are 7bit when plain ASCII allows, quoted-printable when
 ///   mostly ASCII, base64 otherwise; attachments are base64, read from
-///   disk in chunks, so memory does not grow with their size.
+///   disk in chunks, so memory does not grow with their size; a
+///   `message/rfc822` attachment goes as it is (7bit) when it is ASCII with
+///   lines of at most 998 octets, else as `application/octet-stream`; a
+///   UTF-8 text attachment says `charset=utf-8`.
 /// - HTML bodies become `multipart/alternative` with a generated plain
 ///   part first; attachments wrap everything in `multipart/mixed`.
 /// - `Bcc:` is written only when `includeBcc` is true (drafts and the sent
@@ -99,23 +102,31 @@ public struct MIMEWriter {
     }
 
     private func writeAttachment(_ attachment: MailAttachment, to sink: any ByteSink) throws(MailError) {
+        let form = try AttachmentForm.of(attachment)
         var type = HeaderLine("Content-Type")
-        type.append(attachment.contentType + ";")
-        if HeaderEncoding.isPlain(attachment.fileName) {
-            type.append("name=" + HeaderEncoding.quoted(attachment.fileName))
-        } else {
-            // RFC 2047 words inside the quotes, for readers that ignore RFC 2231;
-            // folding between them is allowed (FWS in a quoted string).
-            var words = HeaderEncoding.encodedWords(attachment.fileName, firstColumn: 8)
-            words[0] = "name=\"" + words[0]
-            words[words.count - 1] += "\""
-            for word in words { type.append(word) }
-        }
+        type.append(form.contentType + ";")
+        // The name in both headers the same way: a quoted string when it is
+        // plain and short, else RFC 2231 (never an encoded-word in quotes).
+        let names = HeaderEncoding.parameterSegments(name: "name", value: attachment.fileName)
+        for (index, segment) in names.enumerated() { type.append(segment + (index < names.count - 1 ? ";" : "")) }
         var disposition = HeaderLine("Content-Disposition")
         disposition.append("attachment;")
         let segments = HeaderEncoding.parameterSegments(name: "filename", value: attachment.fileName)
         for (index, segment) in segments.enumerated() {
             disposition.append(segment + (index < segments.count - 1 ? ";" : ""))
+        }
+        guard !form.asIs else {
+            // message/rfc822 goes as it is, 7bit (RFC 2046 §5.2.1 forbids base64 for it), its lines ended with CRLF.
+            try sink.write(type.line + disposition.line + "Content-Transfer-Encoding: 7bit\r\n\r\n")
+            var lineEnds = CRLFNormalizer()
+            switch attachment.source {
+            case .data(let data):
+                try throwingMailError { try data.withUnsafeBytes { try lineEnds.write($0, to: sink) } }
+            case .file(let url):
+                try MIMEWriter.stream(file: url) { chunk throws(MailError) in try lineEnds.write(chunk, to: sink) }
+            }
+            try lineEnds.finish(to: sink)
+            return
         }
         try sink.write(type.line + disposition.line + "Content-Transfer-Encoding: base64\r\n\r\n")
         var encoder = Base64Encoder()
@@ -272,5 +283,114 @@ public struct MIMEWriter {
         return "\(days[Int(parts.tm_wday)]), \(parts.tm_mday) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(Int(parts.tm_hour))):\(two(Int(parts.tm_min))):\(two(Int(parts.tm_sec))) "
             + "\(offset < 0 ? "-" : "+")\(two(abs(offset) / 60))\(two(abs(offset) % 60))"
+    }
+}
+
+/// How an attachment is written: its Content-Type with parameters, and
+/// whether it goes as it is (7bit) rather than in base64.
+struct AttachmentForm {
+    var contentType: String
+    var asIs: Bool
+
+    /// The form for `attachment`, reading its bytes once when its type
+    /// needs them judged (text, message/rfc822).
+    static func of(_ attachment: MailAttachment) throws(MailError) -> AttachmentForm {
+        let type = attachment.contentType.lowercased()
+        guard type == "message/rfc822" || type.hasPrefix("text/") else { return AttachmentForm(contentType: attachment.contentType, asIs: false) }
+        var scan = ByteScan()
+        switch attachment.source {
+        case .data(let data): data.withUnsafeBytes { scan.add($0) }
+        case .file(let url): try MIMEWriter.stream(file: url) { chunk throws(MailError) in scan.add(chunk) }
+        }
+        if type == "message/rfc822" {
+            return scan.isSevenBitLines ? AttachmentForm(contentType: "message/rfc822", asIs: true)
+                : AttachmentForm(contentType: "application/octet-stream", asIs: false)
+        }
+        return AttachmentForm(contentType: attachment.contentType + (scan.isUTF8 ? "; charset=utf-8" : ""), asIs: false)
+    }
+}
+
+/// What a pass over some bytes found: whether they are UTF-8, and whether
+/// they are ASCII without NUL or bare CR in lines of at most 998 octets.
+struct ByteScan {
+    private var validator = UTF8Check()
+    private(set) var ascii = true
+    private(set) var longestLine = 0
+    private var line = 0
+    private var previous: UInt8 = 0
+    private var badControl = false
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            validator.add(byte)
+            if byte >= 0x80 { ascii = false }
+            if byte == 0 { badControl = true }
+            if previous == 0x0D && byte != 0x0A { badControl = true }
+            if byte == 0x0A {
+                longestLine = max(longestLine, line - (previous == 0x0D ? 1 : 0))
+                line = 0
+            } else {
+                line += 1
+            }
+            previous = byte
+        }
+    }
+
+    var isUTF8: Bool { validator.isValid }
+    var isSevenBitLines: Bool { ascii && !badControl && previous != 0x0D && max(longestLine, line) <= 998 }
+}
+
+/// UTF-8 validation a byte at a time (shortest forms, no surrogates, at most U+10FFFF).
+struct UTF8Check {
+    private var needed = 0
+    private var lower: UInt8 = 0x80
+    private var upper: UInt8 = 0xBF
+    private var broken = false
+
+    mutating func add(_ byte: UInt8) {
+        guard !broken else { return }
+        if needed == 0 {
+            switch byte {
+            case 0x00...0x7F: return
+            case 0xC2...0xDF: needed = 1
+            case 0xE0: needed = 2; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: needed = 2
+            case 0xED: needed = 2; upper = 0x9F
+            case 0xF0: needed = 3; lower = 0x90
+            case 0xF1...0xF3: needed = 3
+            case 0xF4: needed = 3; upper = 0x8F
+            default: broken = true
+            }
+            return
+        }
+        guard byte >= lower && byte <= upper else { broken = true; return }
+        lower = 0x80
+        upper = 0xBF
+        needed -= 1
+    }
+
+    var isValid: Bool { !broken && needed == 0 }
+}
+
+/// Writes bytes with every line ended by CRLF (a lone LF becomes CRLF),
+/// across chunk boundaries; the last line gets a CRLF when it has none.
+struct CRLFNormalizer {
+    private var lastWasCR = false
+    private var atLineStart = true
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer, to sink: any ByteSink) throws(MailError) {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count + bytes.count / 32)
+        for byte in bytes {
+            if byte == 0x0A && !lastWasCR { output.append(0x0D) }
+            output.append(byte)
+            lastWasCR = byte == 0x0D
+            atLineStart = byte == 0x0A
+        }
+        try sink.write(output)
+    }
+
+    mutating func finish(to sink: any ByteSink) throws(MailError) {
+        if !atLineStart { try sink.write("\r\n") }
     }
 }
