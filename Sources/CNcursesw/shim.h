@@ -11,6 +11,11 @@
 #include <ncursesw/ncurses.h>
 
 static inline WINDOW *nc_stdscr(void) { return stdscr; }
+/* Whether the terminal can move the cursor (terminfo cup): TERM=dumb cannot. */
+static inline int nc_can_address_cursor(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
 static inline int nc_lines(void) { return LINES; }
 static inline int nc_cols(void) { return COLS; }
 static inline int nc_colors(void) { return COLORS; }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import Synchronization
 
 /// The process's outside world, passed in so tests can run a command in-process.
 public struct Console: Sendable {
@@ -37,7 +38,12 @@ public struct Console: Sendable {
         Console(
             // A closed pipe ends a write quietly (SIGPIPE is ignored, so the
             // write fails instead of killing us): `share --list | head -1`.
-            output: { try? LocalFiles.writeAll($0, to: STDOUT_FILENO) },
+            output: { text in
+                do throws(FileError) { try LocalFiles.writeAll(text, to: STDOUT_FILENO) } catch {
+                    // A reader that went away (`share --list | head -1`) is not an error; a full disk is.
+                    if error.code != EPIPE { Console.outputFailure.withLock { $0 = $0 ?? error } }
+                }
+            },
             error: { try? LocalFiles.writeAll($0, to: STDERR_FILENO) },
             readInput: { readAll(STDIN_FILENO) },
             hasTerminal: { Console.terminalOpens },
@@ -47,6 +53,18 @@ public struct Console: Sendable {
                 guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
                 return Int(size.ws_col)
             })
+    }
+
+    /// The first failed write to standard output (not a closed pipe), if any:
+    /// share then exits with 3 and says so.
+    static let outputFailure = Mutex<FileError?>(nil)
+
+    /// The exit code once standard output's fate is known: `code`, or 3
+    /// with a message on stderr when writing to it failed.
+    public func exitCode(after code: Int32) -> Int32 {
+        guard let failure = Console.outputFailure.withLock({ $0 }) else { return code }
+        error("share: cannot write to standard output: \(failure.code == ENOSPC ? "no space left on the device" : failure.reason)\n")
+        return code == ExitCode.completed || code == ExitCode.notCompleted ? ExitCode.failed : code
     }
 
     /// Whether `/dev/tty` opens, tried once. The descriptor is left open

@@ -58,9 +58,9 @@ public enum ShareCommand {
         switch start(rawArguments: rawArguments, console: console, applicationActivities: applicationActivities,
                      activityItems: activityItems) {
         case .exit(let code):
-            exit(code)
+            exit(console.exitCode(after: code))
         case .activity(let rest):
-            Task { @MainActor in exit(await rest()) }
+            Task { @MainActor in exit(console.exitCode(after: await rest())) }
             dispatchMain()
         }
     }
@@ -72,8 +72,12 @@ public enum ShareCommand {
         var arguments: [String] = []
         for bytes in rawArguments {
             guard let word = String(validating: bytes, as: UTF8.self) else {
-                let shown = bytes.map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }
-                    .joined()
+                let shown = ItemError.shown(bytes.prefix(200).map { $0 < 0x80 && $0 >= 0x20 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }
+                    .joined())
+                // The value of an option that takes text is text, not a file to rename.
+                if let option = arguments.last, let spec = OptionTable.spec(option), spec.takesValue, spec.values != .files {
+                    return .exit(usage("\(spec.name): the text '\(shown)' is not UTF-8; give its bytes on standard input instead: share - < FILE", console))
+                }
                 return .exit(usage("'\(shown)' is not UTF-8; rename the file, or pass its bytes on standard input: share - < FILE", console))
             }
             arguments.append(word)

@@ -68,3 +68,45 @@ import Testing
         }
     }
 }
+
+/// Small things with the same rule: long input is quoted short, long URLs
+/// are URLs, bad text is called text, and a failed stdout is an error.
+@Suite struct InputEdgeTests {
+    /// Runs a /bin/sh command line with share as "$SHARE".
+    static func shell(_ fixtures: Fixtures, _ script: String) throws -> ShareRun {
+        var environment = fixtures.environment
+        environment["SHARE"] = try Share.binary().path
+        return try Share.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: environment, directory: fixtures.files)
+    }
+
+    @Test func aLongURLIsAURLAndALongWordIsQuotedShort() throws {
+        let fixtures = try Fixtures()
+        let url = "https://example.com/" + String(repeating: "0", count: 5000)
+        let listed = try fixtures.share("--list", url)
+        #expect(listed.status == 0, "stderr: \(listed.err.prefix(300))")
+        #expect(listed.out.contains("addToReadingList"))
+        let word = String(repeating: "w", count: 5000)
+        let refused = try fixtures.share("--list", word)
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("no such file: " + String(repeating: "w", count: 120) + "…(4880 more characters) (use --text for text)"),
+                "stderr: \(refused.err.prefix(400))")
+        #expect(refused.err.utf8.count < 400, "the message quotes the word short")
+    }
+
+    @Test func textThatIsNotUTF8IsCalledText() throws {
+        let fixtures = try Fixtures()
+        let run = try Self.shell(fixtures, "\"$SHARE\" --list --text \"$(printf '\\377\\376')\"")
+        #expect(run.status == 2)
+        #expect(run.err.contains("--text: the text '\\xFF\\xFE' is not UTF-8; give its bytes on standard input instead"), "stderr: \(run.err)")
+    }
+
+    @Test func aStandardOutputThatCannotBeWrittenIsAnError() throws {
+        let fixtures = try Fixtures()
+        let full = try Self.shell(fixtures, "\"$SHARE\" --list --text hi > /dev/full")
+        #expect(full.status == 3)
+        #expect(full.err.contains("share: cannot write to standard output: no space left on the device"), "stderr: \(full.err)")
+        // A reader that left early is not an error.
+        let closed = try Self.shell(fixtures, "\"$SHARE\" --list --text hi | true; echo ${PIPESTATUS:-}")
+        #expect(closed.status == 0 && closed.err.isEmpty, "stderr: \(closed.err)")
+    }
+}

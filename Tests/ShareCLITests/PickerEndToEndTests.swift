@@ -385,3 +385,17 @@ import Testing
                 sourceLocation: sourceLocation)
     }
 }
+
+/// A terminal share cannot draw on is refused like a bad item: exit 2 and
+/// why, never a screen of garbage or a wait for keys.
+@Suite struct TerminalRefusalTests {
+    @Test(arguments: [("dumb", "this terminal cannot move the cursor (TERM=dumb)"),
+                      ("no-such-terminal-xyz", "ncurses cannot drive this terminal (TERM=no-such-terminal-xyz)")])
+    func aTerminalWithoutCursorAddressingExitsTwo(term: String, words: String) throws {
+        let fixtures = try Fixtures()
+        let session = try TmuxSession("TERM=\(term) " + TmuxSession.quote(try Share.binary().path) + " --text hi",
+                                      workingDirectory: fixtures.files, environment: fixtures.environment)
+        #expect(try session.waitForExit() == 2)
+        #expect(session.stderr.contains(words), "stderr: \(session.stderr)")
+    }
+}

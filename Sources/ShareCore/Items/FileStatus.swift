@@ -16,7 +16,8 @@ enum FileStatus: Equatable {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
-            return code == ENOENT || code == ENOTDIR ? .missing : .inaccessible(String(cString: strerror(code)))
+            // A word too long to be a file name (a long URL, a pasted sentence) names no file.
+            return code == ENOENT || code == ENOTDIR || code == ENAMETOOLONG ? .missing : .inaccessible(String(cString: strerror(code)))
         }
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .regular(size: Int64(info.st_size))

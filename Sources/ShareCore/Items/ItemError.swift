@@ -25,18 +25,27 @@ public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible {
     case detectionFailed(String, String)
 
     public var description: String {
-        switch self {
-        case .noSuchWord(let path): "no such file: \(path) (use --text for text)"
-        case .noSuchFile(let path): "no such file: \(path)"
-        case .brokenLink(let path): "\(path) is a symbolic link to a file that does not exist"
-        case .isDirectory(let path): "\(path) is a directory: share files, not folders (an archive of it works)"
-        case .notRegularFile(let path, let what): "\(path) is \(what), not a regular file"
-        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
-        case .badURL(let text, let reason): "not a usable URL: \(text) (\(reason))"
-        case .notText(let path): "\(path) is not UTF-8 text"
+        let cut = ItemError.shown
+        return switch self {
+        case .noSuchWord(let path): "no such file: \(cut(path)) (use --text for text)"
+        case .noSuchFile(let path): "no such file: \(cut(path))"
+        case .brokenLink(let path): "\(cut(path)) is a symbolic link to a file that does not exist"
+        case .isDirectory(let path): "\(cut(path)) is a directory: share files, not folders (an archive of it works)"
+        case .notRegularFile(let path, let what): "\(cut(path)) is \(what), not a regular file"
+        case .unreadable(let path, let reason): "cannot read \(cut(path)): \(reason)"
+        case .badURL(let text, let reason): "not a usable URL: \(cut(text)) (\(reason))"
+        case .notText(let path): "\(cut(path)) is not UTF-8 text"
         case .emptyInput: "standard input is empty: nothing to share"
         case .stdinTwice: "'-' (standard input) can be given only once"
-        case .detectionFailed(let what, let reason): "cannot tell the content type of \(what): \(reason)"
+        case .detectionFailed(let what, let reason): "cannot tell the content type of \(cut(what)): \(reason)"
         }
+    }
+
+    /// What a message quotes of the input: at most 120 characters, the rest
+    /// counted ("…(4880 more characters)"), so a pasted megabyte never fills a screen.
+    public static func shown(_ text: String) -> String {
+        let limit = 120
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit)) + "…(\(text.count - limit) more characters)"
     }
 }

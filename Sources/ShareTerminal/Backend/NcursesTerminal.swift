@@ -51,6 +51,16 @@ public final class NcursesTerminal: TerminalBackend {
             let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
             throw TerminalError("ncurses cannot drive this terminal (TERM=\(term))")
         }
+        // A terminal that cannot move the cursor (TERM=dumb) cannot show a screen.
+        set_term(screen)
+        guard nc_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(screen)
+            fclose(input)
+            fclose(output)
+            let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
+            throw TerminalError("this terminal cannot move the cursor (TERM=\(term)); share needs one that can, such as xterm-256color")
+        }
         // One write per refresh: a FILE on a terminal is line-buffered, which
         // made ncurses send a frame in dozens of writes.
         setvbuf(output, nil, _IOFBF, 1 << 16)
