@@ -69,14 +69,14 @@ public final class PluginActivity: Activity {
         let input = manifest.jsonInput
             ? Array(JSONValue.object([("items", .array(session.items.map(\.json))), ("fields", .object(fields))]).serialized.utf8)
             : nil
-        let (program, timeout) = (self.program, manifest.timeout)
+        let (program, timeout, maxOutput) = (self.program, manifest.timeout, manifest.maxOutput)
         let outcome: Subprocess.Outcome
         do {
             // Off the main actor: the program may run for `timeout` seconds.
             // Standard error is kept whole: its end becomes the message.
             outcome = try await Task.detached { () throws(Subprocess.LaunchError) -> Subprocess.Outcome in
                 try Subprocess.run(program, arguments: arguments, environment: environment, input: input.map(Subprocess.feeding),
-                                   errorLimit: .max, supervision: Subprocess.Supervision(timeout: timeout))
+                                   outputLimit: maxOutput, errorLimit: 1 << 20, supervision: Subprocess.Supervision(timeout: timeout))
             }.value
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.name): \(error)"))
@@ -84,6 +84,11 @@ public final class PluginActivity: Activity {
         }
         if outcome.cancelled {
             session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "\(manifest.name) was stopped"))
+            return
+        }
+        if outcome.outputExceeded {
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed,
+                message: "\(manifest.name) printed more than \(maxOutput) bytes on standard output (MaxOutput) and was stopped"))
             return
         }
         if outcome.timedOut {

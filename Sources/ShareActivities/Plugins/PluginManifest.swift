@@ -30,6 +30,12 @@ public struct PluginManifest: Sendable, Equatable {
     public var fields: [String]
     /// `Timeout` in seconds (default 60).
     public var timeout: Double
+    /// `MaxOutput`: the most the program may print on standard output, in
+    /// bytes (default 16 MiB); more stops it and fails the run.
+    public var maxOutput: Int
+
+    /// The longest `Name` (a title under a tile, not a text).
+    public static let longestName = 200
 
     /// Reads a manifest; `language` is the `LANG` language (`ko` from `ko_KR.UTF-8`).
     public init(text: String, path: String, language: String?, findExecutable: (String) -> String?) throws(PluginProblem) {
@@ -53,6 +59,7 @@ public struct PluginManifest: Sendable, Equatable {
             case "Input": values.input = entry.value
             case "Fields": values.fields = entry.value
             case "Timeout": values.timeout = entry.value
+            case "MaxOutput": values.maxOutput = entry.value
             case "Comment": break
             case let key where key.hasPrefix("Name[") && key.hasSuffix("]"):
                 localizedNames[String(key.dropFirst(5).dropLast())] = entry.value
@@ -66,6 +73,9 @@ public struct PluginManifest: Sendable, Equatable {
         guard !type.isSystem else { throw problem("Type \(typeText) is a system activity; use a reverse-DNS name") }
         guard let baseName = values.name, !baseName.isEmpty else { throw problem("Name is missing") }
         name = language.flatMap { localizedNames[$0] } ?? baseName
+        for (key, text) in [("Name", baseName)] + localizedNames.map({ ("Name[\($0.key)]", $0.value) }) where text.count > PluginManifest.longestName {
+            throw problem("\(key) is \(text.count) characters long; a name is at most \(PluginManifest.longestName)")
+        }
         switch values.category?.lowercased() ?? "action" {
         case "share": category = .share
         case "action": category = .action
@@ -109,11 +119,17 @@ public struct PluginManifest: Sendable, Equatable {
         } else {
             timeout = 60
         }
+        if let text = values.maxOutput {
+            guard let bytes = Int(text), bytes > 0 else { throw problem("MaxOutput is a number of bytes, not '\(text)'") }
+            maxOutput = bytes
+        } else {
+            maxOutput = 16 << 20
+        }
     }
 
     /// The values of the known keys, as written.
     private struct Values {
-        var type, name, category, icon, accepts, mimeType, minItems, maxItems, exec, input, fields, timeout: String?
+        var type, name, category, icon, accepts, mimeType, minItems, maxItems, exec, input, fields, timeout, maxOutput: String?
     }
 
     /// A `;`-separated Desktop Entry list.

@@ -30,6 +30,8 @@ public enum Subprocess {
         public var inputFailed: Bool
         /// Whether the supervision's time ran out and the program's group was killed.
         public var timedOut = false
+        /// Whether the program printed more than `outputLimit` on standard output and was killed.
+        public var outputExceeded = false
         /// Whether share was interrupted (SIGINT, SIGTERM or SIGHUP) during a
         /// supervised run and the program's group was killed.
         public var cancelled = false
@@ -69,12 +71,15 @@ public enum Subprocess {
     ///     returns how many (0 at the end, a negative count on a read error);
     ///     `nil` gives the child `/dev/null`.
     ///   - keepOutput: collect standard output (else it goes to `/dev/null`).
+    ///   - outputLimit: the most standard output kept; a program that prints
+    ///     more is killed (``Outcome/outputExceeded``).
     ///   - errorLimit: how much of standard error to keep.
     ///   - supervision: a time limit and interrupts that stop the program
     ///     (its own process group); `nil` waits for it however long it takes.
     public static func run(_ executable: String, arguments: [String], environment: [String: String]? = nil,
                            input: ((UnsafeMutableRawBufferPointer) -> Int)? = nil, keepOutput: Bool = true,
-                           errorLimit: Int = 1 << 16, supervision: Supervision? = nil) throws(LaunchError) -> Outcome {
+                           outputLimit: Int = .max, errorLimit: Int = 1 << 16,
+                           supervision: Supervision? = nil) throws(LaunchError) -> Outcome {
         let deadline = supervision?.timeout.map { ContinuousClock.now + .seconds($0) }
         // Watched from before the spawn, so that no interrupt can end share
         // while a program it started runs on.
@@ -205,6 +210,14 @@ public enum Subprocess {
                     continue
                 }
                 if entry.fd == stdoutPipe[0] {
+                    guard outcome.output.count + count <= outputLimit else {
+                        outcome.outputExceeded = true
+                        kill()
+                        for fd in readers { close(fd) }
+                        readers.removeAll()
+                        finishInput()
+                        break
+                    }
                     outcome.output += chunk[0..<count]
                 } else if outcome.errors.count < errorLimit {
                     outcome.errors += chunk[0..<min(count, errorLimit - outcome.errors.count)]
