@@ -41,5 +41,10 @@ struct TerminalTextTests {
     @Test func excerptsJoinLinesAndFitTheWidth() {
         #expect(TerminalText.excerpt("  first line\n\nsecond\tline  ", columns: 40) == "first line second␉line")
         #expect(TerminalText.excerpt("PIN 4821 is your code", columns: 8) == "PIN 482…")
+        // Only a prefix is read: a long text, long lines and leading blank space give the same excerpt.
+        #expect(TerminalText.excerpt("\n\n   " + String(repeating: " ", count: 500) + "hello world\n" + String(repeating: "x", count: 2_000_000),
+                                     columns: 20) == "hello world xxxxxxx…")
+        #expect(TerminalText.excerpt(String(repeating: "ab ", count: 1_000_000), columns: 10) == "ab ab ab…")
+        #expect(TerminalText.excerpt("one\r\ntwo", columns: 20) == "one two")
     }
 }

@@ -22,10 +22,28 @@ public enum TerminalText {
         return String(out)
     }
 
-    /// The first line of `text`, sanitized and cut to `columns` columns.
+    /// The text's lines, trimmed and joined by spaces, sanitized and cut to
+    /// `columns` columns. Only as much of `text` is read as the excerpt
+    /// needs, so a 200 MB item costs no more than a short one.
     public static func excerpt(_ text: String, columns: Int) -> String {
-        let collapsed = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-            .joined(separator: " ")
+        // Enough characters to fill the columns and show that more follow.
+        let enough = columns + 2
+        var collapsed = ""
+        var rest = text[...]
+        var midLine = false
+        while collapsed.count < enough, !rest.isEmpty {
+            // A window of the next line at a time, however long the line is.
+            let window = rest.prefix(enough * 4)
+            let newline = window.firstIndex(where: \.isNewline)
+            let end = newline ?? window.endIndex
+            var piece = rest[..<end]
+            // A line's own leading and trailing white space goes; inside a line it stays.
+            if !midLine || collapsed.isEmpty { piece = piece.drop(while: \.isWhitespace) }
+            if newline != nil || end == rest.endIndex { while piece.last?.isWhitespace == true { piece = piece.dropLast() } }
+            if !piece.isEmpty { collapsed += (collapsed.isEmpty || midLine ? "" : " ") + piece }
+            midLine = newline == nil
+            rest = newline.map { rest[rest.index(after: $0)...] } ?? rest[end...]
+        }
         return DisplayWidth.truncate(sanitized(collapsed), to: columns)
     }
 }
