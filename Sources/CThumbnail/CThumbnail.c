@@ -391,17 +391,17 @@ int share_image_fit(const char *path, int max_side, unsigned char **output, size
             if (target_width < 1) target_width = 1;
             if (target_height < 1) target_height = 1;
         }
-        uint8_t *scaled = (target_width == *width && target_height == *height)
-            ? NULL : scale_down(pixels, *width, *height, target_width, target_height);
-        const uint8_t *source = scaled ? scaled : pixels;
-        if (scaled || (target_width == *width && target_height == *height)) {
-            *output = *format == FORMAT_PNG ? encode_png(source, target_width, target_height, output_size, error, error_size)
-                                            : encode_jpeg(source, target_width, target_height, output_size, error, error_size);
+        /* Turned upright but small enough already: encoded again as it is. */
+        uint8_t *fitted = (target_width == *width && target_height == *height)
+            ? pixels : scale_down(pixels, *width, *height, target_width, target_height);
+        if (fitted) {
+            *output = *format == FORMAT_PNG ? encode_png(fitted, target_width, target_height, output_size, error, error_size)
+                                            : encode_jpeg(fitted, target_width, target_height, output_size, error, error_size);
             if (*output) { *width = target_width; *height = target_height; result = 0; }
         } else {
             snprintf(error, error_size, "out of memory");
         }
-        free(scaled);
+        if (fitted != pixels) free(fitted);
         free(pixels);
     }
     return result;

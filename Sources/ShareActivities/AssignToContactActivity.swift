@@ -31,6 +31,7 @@ public final class AssignToContactActivity: SystemActivity {
     private let requested: String?
     private let home: String
     private var contacts: [ContactFolder.Contact]?
+    private var judged: Availability?
     private var items: [ShareItem] = []
 
     /// The activity for the context's `[contacts] vcard-dir` and `--contact`.
@@ -44,17 +45,22 @@ public final class AssignToContactActivity: SystemActivity {
 
     public var activityImage: ActivityImage { .glyph("☺") }
 
-    /// Available when the folder holds at least one `.vcf` file.
+    /// Available when the folder holds at least one `.vcf` file (looked
+    /// for once a run, and only until the first is found).
     public var availability: Availability {
+        if let judged { return judged }
         let shown = PathText.abbreviating(folder, home: home)
-        guard LocalFiles.isFolder(folder) else {
-            return .unavailable("no contacts folder: \(shown) does not exist"
+        let verdict: Availability
+        if !LocalFiles.isFolder(folder) {
+            verdict = .unavailable("no contacts folder: \(shown) does not exist"
                 + (isDefaultFolder ? " (set [contacts] vcard-dir to your vCard folder)" : ""))
+        } else if LocalFiles.firstFile(below: folder, where: { $0.lowercased().hasSuffix(".vcf") }) == nil {
+            verdict = .unavailable("no contacts in \(shown): it holds no .vcf file")
+        } else {
+            verdict = .available
         }
-        guard LocalFiles.filesBelow(folder).contains(where: { $0.lowercased().hasSuffix(".vcf") }) else {
-            return .unavailable("no contacts in \(shown): it holds no .vcf file")
-        }
-        return .available
+        judged = verdict
+        return verdict
     }
 
     /// The contacts' names, for completion scripts (`share --complete contacts`).

@@ -25,11 +25,12 @@ enum Completions {
         return names.isEmpty ? nil : names.joined(separator: "|")
     }
 
-    /// The command that lists the values of a kind, for the shells.
+    /// The command that lists the values of a kind, for the shells;
+    /// `current` is the shell's word for what is typed, quoted as it needs.
     private static func command(_ values: OptionSpec.Values, current: String) -> String? {
         switch values {
         case .activityTypes: "share --list-types 2>/dev/null"
-        case .addresses: "share --complete addresses \"\(current)\" 2>/dev/null"
+        case .addresses: "share --complete addresses \(current) 2>/dev/null"
         case .printers: "share --complete printers 2>/dev/null"
         case .contacts: "share --complete contacts 2>/dev/null"
         case .none, .files, .words: nil
@@ -43,7 +44,7 @@ enum Completions {
     static var bash: String {
         var cases: [String] = []
         for kind in dynamicKinds {
-            guard let names = pattern({ $0 == kind }), let command = command(kind, current: "$cur") else { continue }
+            guard let names = pattern({ $0 == kind }), let command = command(kind, current: "\"$cur\"") else { continue }
             cases.append("""
                     \(names))
                         compopt -o filenames 2>/dev/null
@@ -97,7 +98,7 @@ enum Completions {
     static var zsh: String {
         var cases: [String] = []
         for kind in dynamicKinds {
-            guard let names = pattern({ $0 == kind }), let command = command(kind, current: "$cur") else { continue }
+            guard let names = pattern({ $0 == kind }), let command = command(kind, current: "\"$cur\"") else { continue }
             cases.append("    \(names)) compadd -- ${(f)\"$(\(command))\"}; return ;;")
         }
         for spec in OptionTable.all {
@@ -154,7 +155,7 @@ enum Completions {
                 case .words(let words): line += " -x -a " + fishQuote(words.joined(separator: " "))
                 default:
                     if let command = command(spec.values, current: "(commandline -ct)") {
-                        line += " -x -a " + fishQuote("(" + command.replacing("\"(commandline -ct)\"", with: "(commandline -ct)") + ")")
+                        line += " -x -a " + fishQuote("(" + command + ")")
                     }
                 }
             }

@@ -175,8 +175,8 @@ public struct Options: Sendable, Equatable {
                     }
                     options.print.printer = value
                 case "--copies":
-                    guard let copies = Int(value), (1...999).contains(copies) else {
-                        throw UsageError("--copies takes a number from 1 to 999, not '\(value)'")
+                    guard let copies = PrintRequest.copies(value) else {
+                        throw UsageError("--copies takes \(PrintRequest.copiesRule), not '\(value)'")
                     }
                     options.print.copies = copies
                 case "--pages":

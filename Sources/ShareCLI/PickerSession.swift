@@ -119,7 +119,7 @@ final class PickerProgram: ScreenProgram {
             guard let index = pending.firstIndex(where: { $0.activityType == type }) else { break }
             let activity = pending.remove(at: index)
             activity.settle(availability)
-            if availability.isAvailable { addTile(activity) }
+            if availability.isAvailable { refreshTiles() }
         case .tick:
             break
         }
@@ -128,12 +128,10 @@ final class PickerProgram: ScreenProgram {
 
     func terminalClosed(in loop: ScreenLoop<Message>) -> Ending { .dismissed }
 
-    /// Adds a tile that became available, in its place in the order; the
-    /// selection stays on the tile it was on.
-    private func addTile(_ activity: any Activity) {
-        let order = sheet.eligibleActivitiesNotWaiting().eligible.map(\.activityType)
-        activities.append(activity)
-        activities.sort { (order.firstIndex(of: $0.activityType) ?? Int.max) < (order.firstIndex(of: $1.activityType) ?? Int.max) }
+    /// The tiles again, with those that became available in their place in
+    /// the order; the selection stays on the tile it was on.
+    private func refreshTiles() {
+        activities = sheet.eligibleActivitiesNotWaiting().eligible
         let icons = Dictionary(state.tiles.map { ($0.type, $0.iconCells) }, uniquingKeysWith: { first, _ in first })
         state.tiles = PickerSession.tiles(activities, sheet: sheet).map { tile in
             var tile = tile

@@ -45,6 +45,11 @@ struct CUPS: Sendable {
         var preferred: String?
     }
 
+    /// The destinations for `environment`, or why they cannot be asked for.
+    static func destinations(environment: [String: String], home: String) -> Result<Destinations, CUPSError> {
+        find(environment: environment).flatMap { cups in Result { () throws(CUPSError) in try cups.destinations(home: home) } }
+    }
+
     /// The destinations, and the one to preselect: `$LPDEST`, `$PRINTER`,
     /// the `Default` of `~/.cups/lpoptions`, then the server's default
     /// (`lpstat -d`), the first of them that `lpstat -e` lists.
@@ -61,7 +66,8 @@ struct CUPS: Sendable {
                 names.append(line)
             }
         }
-        let candidates = [environment["LPDEST"], environment["PRINTER"], CUPS.lpoptionsDefault(home: home), serverDefault]
+        let candidates = [environment["LPDEST"], environment["PRINTER"],
+                          CUPS.setting("Default", inFile: home + "/.cups/lpoptions"), serverDefault]
         let preferred = candidates.compactMap { $0 }.first { names.contains($0) }
         return Destinations(names: names, preferred: preferred)
     }
@@ -74,7 +80,7 @@ struct CUPS: Sendable {
     /// there (a remote server is never judged here).
     static func schedulerDown(environment: [String: String], home: String) -> String? {
         let configured = environment["CUPS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? serverName(inFile: home + "/.cups/client.conf") ?? serverName(inFile: "/etc/cups/client.conf")
+            ?? setting("ServerName", inFile: home + "/.cups/client.conf") ?? setting("ServerName", inFile: "/etc/cups/client.conf")
         if let server = configured {
             guard server.hasPrefix("/") else { return nil }
             return access(server, F_OK) == 0 ? nil : "the CUPS scheduler is not running (\(server) does not exist)"
@@ -102,22 +108,13 @@ struct CUPS: Sendable {
     /// Where Debian's libcups looks for the scheduler first.
     static let defaultSocket = "/run/cups/cups.sock"
 
-    /// The `ServerName` of a client.conf, if any.
-    static func serverName(inFile path: String) -> String? {
+    /// The value of the first `KEY value` line of a CUPS file (`ServerName`
+    /// of client.conf, `Default` of lpoptions), the key without case.
+    static func setting(_ key: String, inFile path: String) -> String? {
         guard case .success(let bytes) = LocalFiles.contents(ofFile: path) else { return nil }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if words.count >= 2, words[0].lowercased() == "servername" { return String(words[1]) }
-        }
-        return nil
-    }
-
-    /// The `Default NAME` line of `~/.cups/lpoptions`, if any.
-    static func lpoptionsDefault(home: String) -> String? {
-        guard case .success(let bytes) = LocalFiles.contents(ofFile: home + "/.cups/lpoptions") else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-            let words = line.split(separator: " ", maxSplits: 2)
-            if words.count >= 2, words[0].lowercased() == "default" { return String(words[1]) }
+            if words.count >= 2, words[0].lowercased() == key.lowercased() { return String(words[1]) }
         }
         return nil
     }
@@ -239,7 +236,6 @@ struct CUPS: Sendable {
         }
         let name = PathText.lastComponent(of: program)
         if outcome.timedOut { throw CUPSError("\(name) did not answer within \(Int(CUPS.timeout)) s (is the CUPS server reachable?)") }
-        if outcome.cancelled { throw CUPSError("\(name) was interrupted") }
         guard outcome.status == 0 else {
             let words = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
             throw CUPSError(words.isEmpty ? "\(name) exited with status \(outcome.status)" : words)

@@ -25,7 +25,9 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     private let home: String
     private let request: PrintRequest
     private var items: [ShareItem] = []
+    /// The availability once known: at once without `lp` or a scheduler, else from lpstat.
     private var answer: Availability?
+    private var judgedWithoutAsking = false
 
     /// Print for the context's environment and command line.
     public init(context: ActivityContext) {
@@ -49,21 +51,24 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     }
 
     public var settledAvailability: Availability? {
-        if let answer { return answer }
-        if case .failure(let error) = CUPS.find(environment: environment) { return .unavailable(error.description) }
-        if let down = CUPS.schedulerDown(environment: environment, home: home) { return .unavailable("no printer: \(down)") }
-        return nil
+        if answer == nil && !judgedWithoutAsking {
+            judgedWithoutAsking = true
+            if case .failure(let error) = CUPS.find(environment: environment) {
+                answer = .unavailable(error.description)
+            } else if let down = CUPS.schedulerDown(environment: environment, home: home) {
+                answer = .unavailable("no printer: \(down)")
+            }
+        }
+        return answer
     }
 
     public func availabilityCheck() -> @Sendable () -> Availability {
         let environment = self.environment
         let home = self.home
         return {
-            do {
-                let found = try CUPS.find(environment: environment).get().destinations(home: home)
-                return found.names.isEmpty ? .unavailable("no printer: `lpstat -e` lists none") : .available
-            } catch {
-                return .unavailable("no printer: `lpstat -e` failed: \(error)")
+            switch CUPS.destinations(environment: environment, home: home) {
+            case .success(let found): found.names.isEmpty ? .unavailable("no printer: `lpstat -e` lists none") : .available
+            case .failure(let error): .unavailable("no printer: `lpstat -e` failed: \(error)")
             }
         }
     }
@@ -74,16 +79,12 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
 
     /// The destinations `lpstat -e` lists (none when CUPS cannot be asked), for completion scripts.
     public nonisolated static func destinationNames(environment: [String: String], home: String) -> [String] {
-        (try? CUPS.find(environment: environment).get().destinations(home: home).names) ?? []
+        (try? CUPS.destinations(environment: environment, home: home).get().names) ?? []
     }
 
     /// The destinations as CUPS lists them now (none when it cannot be asked).
     private func destinations() -> CUPS.Destinations {
-        let home = self.home
-        let found = CUPS.find(environment: environment).flatMap { cups in
-            Result { () throws(CUPSError) in try cups.destinations(home: home) }
-        }
-        return (try? found.get()) ?? CUPS.Destinations(names: [], preferred: nil)
+        (try? CUPS.destinations(environment: environment, home: home).get()) ?? CUPS.Destinations(names: [], preferred: nil)
     }
 
     public func prepare(with items: [ShareItem]) async throws {
@@ -115,29 +116,35 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     public func problem(in field: FormField, value: String) -> String? {
         let text = value.trimmingWhitespace()
         switch field.id {
-        case "copies": return Int(text).map { (1...999).contains($0) } == true ? nil : "a number from 1 to 999"
-        case "pages": return text.lowercased() == "all" || text.isEmpty || PrintRequest.isPageRange(text) ? nil : "pages such as 1-3,7 or 5-, or all"
+        case "copies": return PrintRequest.copies(text) == nil ? PrintRequest.copiesRule : nil
+        case "pages": return PrintActivity.allPages(text) || PrintRequest.isPageRange(text) ? nil : PrintRequest.pagesRule + ", or all"
         default: return nil
         }
     }
 
     public func warnings(before action: FormAction, values: [String: String]) -> [String] { [] }
 
+    /// Whether the form's pages mean every page: `all`, or nothing typed.
+    static func allPages(_ text: String) -> Bool {
+        let trimmed = text.trimmingWhitespace()
+        return trimmed.isEmpty || trimmed.lowercased() == "all"
+    }
+
     /// The request the form's values make (the command line's when there is no form).
     func request(from values: [String: String]) throws(ActivityError) -> PrintRequest {
         guard !values.isEmpty else { return request }
         var made = request
         made.printer = values["printer"]
-        guard let copies = Int((values["copies"] ?? "").trimmingWhitespace()), (1...999).contains(copies) else {
-            throw ActivityError(code: ActivityError.Code.invalidInput, message: "copies: a number from 1 to 999")
+        guard let copies = PrintRequest.copies(values["copies"] ?? "") else {
+            throw ActivityError(code: ActivityError.Code.invalidInput, message: "copies: " + PrintRequest.copiesRule)
         }
         made.copies = copies
         let pages = (values["pages"] ?? "").trimmingWhitespace()
-        if pages.isEmpty || pages.lowercased() == "all" {
+        if PrintActivity.allPages(pages) {
             made.pages = nil
         } else {
             guard PrintRequest.isPageRange(pages) else {
-                throw ActivityError(code: ActivityError.Code.invalidInput, message: "pages: pages such as 1-3,7 or 5-, or all")
+                throw ActivityError(code: ActivityError.Code.invalidInput, message: "pages: \(PrintRequest.pagesRule), or all")
             }
             made.pages = pages
         }
@@ -151,18 +158,15 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
 
     public func perform(_ session: ActivitySession) async {
         let cups: CUPS
-        let request: PrintRequest
-        do {
-            cups = try CUPS.find(environment: environment).get()
-            request = try self.request(from: session.formValues)
-        } catch let error as CUPSError {
+        switch CUPS.find(environment: environment) {
+        case .success(let found): cups = found
+        case .failure(let error):
             session.fail(ActivityError(code: ActivityError.Code.printFailed, message: error.description))
             return
-        } catch let error as ActivityError {
+        }
+        let request: PrintRequest
+        do { request = try self.request(from: session.formValues) } catch {
             session.fail(error)
-            return
-        } catch {
-            session.fail(ActivityError(code: ActivityError.Code.printFailed, message: "\(error)"))
             return
         }
         guard let printer = request.printer ?? destinations().preferred else {

@@ -33,6 +33,16 @@ public struct PrintRequest: Sendable, Equatable {
 
     public init() {}
 
+    /// What copies may be, in words.
+    public static let copiesRule = "a number from 1 to 999"
+    /// What pages may be, in words.
+    public static let pagesRule = "pages such as 1-3,7 or 5-"
+
+    /// The number of copies in `text`, when it is one from 1 to 999.
+    public static func copies(_ text: String) -> Int? {
+        Int(text.trimmingWhitespace()).flatMap { (1...999).contains($0) ? $0 : nil }
+    }
+
     /// Whether `text` is a page list CUPS takes: numbers and ranges
     /// (`1-3`, `5-`) separated by commas, each page 1 or more, ranges upward.
     public static func isPageRange(_ text: String) -> Bool {

@@ -82,19 +82,15 @@ public final class ShareSheet {
         let placeholders = activityItems.map(\.placeholder)
         var eligible: [any Activity] = []
         var pending: [any AvailabilityChecking] = []
-        for activity in ordered() {
-            let verdict = evaluate(activity, items: placeholders, explaining: false, waiting: false)
-            if verdict.isEligible {
-                eligible.append(activity)
-            } else if verdict.detail == ShareSheet.notAskedYet, let checking = activity as? any AvailabilityChecking {
+        for activity in ordered() where refusal(activity, items: placeholders, explaining: false) == nil {
+            if let checking = activity as? any AvailabilityChecking, checking.settledAvailability == nil {
                 pending.append(checking)
+            } else if activity.availability.isAvailable {
+                eligible.append(activity)
             }
         }
         return (eligible, pending)
     }
-
-    /// The detail of a verdict whose availability was not asked (``eligibleActivitiesNotWaiting()``).
-    static let notAskedYet = "availability not asked yet"
 
     /// The activity of `type`, eligible or not.
     public func activity(ofType type: ActivityType) -> (any Activity)? {
@@ -108,8 +104,17 @@ public final class ShareSheet {
 
     /// The verdict on the items' `placeholders`; without `explaining`, an
     /// unsupported-items verdict has no detail.
-    private func evaluate(_ activity: any Activity, items placeholders: [ShareItem], explaining: Bool,
-                          waiting: Bool = true) -> ActivityEvaluation {
+    private func evaluate(_ activity: any Activity, items placeholders: [ShareItem], explaining: Bool) -> ActivityEvaluation {
+        if let refused = refusal(activity, items: placeholders, explaining: explaining) { return refused }
+        if case .unavailable(let detail) = activity.availability {
+            return ActivityEvaluation(activity: activity, reason: .unavailable, detail: detail)
+        }
+        return ActivityEvaluation(activity: activity, reason: nil, detail: nil)
+    }
+
+    /// The verdict when the activity is excluded or takes none of the items;
+    /// `nil` when only its availability is left to judge.
+    private func refusal(_ activity: any Activity, items placeholders: [ShareItem], explaining: Bool) -> ActivityEvaluation? {
         let type = activity.activityType
         if excludedActivityTypes.contains(type) {
             return ActivityEvaluation(activity: activity, reason: .excluded, detail: "excluded")
@@ -124,14 +129,9 @@ public final class ShareSheet {
                                       detail: explaining ? unsupportedDetail(kinds: kinds, items: placeholders,
                                                                              askedActivity: !supported.isEmpty) : nil)
         }
-        if !waiting, let checking = activity as? any AvailabilityChecking, checking.settledAvailability == nil {
-            return ActivityEvaluation(activity: activity, reason: .unavailable, detail: ShareSheet.notAskedYet)
-        }
-        if case .unavailable(let detail) = activity.availability {
-            return ActivityEvaluation(activity: activity, reason: .unavailable, detail: detail)
-        }
-        return ActivityEvaluation(activity: activity, reason: nil, detail: nil)
+        return nil
     }
+
 
     /// The kinds an activity takes: the support table's for system types, its own otherwise.
     public func supportedKinds(of activity: any Activity) -> Set<ItemKind> {

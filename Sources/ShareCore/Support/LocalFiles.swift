@@ -163,6 +163,24 @@ public enum LocalFiles {
     /// into folders (not into links to folders, so a loop cannot trap it).
     public static func filesBelow(_ folder: String) -> [String] {
         var found: [String] = []
+        walkFiles(below: folder) { found.append($0); return true }
+        return found
+    }
+
+    /// The first regular file below `folder` (as ``filesBelow(_:)`` walks
+    /// them) that `matches`, found without walking the rest.
+    public static func firstFile(below folder: String, where matches: (String) -> Bool) -> String? {
+        var first: String?
+        walkFiles(below: folder) { path in
+            if matches(path) { first = path }
+            return first == nil
+        }
+        return first
+    }
+
+    /// Hands each regular file below `folder` to `visit` (a path relative to
+    /// it) until `visit` says false.
+    private static func walkFiles(below folder: String, _ visit: (String) -> Bool) {
         var pending = [""]
         while let relative = pending.popLast() {
             let absolute = relative.isEmpty ? folder : folder + "/" + relative
@@ -173,13 +191,12 @@ public enum LocalFiles {
                 guard lstat(folder + "/" + path, &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: pending.append(path)
-                case S_IFREG: found.append(path)
-                case S_IFLNK: if case .regular = FileStatus.of(folder + "/" + path) { found.append(path) }
+                case S_IFREG: if !visit(path) { return }
+                case S_IFLNK: if case .regular = FileStatus.of(folder + "/" + path), !visit(path) { return }
                 default: break
                 }
             }
         }
-        return found
     }
 
     /// The user's home folder: `$HOME`, else the password database's.

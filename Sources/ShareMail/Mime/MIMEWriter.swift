@@ -119,24 +119,14 @@ public struct MIMEWriter {
             // message/rfc822 goes as it is, 7bit (RFC 2046 §5.2.1 forbids base64 for it), its lines ended with CRLF.
             try sink.write(type.line + disposition.line + "Content-Transfer-Encoding: 7bit\r\n\r\n")
             var lineEnds = CRLFNormalizer()
-            switch attachment.source {
-            case .data(let data):
-                try throwingMailError { try data.withUnsafeBytes { try lineEnds.write($0, to: sink) } }
-            case .file(let url):
-                try MIMEWriter.stream(file: url) { chunk throws(MailError) in try lineEnds.write(chunk, to: sink) }
-            }
+            try MIMEWriter.chunks(of: attachment.source) { chunk throws(MailError) in try lineEnds.write(chunk, to: sink) }
             try lineEnds.finish(to: sink)
             return
         }
         try sink.write(type.line + disposition.line + "Content-Transfer-Encoding: base64\r\n\r\n")
         var encoder = Base64Encoder()
         defer { encoder.release() }
-        switch attachment.source {
-        case .data(let data):
-            try throwingMailError { try data.withUnsafeBytes { try encoder.encode($0, to: sink) } }
-        case .file(let url):
-            try MIMEWriter.stream(file: url) { chunk throws(MailError) in try encoder.encode(chunk, to: sink) }
-        }
+        try MIMEWriter.chunks(of: attachment.source) { chunk throws(MailError) in try encoder.encode(chunk, to: sink) }
         try encoder.finish(to: sink)
     }
 
@@ -235,6 +225,24 @@ public struct MIMEWriter {
     }
 
     /// Reads `file` in large chunks (a multiple of 57 bytes, one base64 line each).
+    /// The bytes of an attachment, in memory or in its file, handed to `body` a chunk at a time.
+    static func chunks(of source: MailAttachment.Source,
+                       _ body: (UnsafeRawBufferPointer) throws(MailError) -> Void) throws(MailError) {
+        switch source {
+        case .data(let data):
+            let failure: MailError? = data.withUnsafeBytes { bytes in
+                do throws(MailError) {
+                    try body(bytes)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+        case .file(let url): try stream(file: url, body)
+        }
+    }
+
     static func stream(file url: URL, _ body: (UnsafeRawBufferPointer) throws(MailError) -> Void) throws(MailError) {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -298,10 +306,7 @@ struct AttachmentForm {
         let type = attachment.contentType.lowercased()
         guard type == "message/rfc822" || type.hasPrefix("text/") else { return AttachmentForm(contentType: attachment.contentType, asIs: false) }
         var scan = ByteScan()
-        switch attachment.source {
-        case .data(let data): data.withUnsafeBytes { scan.add($0) }
-        case .file(let url): try MIMEWriter.stream(file: url) { chunk throws(MailError) in scan.add(chunk) }
-        }
+        try MIMEWriter.chunks(of: attachment.source) { chunk throws(MailError) in scan.add(chunk) }
         if type == "message/rfc822" {
             return scan.isSevenBitLines ? AttachmentForm(contentType: "message/rfc822", asIs: true)
                 : AttachmentForm(contentType: "application/octet-stream", asIs: false)
