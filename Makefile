@@ -41,7 +41,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages static-libs build run test bench screenshots examples man install uninstall clean
+.PHONY: all deps bench-deps install-packages static-libs build run test bench fuzz fuzz-build screenshots examples man install uninstall clean
 
 all: build
 
@@ -86,6 +86,30 @@ test: static-libs
 	@# The end-to-end tests again on the release build, whose link flags differ.
 	$(SWIFT) build $(RELEASE_FLAGS)
 	SHARE_BIN=$(CURDIR)/$(BIN) $(SWIFT) test --skip-build --filter ShareCLITests
+	@# Every seed and every input that once failed, through its fuzz target; then each target fuzzed briefly.
+	for target in $(FUZZ_TARGETS); do .build/debug/share-fuzz $$target Fuzz/corpus/$$target Fuzz/regressions/$$target || exit 1; done
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10 FUZZ_WORK=.build/fuzz/smoke
+
+# Fuzzing: each parser of untrusted input under libFuzzer and AddressSanitizer
+# for FUZZ_SECONDS (see Fuzz/README.md; figures in bench/RESULTS.md).
+FUZZ_TARGETS := address mailto ini vcard keys mime
+FUZZ_SECONDS ?= 300
+FUZZ_WORK ?= .build/fuzz
+# Optimised (two to three times the executions of a debug build), with the
+# internal parsers reachable (-enable-testing); no dead stripping, which would
+# drop the coverage counters of every module but one.
+FUZZ_FLAGS := -c release -Xswiftc -enable-testing --build-path .build/fuzz \
+              --sanitize=fuzzer --sanitize=address --disable-dead-strip \
+              -Xswiftc -DSHARE_FUZZER -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp
+
+fuzz-build: deps
+	@# The linker warns about each of AddressSanitizer's local symbols: the log is shown only on failure.
+	@mkdir -p .build
+	$(SWIFT) build $(FUZZ_FLAGS) --product share-fuzz >.build/fuzz-build.log 2>&1 || \
+	  { grep -v "warning: Cannot export local symbol" .build/fuzz-build.log; exit 1; }
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" FUZZ_WORK=$(FUZZ_WORK) tools/fuzz.sh
 
 # The Swift API's examples (Examples/): .build/debug/example-custom-mail, example-mustachify, example-pin-share.
 examples: deps

@@ -34,6 +34,9 @@ let package = Package(
         .executableTarget(name: "share", dependencies: ["ShareCLI", "CStartArguments"]),
         // Generated documents (the man page) from the option table.
         .executableTarget(name: "share-docs", dependencies: ["ShareCLI"]),
+        // Fuzz targets for the parsers of untrusted input: replays inputs in
+        // debug builds; built with -sanitize=fuzzer by `make fuzz`.
+        .executableTarget(name: "share-fuzz", dependencies: ["ShareCLI", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         // The real command line plus application activities from the Swift API,
         // for the picker's end-to-end tests, screenshots and benchmarks.
         .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore", "CStartArguments"]),

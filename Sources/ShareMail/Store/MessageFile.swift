@@ -78,7 +78,7 @@ public struct MessageFile: Sendable {
     }
 
     /// Lines including their CRLF.
-    private static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var result: [ArraySlice<UInt8>] = []
         var start = 0
         for index in bytes.indices where bytes[index] == 10 {
@@ -89,7 +89,7 @@ public struct MessageFile: Sendable {
         return result
     }
 
-    private static func parseHeaders(_ bytes: [UInt8]) -> [(name: String, value: String)] {
+    static func parseHeaders(_ bytes: [UInt8]) -> [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
         for line in lines(bytes) {
             var text = String(decoding: line, as: UTF8.self)

@@ -254,75 +254,14 @@ public final class NcursesTerminal: TerminalBackend {
         let kind = get_wch(&character)
         if kind == KEY_CODE_YES { return (true, key(Int32(character))) }
         guard kind == OK else { return (false, nil) }
-        switch character {
-        case 9: return (true, .tab)
-        case 10, 13: return (true, .enter)
-        case 27:
-            // What ncurses did not recognize after ESC: Alt+key (ESC and the
-            // key at once), or a CSI / SS3 sequence read whole, so that no
-            // digit or letter of it is ever taken as a keystroke.
-            var next: wint_t = 0
-            guard get_wch(&next) == OK, next >= 32, let scalar = Unicode.Scalar(UInt32(next)) else { return (true, .escape) }
-            switch scalar {
-            case "[": return (true, controlSequence())
-            case "O": return (true, singleShift())
-            default: return (true, .alt(Character(scalar)))
-            }
-        case 8, 127: return (true, .backspace)
-        case 1...26: return (true, .control(Character(Unicode.Scalar(UInt8(character) + 96))))
-        default:
-            return (true, Unicode.Scalar(UInt32(character)).map { .character(Character($0)) })
-        }
-    }
-
-    /// The rest of `ESC [`: parameter and intermediate bytes up to the
-    /// final byte; the keys people expect (Home, End, Delete, Page Up and
-    /// Down, arrows with modifiers), and nothing for any other.
-    private func controlSequence() -> InputEvent? {
-        var parameters = ""
-        // The rest of a sequence may come in the next read: wait the escape delay for it.
-        timeout(25)
         defer { timeout(0) }
-        for _ in 0..<32 {
+        let event = KeyDecoder.event(for: UInt32(character)) { wait in
+            // The rest of a sequence may come in the next read: wait the escape delay for it.
+            timeout(wait ? 25 : 0)
             var next: wint_t = 0
-            guard get_wch(&next) == OK, let scalar = Unicode.Scalar(UInt32(next)) else { return nil }
-            switch scalar.value {
-            case 0x20...0x3F: parameters.unicodeScalars.append(scalar)
-            case 0x40...0x7E:
-                let first = parameters.split(separator: ";").first.map(String.init) ?? ""
-                switch (scalar, first) {
-                case ("~", "1"), ("~", "7"), ("H", _): return .home
-                case ("~", "4"), ("~", "8"), ("F", _): return .end
-                case ("~", "3"): return .delete
-                case ("~", "5"): return .pageUp
-                case ("~", "6"): return .pageDown
-                case ("A", _): return .up
-                case ("B", _): return .down
-                case ("C", _): return .right
-                case ("D", _): return .left
-                default: return nil
-                }
-            default: return nil
-            }
+            return get_wch(&next) == OK ? UInt32(next) : nil
         }
-        return nil
-    }
-
-    /// The rest of `ESC O`: one key (arrows, Home, End in application mode); F1–F4 and the rest are nothing.
-    private func singleShift() -> InputEvent? {
-        timeout(25)
-        defer { timeout(0) }
-        var next: wint_t = 0
-        guard get_wch(&next) == OK else { return nil }
-        switch next {
-        case wint_t(UInt8(ascii: "A")): return .up
-        case wint_t(UInt8(ascii: "B")): return .down
-        case wint_t(UInt8(ascii: "C")): return .right
-        case wint_t(UInt8(ascii: "D")): return .left
-        case wint_t(UInt8(ascii: "H")): return .home
-        case wint_t(UInt8(ascii: "F")): return .end
-        default: return nil
-        }
+        return (true, event)
     }
 
     /// Monotonic milliseconds.

@@ -1,0 +1,77 @@
+/// Turns the characters a terminal sends (what ncurses hands over as
+/// characters, not as its `KEY_` codes) into input events.
+///
+/// After ESC comes Alt+key (ESC and the key at once), or a CSI (`ESC [`) or
+/// SS3 (`ESC O`) sequence, read whole so that no digit or letter of it is
+/// ever taken as a keystroke; sequences for keys nobody binds make no event.
+/// Pure: the backend hands in a reader, the fuzzer hands in bytes.
+public enum KeyDecoder {
+    /// The event for `character`, reading what follows an ESC from `next`.
+    ///
+    /// `next(wait)` returns the next character, or `nil` when none came:
+    /// `wait` is false for the character right after ESC (only what arrived
+    /// with it) and true inside a sequence (its rest may come in the next read).
+    public static func event(for character: UInt32, next: (_ wait: Bool) -> UInt32?) -> InputEvent? {
+        switch character {
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 27:
+            guard let following = next(false), following >= 32, let scalar = Unicode.Scalar(following) else {
+                return .escape
+            }
+            switch scalar {
+            case "[": return controlSequence(next)
+            case "O": return singleShift(next)
+            default: return .alt(Character(scalar))
+            }
+        case 8, 127: return .backspace
+        case 1...26: return .control(Character(Unicode.Scalar(UInt8(character) + 96)))
+        case 0..<32: return nil
+        default: return Unicode.Scalar(character).map { .character(Character($0)) }
+        }
+    }
+
+    /// The rest of `ESC [`: parameter and intermediate bytes up to the
+    /// final byte; the keys people expect (Home, End, Delete, Page Up and
+    /// Down, arrows with modifiers), and nothing for any other. However
+    /// long, a sequence is read to its final byte; one broken by a character
+    /// that cannot be in it is dropped up to that character.
+    private static func controlSequence(_ next: (Bool) -> UInt32?) -> InputEvent? {
+        var parameters: [UInt8] = []
+        while true {
+            guard let character = next(true) else { return nil }
+            switch character {
+            case 0x20...0x3F: parameters.append(UInt8(character))
+            case 0x40...0x7E:
+                let first = String(decoding: parameters.prefix { $0 != UInt8(ascii: ";") }, as: UTF8.self)
+                switch (UInt8(character), first) {
+                case (UInt8(ascii: "~"), "1"), (UInt8(ascii: "~"), "7"), (UInt8(ascii: "H"), _): return .home
+                case (UInt8(ascii: "~"), "4"), (UInt8(ascii: "~"), "8"), (UInt8(ascii: "F"), _): return .end
+                case (UInt8(ascii: "~"), "3"): return .delete
+                case (UInt8(ascii: "~"), "5"): return .pageUp
+                case (UInt8(ascii: "~"), "6"): return .pageDown
+                case (UInt8(ascii: "A"), _): return .up
+                case (UInt8(ascii: "B"), _): return .down
+                case (UInt8(ascii: "C"), _): return .right
+                case (UInt8(ascii: "D"), _): return .left
+                default: return nil
+                }
+            default: return nil
+            }
+        }
+    }
+
+    /// The rest of `ESC O`: one key (arrows, Home, End in application
+    /// mode); F1–F4 and the rest are nothing.
+    private static func singleShift(_ next: (Bool) -> UInt32?) -> InputEvent? {
+        switch next(true).flatMap({ UInt8(exactly: $0) }) {
+        case UInt8(ascii: "A"): return .up
+        case UInt8(ascii: "B"): return .down
+        case UInt8(ascii: "C"): return .right
+        case UInt8(ascii: "D"): return .left
+        case UInt8(ascii: "H"): return .home
+        case UInt8(ascii: "F"): return .end
+        default: return nil
+        }
+    }
+}

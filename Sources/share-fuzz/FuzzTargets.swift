@@ -1,0 +1,451 @@
+// The fuzz targets: each takes any bytes, feeds them to one reader of
+// untrusted input, and checks a property that must hold for every input.
+// A failed check stops the program, so the fuzzer keeps the input.
+// Built in debug builds only: the targets reach internal parsers.
+#if DEBUG || SHARE_FUZZER
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+@testable import ShareActivities
+@testable import ShareCLI
+@testable import ShareCore
+@testable import ShareMail
+import ShareTerminal
+
+/// Stops the program with `message` when `condition` is false.
+func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { fatalError(message()) }
+}
+
+enum FuzzTargets {
+    /// Every target by name (the seed corpus of each is `Fuzz/corpus/NAME`).
+    static let all: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+        ("address", address),
+        ("mailto", mailto),
+        ("ini", ini),
+        ("vcard", vcard),
+        ("keys", keys),
+        ("mime", mime),
+    ]
+
+    static func named(_ name: String) -> (@Sendable ([UInt8]) -> Void)? { all.first { $0.name == name }?.run }
+
+    // MARK: - Address lists
+
+    /// An address list that parses is written into a `To:` header and read
+    /// back as the same entries.
+    static func address(_ bytes: [UInt8]) {
+        guard let entries = try? AddressList.parse(String(decoding: bytes, as: UTF8.self)), !entries.isEmpty,
+              let message = try? MailMessage(from: nil, to: entries, messageID: "fuzz@share.localhost") else { return }
+        let mail = WrittenMail(message)
+        let to = mail.header("To")
+        require(to != nil, "no To: header in\n\(mail.text)")
+        let reparsed: [AddressListEntry]
+        do { reparsed = try AddressList.parse(to ?? "") } catch {
+            fatalError("the To: header written does not parse (\(error)):\n\(mail.text)")
+        }
+        require(spelled(reparsed) == spelled(entries), "To: read back as \(reparsed), written from \(entries):\n\(mail.text)")
+    }
+
+    /// Entries as a reader tells them apart: display names and addresses
+    /// with the domain in ASCII (`xn--…` and its Unicode form are one domain).
+    static func spelled(_ entries: [AddressListEntry]) -> [String] {
+        func mailbox(_ address: MailAddress) -> String { "\(address.displayName ?? "") <\(address.addrSpec)>" }
+        return entries.map { entry in
+            switch entry {
+            case .mailbox(let address): mailbox(address)
+            case .group(let name, let members): name + ": " + members.map(mailbox).joined(separator: ", ") + ";"
+            }
+        }
+    }
+
+    // MARK: - mailto: URLs
+
+    /// A `mailto:` URL that parses gives the same fields when its fields
+    /// are percent-encoded into a URL again.
+    static func mailto(_ bytes: [UInt8]) {
+        guard let url = try? MailtoURL(parsing: "mailto:" + String(decoding: bytes, as: UTF8.self)) else { return }
+        func encoded(_ text: String) -> String {
+            var out = ""
+            for byte in text.utf8 {
+                if byte.isURLUnreserved { out.unicodeScalars.append(Unicode.Scalar(byte)) }
+                else { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
+            }
+            return out
+        }
+        var query: [String] = []
+        if !url.cc.isEmpty { query.append("cc=" + encoded(url.cc.joined(separator: ","))) }
+        if !url.bcc.isEmpty { query.append("bcc=" + encoded(url.bcc.joined(separator: ","))) }
+        if let subject = url.subject { query.append("subject=" + encoded(subject)) }
+        if let body = url.body { query.append("body=" + encoded(body)) }
+        let again = "mailto:" + encoded(url.to.joined(separator: ",")) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let reparsed: MailtoURL
+        do { reparsed = try MailtoURL(parsing: again) } catch { fatalError("\(again) does not parse: \(error)") }
+        require(reparsed == url, "\(again) read as \(reparsed), made from \(url)")
+    }
+
+    // MARK: - INI files: the config and plugin manifests
+
+    /// The INI reader, the configuration and the plugin manifest never
+    /// crash; what they accept keeps their limits.
+    static func ini(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let file = try? IniFile(parsing: text, path: "fuzz.ini") {
+            for section in file.sections {
+                require(Set(section.entries.map(\.key)).count == section.entries.count, "a key twice in [\(section.name)]")
+                for entry in section.entries {
+                    require(!entry.key.contains("\n") && !entry.value.contains("\n"), "a line break inside \(entry)")
+                }
+            }
+        }
+        _ = try? Configuration(parsing: text, path: "config", environment: ["HOME": "/home/fuzz"])
+        if let manifest = try? PluginManifest(text: text, path: "fuzz.share-activity", language: "ko",
+                                              findExecutable: { "/usr/bin/" + $0 }) {
+            require(manifest.name.count <= PluginManifest.longestName, "a Name of \(manifest.name.count) characters accepted")
+        }
+    }
+
+    // MARK: - vCards
+
+    /// Setting a card's photo changes that card only: every byte before
+    /// and after it stays, the file has as many cards, and the card has
+    /// exactly one photo, the one set.
+    static func vcard(_ bytes: [UInt8]) {
+        let file = VCardFile(bytes: bytes)
+        let image: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        let encoded = Data(image).base64EncodedString()
+        for index in file.cards.indices.prefix(3) {
+            guard let output = try? file.settingPhoto(ofCard: index, to: image, type: .png) else { continue }
+            let card = file.cards[index]
+            let tail = bytes.count - card.range.upperBound
+            require(output.starts(with: bytes[..<card.range.lowerBound]), "bytes before card \(index) changed")
+            require(output.count >= tail && output[(output.count - tail)...].elementsEqual(bytes[card.range.upperBound...]),
+                    "bytes after card \(index) changed")
+            let changed = VCardFile(bytes: output)
+            require(changed.cards.count == file.cards.count,
+                    "\(file.cards.count) cards became \(changed.cards.count):\n\(String(decoding: output, as: UTF8.self))")
+            let photos = changed.cards[index].properties.filter { $0.name == "PHOTO" }
+            require(photos.count == 1, "card \(index) has \(photos.count) photos:\n\(String(decoding: output, as: UTF8.self))")
+            require(photos.first.map { $0.value.hasSuffix(encoded) } ?? false, "the photo set is not the one read back")
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Typed characters and escape sequences, mixed: every character typed
+    /// comes out as that character, and no byte of a sequence ever does.
+    ///
+    /// The input is a script: a byte below 0x80 is typed (when printable);
+    /// 0x80–0xBF starts a CSI sequence of (byte & 0x3F) parameter bytes and
+    /// a final byte, taken from the bytes after it; 0xC0–0xDF an SS3
+    /// sequence; 0xE0–0xEF Alt with the next byte; above, a control key.
+    static func keys(_ bytes: [UInt8]) {
+        var stream: [UInt32] = []
+        var expected: [InputEvent] = []
+        var index = 0
+        func take() -> UInt8 {
+            defer { index += 1 }
+            return index < bytes.count ? bytes[index] : 0
+        }
+        while index < bytes.count {
+            let byte = take()
+            switch byte {
+            case 0x20...0x7E:
+                stream.append(UInt32(byte))
+                expected.append(.character(Character(Unicode.Scalar(byte))))
+            case 0x80...0xBF:
+                stream += [27, UInt32(UInt8(ascii: "["))]
+                for _ in 0..<(byte & 0x3F) { stream.append(UInt32(0x20 + take() % 0x20)) }
+                stream.append(UInt32(0x40 + take() % 0x3F))
+            case 0xC0...0xDF:
+                stream += [27, UInt32(UInt8(ascii: "O")), UInt32(0x20 + take() % 0x5F)]
+            case 0xE0...0xEF:
+                let key = 0x20 + take() % 0x5F
+                guard key != UInt8(ascii: "[") && key != UInt8(ascii: "O") else { continue }
+                stream += [27, UInt32(key)]
+                expected.append(.alt(Character(Unicode.Scalar(key))))
+            case 0xF0...0xFF:
+                let control = 1 + take() % 26
+                if control != 27 { stream.append(UInt32(control)) }
+            default:
+                continue
+            }
+        }
+        var position = 0
+        var typed: [InputEvent] = []
+        while position < stream.count {
+            let first = stream[position]
+            position += 1
+            let event = KeyDecoder.event(for: first) { _ in
+                guard position < stream.count else { return nil }
+                defer { position += 1 }
+                return stream[position]
+            }
+            switch event {
+            case .character, .alt: typed.append(event!)
+            default: break
+            }
+        }
+        require(typed == expected, "typed \(expected), decoded \(typed) from \(stream)")
+    }
+
+    // MARK: - MIME
+
+    /// A message built from fuzzed fields is well-formed on the wire (CRLF
+    /// only, lines within 998 octets, headers in ASCII) and reads back as
+    /// the same subject, recipients, text and attachment.
+    ///
+    /// Fields are separated by NUL: subject, To, body, attachment name,
+    /// attachment bytes, flags (bit 0 HTML body; bits 1–2 the attachment's
+    /// type: octet-stream, text/plain, message/rfc822).
+    static func mime(_ bytes: [UInt8]) {
+        let fields = bytes.split(separator: 0, maxSplits: 5, omittingEmptySubsequences: false).map(Array.init)
+        func field(_ index: Int) -> [UInt8] { index < fields.count ? fields[index] : [] }
+        let subject = String(decoding: field(0), as: UTF8.self)
+        let fallback = AddressListEntry.mailbox(try! MailAddress(parsing: "Kim <kim@example.com>"))
+        let to = (try? AddressList.parse(String(decoding: field(1), as: UTF8.self))).flatMap { $0.isEmpty ? nil : $0 } ?? [fallback]
+        let flags = field(5).first ?? 0
+        let text = String(decoding: field(2), as: UTF8.self)
+        var attachments: [MailAttachment] = []
+        if fields.count > 4 {
+            let type = ["application/octet-stream", "text/plain", "message/rfc822", "application/pdf"][Int(flags >> 1) & 3]
+            guard let attachment = try? MailAttachment(fileName: String(decoding: field(3), as: UTF8.self), contentType: type,
+                                                       source: .data(Data(field(4)))) else { return }
+            attachments.append(attachment)
+        }
+        guard let message = try? MailMessage(from: try! MailAddress(parsing: "Lee <lee@example.org>"), to: to,
+                                             subject: subject, body: flags & 1 == 1 ? .html(text) : .plain(text),
+                                             attachments: attachments, messageID: "fuzz@share.localhost") else { return }
+        let mail = WrittenMail(message)
+        require(mail.header("Subject").map(decodeUnstructured) == subject,
+                "Subject: read back as \(mail.header("Subject").map(decodeUnstructured) ?? "nothing"), written from \(subject)")
+        require((try? AddressList.parse(mail.header("To") ?? "")).map(spelled) == spelled(to),
+                "To: does not read back as \(to):\n\(mail.text)")
+
+        var textPart = MIMEPart(headers: mail.headers, body: mail.body)
+        if let attachment = attachments.first {
+            let parts = textPart.children()
+            require(parts.count == 2, "\(parts.count) parts in multipart/mixed:\n\(mail.text)")
+            guard parts.count == 2 else { return }
+            textPart = parts[0]
+            let part = parts[1]
+            require(part.parameter("Content-Disposition", "filename") == attachment.fileName,
+                    "filename read back as \(part.parameter("Content-Disposition", "filename") ?? "nothing"), not \(attachment.fileName)")
+            require(part.parameter("Content-Type", "name") == attachment.fileName, "name read back differently")
+            let sent = part.decodedBody
+            switch part.contentType {
+            case "message/rfc822": require(sent == crlfBytes(field(4)), "the message/rfc822 attachment changed")
+            default: require(sent == field(4), "the attachment's bytes changed: \(sent) from \(field(4))")
+            }
+        }
+        if flags & 1 == 1 {
+            let alternatives = textPart.children()
+            require(alternatives.count == 2, "\(alternatives.count) parts in multipart/alternative")
+            guard alternatives.count == 2 else { return }
+            textPart = alternatives[1]
+        }
+        let normalized = Array(MIMEWriter.crlf(text).utf8)
+        let decoded = textPart.decodedBody
+        require(decoded == normalized || decoded == normalized + [13, 10],
+                "the text read back is \(String(decoding: decoded, as: UTF8.self).debugDescription), written from \(text.debugDescription)")
+    }
+
+    /// An unstructured header value, unfolded, with encoded-words decoded
+    /// (white space between two encoded-words is dropped, RFC 2047 §6.2).
+    static func decodeUnstructured(_ value: String) -> String {
+        guard value.hasPrefix("=?") else { return value }
+        return value.split(separator: " ").map { AddressEncodedWord.decode(String($0)) ?? "\u{FFFD}" }.joined()
+    }
+
+    /// Bytes with every lone LF made CRLF and a CRLF at the end.
+    static func crlfBytes(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        for (index, byte) in bytes.enumerated() {
+            if byte == 10 && (index == 0 || bytes[index - 1] != 13) { out.append(13) }
+            out.append(byte)
+        }
+        if let last = out.last, last != 10 { out += [13, 10] }
+        return out
+    }
+}
+
+/// A message as the MIME writer writes it, checked for what every message
+/// on the wire must be.
+struct WrittenMail {
+    let bytes: [UInt8]
+    let headers: [(name: String, value: String)]
+    let body: [UInt8]
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    init(_ message: MailMessage) {
+        let sink = DataSink()
+        do { try MIMEWriter().write(message, to: sink, includeBcc: false) } catch {
+            fatalError("the MIME writer failed on a message in memory: \(error)")
+        }
+        bytes = Array(sink.data)
+        let internationalized = AddressList.mailboxes(message.to + message.cc + [message.from].compactMap { $0 }.map { .mailbox($0) })
+            .contains { !$0.addrSpec.utf8.allSatisfy { $0 < 0x80 } }
+        let (head, rest) = MIMEPart.split(bytes)
+        var lineLength = 0
+        for (index, byte) in bytes.enumerated() {
+            if byte == 13 { require(index + 1 < bytes.count && bytes[index + 1] == 10, "a CR without LF at \(index)") }
+            if byte == 10 {
+                require(index > 0 && bytes[index - 1] == 13, "an LF without CR at \(index)")
+                lineLength = 0
+            } else if byte != 13 {
+                lineLength += 1
+                require(lineLength <= 998, "a line over 998 octets at \(index)")
+            }
+            if index < head.count && byte >= 0x80 {
+                require(internationalized, "a byte over 0x7F in the header section at \(index):\n\(String(decoding: head, as: UTF8.self))")
+            }
+        }
+        headers = MessageFile.parseHeaders(head)
+        body = rest
+    }
+
+    func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
+}
+
+/// One MIME entity read back: its header fields and its body.
+struct MIMEPart {
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    /// The header section (with its blank line) and the rest.
+    static func split(_ bytes: [UInt8]) -> (head: [UInt8], body: [UInt8]) {
+        var index = 0
+        while index + 3 < bytes.count {
+            if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+                return (Array(bytes[..<(index + 4)]), Array(bytes[(index + 4)...]))
+            }
+            index += 1
+        }
+        return (bytes, [])
+    }
+
+    func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
+
+    /// The type without parameters, lower-cased.
+    var contentType: String {
+        (header("Content-Type") ?? "text/plain").split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
+    }
+
+    /// A parameter of a header: quoted, or RFC 2231 (`name*=`, `name*0*=`…), decoded.
+    func parameter(_ field: String, _ name: String) -> String? {
+        guard let value = header(field) else { return nil }
+        var plain: String?
+        var segments: [Int: String] = [:]
+        var rest = Substring(value)
+        while let semicolon = rest.firstIndex(of: ";") {
+            rest = rest[rest.index(after: semicolon)...].drop { $0 == " " || $0 == "\t" }
+            guard let equals = rest.firstIndex(of: "=") else { break }
+            let key = String(rest[..<equals])
+            rest = rest[rest.index(after: equals)...]
+            var text = ""
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                while let character = rest.first, character != "\"" {
+                    if character == "\\", rest.count > 1 { rest = rest.dropFirst() }
+                    text.append(rest.first!)
+                    rest = rest.dropFirst()
+                }
+                rest = rest.dropFirst()
+            } else {
+                let end = rest.firstIndex(of: ";") ?? rest.endIndex
+                text = String(rest[..<end]).trimmingWhitespace()
+                rest = rest[end...]
+            }
+            if key == name { plain = text }
+            if key == name + "*" { segments[0] = text }
+            if key.hasPrefix(name + "*"), key.hasSuffix("*"), let number = Int(key.dropFirst(name.count + 1).dropLast()) {
+                segments[number] = text
+            }
+        }
+        if let plain { return plain }
+        guard !segments.isEmpty else { return nil }
+        var encoded = (0..<segments.count).compactMap { segments[$0] }.joined()
+        guard encoded.hasPrefix("UTF-8''") else { return nil }
+        encoded.removeFirst(7)
+        var bytes: [UInt8] = []
+        var iterator = Array(encoded.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = iterator.next().flatMap(UInt8.hexDigitValue),
+                  let low = iterator.next().flatMap(UInt8.hexDigitValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The parts of a multipart body, split at its boundary.
+    func children() -> [MIMEPart] {
+        guard let boundary = parameter("Content-Type", "boundary") else { return [] }
+        let delimiter = Array("--\(boundary)".utf8)
+        var parts: [MIMEPart] = []
+        var start: Int?
+        var lineStart = 0
+        var index = 0
+        while index <= body.count {
+            if index == body.count || body[index] == 10 {
+                let line = body[lineStart..<index].dropLast(index < body.count ? 1 : 0)
+                if line.starts(with: delimiter) {
+                    if let start {
+                        // The CRLF before the delimiter belongs to it.
+                        let end = max(start, lineStart - 2)
+                        let (head, rest) = MIMEPart.split(Array(body[start..<end]))
+                        parts.append(MIMEPart(headers: MessageFile.parseHeaders(head), body: rest))
+                    }
+                    if line.elementsEqual(delimiter + Array("--".utf8)) { return parts }
+                    start = index + 1
+                }
+                lineStart = index + 1
+            }
+            index += 1
+        }
+        return parts
+    }
+
+    /// The body with its transfer encoding undone.
+    var decodedBody: [UInt8] {
+        switch header("Content-Transfer-Encoding")?.lowercased() {
+        case "base64":
+            let text = String(decoding: body.filter { $0 != 13 && $0 != 10 }, as: UTF8.self)
+            return Data(base64Encoded: text).map(Array.init) ?? Array("<not base64>".utf8)
+        case "quoted-printable":
+            var out: [UInt8] = []
+            var index = 0
+            while index < body.count {
+                let byte = body[index]
+                if byte == UInt8(ascii: "="), index + 2 < body.count || index + 1 < body.count {
+                    if body[index + 1] == 13, index + 2 < body.count, body[index + 2] == 10 { index += 3; continue }
+                    if index + 2 < body.count, let high = UInt8.hexDigitValue(body[index + 1]),
+                       let low = UInt8.hexDigitValue(body[index + 2]) {
+                        out.append(high << 4 | low)
+                        index += 3
+                        continue
+                    }
+                }
+                out.append(byte)
+                index += 1
+            }
+            return out
+        default:
+            return body
+        }
+    }
+}
+
+extension UInt8 {
+    /// Unreserved in a URL (RFC 3986 §2.3): never percent-encoded.
+    var isURLUnreserved: Bool {
+        switch self {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
+    }
+}
+#endif
