@@ -58,7 +58,7 @@ public final class CopyActivity: SystemActivity {
             }
             session.finish(.performed)
         } catch {
-            session.fail(ActivityError(code: ActivityError.Code.copyFailed, message: "\(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.copyFailed, message: ErrorText.sentence(error)))
         }
     }
 

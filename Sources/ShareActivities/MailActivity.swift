@@ -255,7 +255,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
             }
             let type: String
             do { type = try detector.contentType(ofFileAt: attachment.path) } catch {
-                throw MailError(.invalidInput, "cannot read the attachment \(attachment.path): \(error)")
+                throw MailError(.invalidInput, "cannot read the attachment \(attachment.path): \(ErrorText.sentence(error))")
             }
             try composer.addAttachment(file: url, mimeType: type, fileName: name)
         }

@@ -98,7 +98,7 @@ public final class ReadingListActivity: SystemActivity {
             try LocalFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
             session.finish(.performed, returnedItems: urls.map { .url($0) })
         } catch {
-            session.fail(ActivityError(code: ActivityError.Code.readingList, message: "\(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.readingList, message: ErrorText.sentence(error)))
         }
     }
 

@@ -50,7 +50,7 @@ public final class SaveToPicturesActivity: SystemActivity {
                                            message: error.message + (kept.isEmpty ? "" : " (saved before it: \(kept.joined(separator: ", ")))")))
                 return
             } catch {
-                session.fail(ActivityError(code: ActivityError.Code.saveFailed, message: "\(error)"))
+                session.fail(ActivityError(code: ActivityError.Code.saveFailed, message: ErrorText.sentence(error)))
                 return
             }
         }

@@ -34,7 +34,7 @@ final class ComposePresenter: ActivityFormPresenter {
                  submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult {
         let terminal: any TerminalBackend
         do { terminal = try openTerminal() } catch {
-            return .failure(activity.activityType, ActivityError(code: ActivityError.Code.noTerminal, message: "\(error)"))
+            return .failure(activity.activityType, ActivityError(code: ActivityError.Code.noTerminal, message: ErrorText.sentence(error)))
         }
         defer { terminal.end() }
         let program = ComposeProgram(form: form, activity: activity, submit: submit, services: services,
@@ -171,7 +171,7 @@ final class ComposeProgram: ScreenProgram {
         var draft: String?
         if let autosaving {
             do { draft = try autosaving.autosave(values) } catch {
-                _ = FormUpdate.update(&screen, .status("Autosave failed: \(error)", isError: true))
+                _ = FormUpdate.update(&screen, .status("Autosave failed: \(ErrorText.sentence(error))", isError: true))
             }
         }
         services.stateFile.write(activity: activity.activityType, values: values, draft: draft)

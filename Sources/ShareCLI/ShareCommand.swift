@@ -318,7 +318,7 @@ public enum ShareCommand {
         do {
             entries = try ReadingListActivity.entries(atPath: ReadingListActivity.path(in: locations)).reversed()
         } catch {
-            console.error("share: \(TerminalText.sanitized("\(error)"))\n")
+            console.error("share: \(TerminalText.sanitized(ErrorText.sentence(error)))\n")
             return ExitCode.failed
         }
         if options.json {

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShareCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -144,7 +145,7 @@ public struct Mailer: Sendable {
         } catch let error as MailError {
             throw error
         } catch {
-            throw MailError(.invalidInput, "\(file.path): \(error)")
+            throw MailError(.invalidInput, "\(file.path): \(ErrorText.sentence(error))")
         }
     }
 

@@ -119,6 +119,14 @@ struct ItemProviderTests {
         #expect(failed.outcome == .failed)
         #expect(failed.error?.code == "item-failed")
 
+        // A provider that fails reading a file is told as the file and the reason, not as a dump of the error.
+        let unreadable = ItemProvider(placeholder: .text("…")) { _ in
+            .text(String(decoding: try Data(contentsOf: URL(fileURLWithPath: "/nonexistent/report.txt")), as: UTF8.self))
+        }
+        let told = await ShareSheet(activityItems: [.provider(unreadable)], applicationActivities: [activity],
+                                    systemActivities: []).run(activity)
+        #expect(told.error?.message == "an item could not be prepared: /nonexistent/report.txt: No such file or directory")
+
         let cancelled = ItemProvider(placeholder: .text("…")) { _ in .text("x") }
         cancelled.cancel()
         let stopped = await ShareSheet(activityItems: [.provider(cancelled)], applicationActivities: [activity],

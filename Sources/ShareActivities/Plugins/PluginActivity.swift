@@ -79,7 +79,7 @@ public final class PluginActivity: Activity {
                                    outputLimit: maxOutput, errorLimit: 1 << 20, supervision: Subprocess.Supervision(timeout: timeout))
             }.value
         } catch {
-            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.name): \(error)"))
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.name): \(ErrorText.sentence(error))"))
             return
         }
         if outcome.cancelled {

@@ -214,7 +214,7 @@ public final class ShareSheet {
         } catch ItemProviderError.cancelled {
             return ActivityResult(activityType: type, outcome: .cancelled)
         } catch {
-            return .failure(type, ActivityError(code: ActivityError.Code.itemFailed, message: "an item could not be prepared: \(error)"))
+            return .failure(type, ActivityError(code: ActivityError.Code.itemFailed, message: "an item could not be prepared: \(ErrorText.sentence(error))"))
         }
         guard !items.isEmpty else {
             return .failure(type, ActivityError(code: ActivityError.Code.noItems, message: "no item is left for \(type.rawValue) once resolved"))
@@ -222,7 +222,7 @@ public final class ShareSheet {
         do {
             try await activity.prepare(with: items)
         } catch {
-            return .failure(type, ActivityError(code: ActivityError.Code.prepareFailed, message: "\(type.rawValue) could not prepare: \(error)"))
+            return .failure(type, ActivityError(code: ActivityError.Code.prepareFailed, message: "\(type.rawValue) could not prepare: \(ErrorText.sentence(error))"))
         }
         let subject = subject(for: type)
         guard let form = activity.makeForm() else {

@@ -57,6 +57,6 @@ func throwingMailError<Result>(_ body: () throws -> Result) throws(MailError) ->
     } catch let error as MailError {
         throw error
     } catch {
-        throw MailError(.io, "\(error)")
+        throw MailError(.io, ErrorText.sentence(error))
     }
 }
