@@ -279,6 +279,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after discard")
     }
 
+    @Test func shrinkingAndGrowingTheTerminalRedrawsEveryPart() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let pdf = try world.file("Q4.pdf", FixtureBytes.pdf)
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "Resized",
+                                         "--text", "Still here after the resize.", pdf.path])
+        let session = run.session
+        let before = try run.waitForCompose()
+        let helpBar = try #require(before.lines.last?.trimmingCharacters(in: .whitespaces), "no help bar")
+        #expect(!helpBar.isEmpty, "screen:\n\(before.text)")
+        // Rows that do not change with time (the status line may say the draft was saved).
+        func steady(_ screen: Screen) -> [String] {
+            let lines = screen.lines
+            return Array(lines[0...ComposeRun.bodyRow]) + [lines.last ?? ""]
+        }
+
+        try session.resize(width: 24, height: 6)
+        try session.waitFor("Make the terminal")
+        try session.resize(width: 60, height: 14)
+        try session.waitUntil("the form at 60×14") { $0.lines.count == 14 && $0.contains(" Subject:") && $0.contains("Q4.pdf") }
+        try session.resize(width: ComposeRun.width, height: ComposeRun.height)
+        let after = try session.waitUntil("the form back at full size") { screen in
+            screen.lines.count == ComposeRun.height && steady(screen) == steady(before)
+        }
+        #expect(after.contains("Still here after the resize."))
+        #expect(after.contains("Q4.pdf"))
+        #expect(!session.hasExited)
+        // Nothing was typed: Esc cancels without asking.
+        try session.send("Escape")
+        #expect(try run.finish().status == 1)
+    }
+
     // MARK: - 6. A temporary refusal (4xx)
 
     @Test func temporaryRefusalQueuesInTheOutbox() throws {
