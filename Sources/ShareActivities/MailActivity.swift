@@ -178,16 +178,21 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
             if let old = autosavePath, old != draft { settings.drafts.remove(old) }
             autosavePath = draft
         }
+        let recipients = message.envelopeRecipients.map { address in
+            address.displayName.map { "\($0) <\(address.addrSpec)>" } ?? address.addrSpec
+        }
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()
-            session.finish(.sent, warnings: warning.map { [$0] } ?? [])
+            session.finish(.sent, warnings: warning.map { [$0] } ?? [], recipients: recipients)
         case .saved(let path):
             discardAutosave()
-            session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)"))
+            session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)"),
+                           recipients: recipients)
         case .queued(let path, let reason):
             discardAutosave()
-            session.finish(.queued, error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"))
+            session.finish(.queued, error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"),
+                           recipients: recipients)
         case .failed(let error, let draft):
             let kept = draft.map { " (the message is kept in drafts: \($0))" } ?? ""
             session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityError.Code.invalidInput : error.kind.rawValue,

@@ -32,6 +32,8 @@ public struct Configuration: Sendable, Equatable {
     public var excluded: [ActivityType] = []
     /// `[social] enabled`: service names such as `twitter`.
     public var enabledServices: [String] = []
+    /// `[history] keep`: how long the share history keeps entries (90 days by default).
+    public var historyKeep: ShareHistory.Keep = .days(90)
     /// `[keys]`: action → the keys bound to it, checked when read.
     public var keys: [String: [InputEvent]] = [:]
     /// Every section as read, by name, for the activities that own them.
@@ -49,6 +51,7 @@ public struct Configuration: Sendable, Equatable {
         ConfigKeys(section: "contacts", keys: ["vcard-dir", "aliases", "query-command"]),
         ConfigKeys(section: "picker", keys: ["pinned", "exclude"]),
         ConfigKeys(section: "social", keys: ["enabled"]),
+        ConfigKeys(section: "history", keys: ["keep"]),
         ConfigKeys(section: "keys", keys: []),
     ]
 
@@ -94,6 +97,13 @@ public struct Configuration: Sendable, Equatable {
         let picker = section("picker")
         if let entry = picker.entry("pinned") { pinned = try Configuration.types(entry, in: picker) }
         if let entry = picker.entry("exclude") { excluded = try Configuration.types(entry, in: picker) }
+        let history = section("history")
+        if let entry = history.entry("keep") {
+            guard let keep = ShareHistory.Keep(entry.value) else {
+                throw history.error(entry, "keep takes a time such as 90d, 12w, 6m or 1y, or off; not '\(entry.value)'")
+            }
+            historyKeep = keep
+        }
         let social = section("social")
         if let entry = social.entry("enabled") {
             for name in Configuration.list(entry.value) {

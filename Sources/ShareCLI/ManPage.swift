@@ -99,6 +99,7 @@ no activity is eligible for these items
 settings (INI): [mail] from, transport, tls, ca-file, password-command,
 sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
 aliases, query-command; [picker] pinned, exclude; [social] enabled;
+[history] keep;
 [reading-list] fetch-titles;
 [keys] send, save, attach, editor, cancel, pick, filter, help, next-row,
 previous-row, left, right, up, down = key names such as C-s, Enter, Space
@@ -116,6 +117,12 @@ gives a photo; only the PHOTO lines change
 .TP
 .I $XDG_STATE_HOME/share/compose.json
 the compose screen's autosaved fields, for \-\-resume
+.TP
+.I $XDG_STATE_HOME/share/history.jsonl
+the share history, one JSON object a line: when, the activity, how it
+ended, the items' names, types and sizes (never contents or message
+bodies), recipients and what the activity handed back; kept for
+[history] keep (90 days by default, or off); \-\-forget clears it
 .SH EXAMPLES
 .nf
 share report.pdf https://example.com

@@ -11,6 +11,7 @@ public struct OptionSpec: Sendable, Equatable {
         case print = "Print (--activity print; --printer skips the form)"
         case contact = "Assign to Contact (--activity assignToContact)"
         case readingList = "Reading list"
+        case history = "History"
         case other = "Other"
     }
 
@@ -127,6 +128,12 @@ public enum OptionTable {
                    values: .contacts),
         // Reading list
         OptionSpec("--reading-list", group: .readingList, help: "print the reading list, newest first (with --json: JSON)"),
+        // History
+        OptionSpec("--history", group: .history,
+                   help: "print the share history, newest first (with --json: JSON)",
+                   manual: "print the share history, newest first: when, the activity, how it ended, the items (names, types and sizes, never contents), the recipients and what the activity handed back; with --json, an array of the entries as they are stored"),
+        OptionSpec("--limit", value: "N", group: .history, help: "with --history: only the newest N entries"),
+        OptionSpec("--forget", group: .history, help: "clear the share history"),
         // Other
         OptionSpec("--completions", value: "SHELL", group: .other, help: "print a completion script for bash, zsh or fish",
                    values: .words(["bash", "zsh", "fish"])),

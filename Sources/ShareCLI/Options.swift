@@ -42,6 +42,10 @@ public struct Options: Sendable, Equatable {
         case readingList
         /// `--list-types`: every activity type known here, one a line.
         case listTypes
+        /// `--history`: print the share history.
+        case history
+        /// `--forget`: clear the share history.
+        case forget
         /// `--completions SHELL`: the completion script for a shell.
         case completions(String)
         /// `--complete KIND [PREFIX]`: completions for scripts.
@@ -60,6 +64,8 @@ public struct Options: Sendable, Equatable {
             case .resume: "--resume"
             case .readingList: "--reading-list"
             case .listTypes: "--list-types"
+            case .history: "--history"
+            case .forget: "--forget"
             case .completions: "--completions"
             case .complete: "--complete"
             }
@@ -81,6 +87,8 @@ public struct Options: Sendable, Equatable {
     public var contact: String?
     /// Print's options: `--printer`, `--copies`, `--pages`, `--sides`.
     public var print = PrintRequest()
+    /// `--limit N`: how many history entries `--history` prints.
+    public var limit: Int?
 
     public init() {}
 
@@ -187,6 +195,9 @@ public struct Options: Sendable, Equatable {
                 case "--sides":
                     guard let sides = PrintRequest.Sides(rawValue: value) else { throw UsageError("--sides takes one, two or two-short-edge, not '\(value)'") }
                     options.print.sides = sides
+                case "--limit":
+                    guard let limit = Int(value), limit > 0 else { throw UsageError("--limit takes a number of entries above 0, not '\(value)'") }
+                    options.limit = limit
                 case "--completions":
                     guard Completions.shells.contains(value) else {
                         throw UsageError("--completions takes " + Completions.shells.joined(separator: ", ") + ", not '\(value)'")
@@ -220,6 +231,8 @@ public struct Options: Sendable, Equatable {
             case "--flush": try setMode(.flush, name)
             case "--resume": try setMode(.resume, name)
             case "--reading-list": try setMode(.readingList, name)
+            case "--history": try setMode(.history, name)
+            case "--forget": try setMode(.forget, name)
             case "--version": options.mode = .version; return options
             case "--help": options.mode = .help; return options
             default: break
@@ -232,6 +245,9 @@ public struct Options: Sendable, Equatable {
             default:
                 throw UsageError("--send and --save-draft go with --activity mail (or alone), not with \(modeFlag ?? "this mode")")
             }
+        }
+        if options.limit != nil && options.mode != .history {
+            throw UsageError("--limit goes with --history")
         }
         // An activity's option goes with that activity, or with the picker.
         for spec in given {

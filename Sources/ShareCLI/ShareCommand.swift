@@ -137,6 +137,15 @@ public enum ShareCommand {
             return .exit(usage(error.message, console))
         }
         if options.mode == .readingList { return .exit(readingList(locations: locations, options: options, console: console)) }
+        let history = ShareHistory(stateHome: locations.stateHome, keep: configuration.historyKeep)
+        if options.mode == .history { return .exit(printHistory(history, options: options, console: console)) }
+        if options.mode == .forget {
+            do { try history.forget() } catch {
+                console.error("share: \(TerminalText.sanitized(error.description))\n")
+                return .exit(ExitCode.failed)
+            }
+            return .exit(ExitCode.completed)
+        }
         if case .complete(let kind) = options.mode {
             return .exit(complete(kind, options: options, configuration: configuration, systemActivities: systemActivities,
                                   locations: locations, console: console))
@@ -165,7 +174,10 @@ public enum ShareCommand {
             guard console.hasTerminal() else { return .exit(usage("no terminal for the compose screen", console)) }
             mail.resume(values: saved.values, draft: saved.draft)
             let sheet = ShareSheet(activityItems: [], systemActivities: systemActivities)
-            return .activity { report(await sheet.resume(mail, presenter: presenter), options: options, console: console) }
+            return .activity {
+                report(await sheet.resume(mail, presenter: presenter), options: options, console: console,
+                       record: Recorder(history: history, items: []))
+            }
         }
 
         if options.items.isEmpty && activityItems.isEmpty && options.mode != .explain {
@@ -187,13 +199,17 @@ public enum ShareCommand {
         sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
                                    only: options.only.map(Set.init), pinned: configuration.pinned))
 
+        let recorder = Recorder(history: history, items: items + activityItems.compactMap { entry in
+            if case .item(let item) = entry { item } else { nil }
+        })
         switch options.mode {
         case .list: return .exit(list(sheet, options: options, console: console))
         case .explain: return .exit(explain(sheet, items: items, problems: plugins.problems, options: options, console: console))
         case .activity(let type):
-            return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter)
-        case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete:
-            return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys)
+            return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter, record: recorder)
+        case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete, .history, .forget:
+            return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys,
+                        record: recorder)
         }
     }
 
@@ -269,7 +285,7 @@ public enum ShareCommand {
     }
 
     static func runActivity(_ type: ActivityType, sheet: ShareSheet, options: Options, console: Console,
-                            presenter: ComposePresenter) -> Continuation {
+                            presenter: ComposePresenter, record: Recorder) -> Continuation {
         guard let activity = sheet.activity(ofType: type) else {
             let known = (sheet.applicationActivities + sheet.systemActivities).map(\.activityType.rawValue)
             return .exit(usage("--activity: no activity '\(type.rawValue)' is installed; known types: " + known.joined(separator: ", "), console))
@@ -288,7 +304,7 @@ public enum ShareCommand {
             console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(TerminalText.sanitized(verdict.detail ?? "")))\n")
             return .exit(ExitCode.noActivity)
         }
-        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console) }
+        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record) }
     }
 
     /// `--complete KIND [PREFIX]`: values for completion scripts, one a
@@ -331,6 +347,40 @@ public enum ShareCommand {
         return ExitCode.completed
     }
 
+    /// `--history [--limit N] [--json]`: newest first; JSON is the entries as stored.
+    static func printHistory(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
+        var entries = Array(history.entries().reversed())
+        if let limit = options.limit { entries = Array(entries.prefix(limit)) }
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = (try? encoder.encode(entries)) ?? Data("[]".utf8)
+            console.output(String(decoding: data, as: UTF8.self) + "\n")
+            return ExitCode.completed
+        }
+        if entries.isEmpty {
+            console.error("share: the history is empty (\(history.path))\n")
+            return ExitCode.completed
+        }
+        var text = ""
+        for entry in entries {
+            let when = String(entry.time.map { $0 == "T" ? " " : $0 }.prefix(16))
+            let items = entry.items.map { item -> String in
+                switch item.kind {
+                case "string": return "text (\(item.size ?? 0) characters)"
+                case "url": return item.name ?? "a URL"
+                default: return (item.name ?? "a file") + (item.size.map { " (\(ByteCount.words($0)))" } ?? "")
+                }
+            }
+            var line = "\(when)  \(pad(entry.activity, 18)) \(pad(entry.outcome, 9)) " + items.joined(separator: ", ")
+            if !entry.recipients.isEmpty { line += " → " + entry.recipients.joined(separator: ", ") }
+            if !entry.returned.isEmpty { line += " ⇒ " + entry.returned.joined(separator: ", ") }
+            text += TerminalText.sanitized(line) + "  [\(entry.id)]\n"
+        }
+        console.output(text)
+        return ExitCode.completed
+    }
+
     static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {
         let outcomes = mailer.flushOutbox()
         var rows: [JSONValue] = []
@@ -354,7 +404,7 @@ public enum ShareCommand {
     }
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ComposePresenter, keys: KeyMap) -> Continuation {
+                     presenter: ComposePresenter, keys: KeyMap, record: Recorder) -> Continuation {
         // Activities that must ask something slow (Print asks CUPS) join the
         // picker when their answer comes; with nothing else to show, it is waited for.
         var (eligible, pending) = sheet.eligibleActivitiesNotWaiting()
@@ -380,10 +430,27 @@ public enum ShareCommand {
         guard let type = picked, let activity = sheet.activity(ofType: type) else {
             return .exit(report(.dismissed, options: options, console: console))
         }
-        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console) }
+        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record) }
     }
 
-    static func report(_ result: ActivityResult, options: Options, console: Console) -> Int32 {
+    /// Appends finished runs to the share history.
+    struct Recorder {
+        let history: ShareHistory
+        /// The items shared, summarised in each entry.
+        let items: [ShareItem]
+
+        /// Appends `result` when an activity ran; the reason when it could not.
+        func record(_ result: ActivityResult) -> String? {
+            guard let type = result.activityType else { return nil }
+            do { try history.append(HistoryEntry(result: result, activity: type, items: items, date: Date())) } catch {
+                return "the share history was not written: \(error.description)"
+            }
+            return nil
+        }
+    }
+
+    static func report(_ result: ActivityResult, options: Options, console: Console, record: Recorder? = nil) -> Int32 {
+        if let problem = record?.record(result) { console.error("share: warning: \(TerminalText.sanitized(problem))\n") }
         if options.json { console.output(result.json.serialized + "\n") }
         if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
         for warning in result.warnings { console.error("share: warning: \(TerminalText.sanitized(warning))\n") }

@@ -56,6 +56,9 @@ public struct ActivityResult: Sendable, Equatable {
     /// copy could not be filed); printed on stderr, and in the JSON as
     /// `warnings` when there are any.
     public var warnings: [String] = []
+    /// Who the share went to (`Kim Minsu <kim@example.com>`): Mail's and
+    /// Message's recipients, for the share history.
+    public var recipients: [String] = []
 
     /// Creates a result. A `failed` outcome without an error gets a generic one.
     public init(activityType: ActivityType?, outcome: ActivityOutcome, returnedItems: [ShareItem] = [],

@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+
+/// One finished share, as the history keeps it: what was shared (names,
+/// types and sizes, never contents or message bodies), with what, to whom,
+/// how it ended, and what the activity handed back (a job id, a path).
+public struct HistoryEntry: Codable, Sendable, Equatable {
+    /// An item, summarised.
+    public struct Item: Codable, Sendable, Equatable {
+        /// `string`, `url`, `file` or `image`.
+        public var kind: String
+        /// A file's name, or a URL; `nil` for text.
+        public var name: String?
+        /// A file's MIME type.
+        public var type: String?
+        /// A file's size in bytes, or a text's length in characters.
+        public var size: Int64?
+    }
+
+    /// Unique within the history: the time and a random suffix (`20261202T061500Z-3f9a`).
+    public var id: String
+    /// When the share finished, ISO 8601 in UTC.
+    public var time: String
+    /// The activity type that ran.
+    public var activity: String
+    /// `performed`, `sent`, `saved`, `queued`, `cancelled` or `failed`.
+    public var outcome: String
+    public var items: [Item]
+    /// Who it went to (`Kim Minsu <kim@example.com>`), for Mail and Message.
+    public var recipients: [String]
+    /// What the activity handed back, each cut to 200 characters.
+    public var returned: [String]
+    /// The error code of a failure.
+    public var error: String?
+
+    /// The entry for `result` of sharing `items`, finished at `date`.
+    public init(result: ActivityResult, activity: ActivityType, items: [ShareItem], date: Date) {
+        var generator = SystemRandomNumberGenerator()
+        let stamp = date.formatted(.iso8601)
+        id = stamp.filter { $0 != "-" && $0 != ":" } + "-" + String(generator.next() as UInt16, radix: 16)
+        time = stamp
+        self.activity = activity.rawValue
+        outcome = result.outcome.rawValue
+        self.items = items.map(Item.init)
+        recipients = result.recipients
+        returned = result.returnedItems.map { item in
+            let text: String
+            switch item {
+            case .text(let value): text = value
+            case .url(let url): text = url.absoluteString
+            case .image(let file), .file(let file): text = file.path?.path ?? file.name
+            }
+            return text.count > 200 ? String(text.prefix(199)) + "…" : text
+        }
+        error = result.error?.code
+    }
+
+    /// When the share finished.
+    public var date: Date? { try? Date(time, strategy: .iso8601) }
+}
+
+extension HistoryEntry.Item {
+    init(_ item: ShareItem) {
+        switch item {
+        case .text(let text): self.init(kind: "string", name: nil, type: nil, size: Int64(text.count))
+        case .url(let url): self.init(kind: "url", name: url.absoluteString, type: nil, size: nil)
+        case .image(let file): self.init(kind: "image", name: file.name, type: file.contentType, size: file.size)
+        case .file(let file): self.init(kind: "file", name: file.name, type: file.contentType, size: file.size)
+        }
+    }
+}
+
+/// The share history: `$XDG_STATE_HOME/share/history.jsonl`, one JSON
+/// object a line.
+///
+/// Each entry is one `write` to a file opened for appending, so runs that
+/// finish at once never interleave; a run killed in the middle of its
+/// write leaves a torn last line, which reading skips. Entries older than
+/// `keep` are dropped when one is appended (the file rewritten atomically).
+public struct ShareHistory: Sendable {
+    /// How long entries are kept.
+    public enum Keep: Sendable, Equatable {
+        /// No history is written.
+        case off
+        /// Entries older than this many days are dropped.
+        case days(Int)
+
+        /// Reads `90d`, `12w`, `6m`, `1y` or `off`.
+        public init?(_ text: String) {
+            let text = text.trimmingWhitespace().lowercased()
+            if text == "off" { self = .off; return }
+            guard let unit = text.last, let number = Int(text.dropLast()), number > 0, number < 100_000 else { return nil }
+            switch unit {
+            case "d": self = .days(number)
+            case "w": self = .days(number * 7)
+            case "m": self = .days(number * 30)
+            case "y": self = .days(number * 365)
+            default: return nil
+            }
+        }
+    }
+
+    /// The file.
+    public let path: String
+    public let keep: Keep
+
+    /// The history in `stateHome` (`$XDG_STATE_HOME/share`).
+    public init(stateHome: String, keep: Keep = .days(90)) {
+        path = stateHome + "/history.jsonl"
+        self.keep = keep
+    }
+
+    /// Appends `entry` (nothing when the history is off), then drops entries past `keep`.
+    public func append(_ entry: HistoryEntry, now: Date = Date()) throws(FileReplaceError) {
+        guard case .days = keep, let line = ShareHistory.line(entry) else { return }
+        if let failure = LocalFiles.createFolders(PathText.parent(of: path)) {
+            throw FileReplaceError("cannot write \(path): \(failure.reason)")
+        }
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileReplaceError("cannot write \(path): \(FileError(code: errno).reason)") }
+        defer { close(descriptor) }
+        // After a torn last line (a run killed while writing), start on a line of its own.
+        var last: UInt8 = 0x0A
+        let size = lseek(descriptor, 0, SEEK_END)
+        if size > 0 { _ = pread(descriptor, &last, 1, size - 1) }
+        do { try LocalFiles.writeAll(last == 0x0A ? line : [0x0A] + line, to: descriptor) } catch {
+            throw FileReplaceError("cannot write \(path): \(error.reason)")
+        }
+        try prune(now: now)
+    }
+
+    /// An entry as one line of JSON.
+    private static func line(_ entry: HistoryEntry) -> [UInt8]? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(entry)).map { Array($0) + [0x0A] }
+    }
+
+    /// Every readable entry, oldest first; torn or foreign lines are skipped.
+    public func entries() -> [HistoryEntry] {
+        guard case .success(let bytes) = LocalFiles.contents(ofFile: path, limit: 64 << 20) else { return [] }
+        let decoder = JSONDecoder()
+        return bytes.split(separator: 0x0A).compactMap { try? decoder.decode(HistoryEntry.self, from: Data($0)) }
+    }
+
+    /// Removes the history.
+    public func forget() throws(FileReplaceError) {
+        if unlink(path) != 0 && errno != ENOENT { throw FileReplaceError("cannot remove \(path): \(FileError(code: errno).reason)") }
+    }
+
+    /// Drops entries older than `keep`, when the oldest is.
+    private func prune(now: Date) throws(FileReplaceError) {
+        guard case .days(let days) = keep else { return }
+        let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
+        let all = entries()
+        guard let oldest = all.first?.date, oldest < cutoff else { return }
+        let kept = all.filter { ($0.date ?? now) >= cutoff }.compactMap(ShareHistory.line)
+        try LocalFiles.replace(path, with: kept.flatMap { $0 })
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import ShareCore
+import Testing
+
+/// The share history: every finished run appended to
+/// `$XDG_STATE_HOME/share/history.jsonl`, printed by `--history`, bounded by
+/// `[history] keep`, cleared by `--forget`.
+struct HistoryTests {
+    /// One stored entry, read with Foundation's decoder (not the product's).
+    struct Entry: Decodable {
+        struct Item: Decodable { var kind: String; var name: String?; var type: String?; var size: Int64? }
+        var id: String
+        var time: String
+        var activity: String
+        var outcome: String
+        var items: [Item]
+        var recipients: [String]
+        var returned: [String]
+        var error: String?
+    }
+
+    static func historyFile(_ fixtures: Fixtures) -> URL {
+        fixtures.root.appendingPathComponent("state/share/history.jsonl")
+    }
+
+    static func entries(_ run: ShareRun) throws -> [Entry] {
+        try JSONDecoder().decode([Entry].self, from: run.stdout)
+    }
+
+    @Test func aFinishedRunIsAppendedAndPrintedNewestFirst() throws {
+        let fixtures = try Fixtures()
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/a").status == 0)
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/b").status == 0)
+
+        let json = try fixtures.share("--history", "--json")
+        #expect(json.status == 0, "stderr: \(json.err)")
+        let entries = try Self.entries(json)
+        #expect(entries.map(\.items.first?.name) == ["https://example.com/b", "https://example.com/a"])
+        #expect(entries.allSatisfy { $0.activity == "addToReadingList" && $0.outcome == "performed" && $0.error == nil })
+        #expect(Set(entries.map(\.id)).count == 2)
+        #expect(try Self.entries(fixtures.share("--history", "--json", "--limit", "1")).count == 1)
+
+        let text = try fixtures.share("--history")
+        let lines = text.out.split(separator: "\n")
+        #expect(lines.count == 2, "stdout: \(text.out)")
+        #expect(lines.first?.contains("addToReadingList") == true && lines.first?.contains("https://example.com/b") == true)
+        #expect(lines.first?.hasSuffix("[\(entries[0].id)]") == true)
+    }
+
+    @Test func mailKeepsRecipientsAndFileNamesButNeverTheMessage() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let pdf = try world.file("Q4 보고서.pdf", FixtureBytes.pdf)
+        let run = try world.share(["--activity", "mail", "--send", "--to", "박지성 <park@example.com>", "--cc", "lee@example.com",
+                                   "--subject", "secret subject", "--body", "the secret body", pdf.path])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let stored = try String(contentsOf: Self.historyFile(world.fixtures), encoding: .utf8)
+        #expect(!stored.contains("secret"), "the history holds no subject or body: \(stored)")
+        let entry = try #require(try Self.entries(world.share(["--history", "--json"])).first)
+        #expect(entry.activity == "mail" && entry.outcome == "sent")
+        #expect(entry.recipients == ["박지성 <park@example.com>", "lee@example.com"])
+        let file = try #require(entry.items.first { $0.kind == "file" })
+        #expect(file.name == "Q4 보고서.pdf" && file.type == "application/pdf" && file.size == Int64(FixtureBytes.pdf.count))
+        #expect(entry.items.contains { $0.kind == "string" && $0.size == Int64("the secret body".count) })
+    }
+
+    @Test func aTornLastLineIsSkippedAndTheNextEntryStartsClean() throws {
+        let fixtures = try Fixtures()
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/a").status == 0)
+        // A run killed in the middle of its write.
+        let file = Self.historyFile(fixtures)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"activity":"mail","id":"2026"#.utf8))
+        try handle.close()
+        #expect(try Self.entries(fixtures.share("--history", "--json")).count == 1)
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/b").status == 0)
+        let entries = try Self.entries(fixtures.share("--history", "--json"))
+        #expect(entries.compactMap(\.items.first?.name) == ["https://example.com/b", "https://example.com/a"])
+    }
+
+    @Test func keepDropsOldEntriesAndOffWritesNothing() throws {
+        let fixtures = try Fixtures()
+        let file = Self.historyFile(fixtures)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let old = #"{"activity":"copyToPasteboard","id":"20200101T000000Z-1","items":[],"outcome":"performed","#
+            + #""recipients":[],"returned":[],"time":"2020-01-01T00:00:00Z"}"# + "\n"
+        try Data(old.utf8).write(to: file)
+        let keep = try fixtures.writeConfig("[history]\nkeep = 30d\n")
+        #expect(try fixtures.share("--config", keep.path, "--activity", "addToReadingList", "https://example.com/a").status == 0)
+        let entries = try Self.entries(fixtures.share("--history", "--json"))
+        #expect(entries.map(\.activity) == ["addToReadingList"], "the 2020 entry is past 30 days")
+
+        #expect(try fixtures.share("--forget").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let off = try fixtures.writeConfig("[history]\nkeep = off\n", at: "off.conf")
+        #expect(try fixtures.share("--config", off.path, "--activity", "addToReadingList", "https://example.com/b").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: file.path), "keep = off writes no history")
+    }
+
+    @Test func badSettingsAndOptionsAreUsageErrors() throws {
+        let fixtures = try Fixtures()
+        let bad = try fixtures.writeConfig("[history]\nkeep = forever\n")
+        let run = try fixtures.share("--config", bad.path, "--history")
+        #expect(run.status == 2)
+        #expect(run.err.contains("keep takes a time such as 90d, 12w, 6m or 1y, or off; not 'forever'"), "stderr: \(run.err)")
+        let limit = try fixtures.share("--limit", "3", "--list", "--text", "hi")
+        #expect(limit.status == 2 && limit.err.contains("--limit goes with --history"), "stderr: \(limit.err)")
+        let zero = try fixtures.share("--history", "--limit", "0")
+        #expect(zero.status == 2 && zero.err.contains("--limit takes a number of entries above 0"), "stderr: \(zero.err)")
+        let empty = try fixtures.share("--history")
+        #expect(empty.status == 0 && empty.out.isEmpty && empty.err.contains("the history is empty"))
+    }
+
+    @Test func keepReadsDaysWeeksMonthsYearsAndOff() {
+        #expect(ShareHistory.Keep("90d") == .days(90))
+        #expect(ShareHistory.Keep("2w") == .days(14))
+        #expect(ShareHistory.Keep(" 6m ") == .days(180))
+        #expect(ShareHistory.Keep("1y") == .days(365))
+        #expect(ShareHistory.Keep("OFF") == .off)
+        for bad in ["", "d", "0d", "-1d", "90", "90x", "1.5d"] { #expect(ShareHistory.Keep(bad) == nil, "\(bad)") }
+    }
+}
