@@ -25,13 +25,17 @@ public struct MailtoURL: Sendable, Equatable {
     /// - Throws: ``MailtoError`` for a URL of another scheme or bad percent-encoding.
     public init(parsing text: String) throws(MailtoError) {
         guard text.count >= 7, text.prefix(7).lowercased() == "mailto:" else { throw .notMailto(text) }
-        let rest = text.dropFirst(7)
-        let (path, query) = rest.firstIndex(of: "?").map { (rest[..<$0], rest[rest.index(after: $0)...]) } ?? (rest, "")
-        to = try MailtoURL.addresses(String(path), in: text)
-        for field in query.split(separator: "&") where !field.isEmpty {
-            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = try MailtoURL.decode(String(parts[0]), in: text).lowercased()
-            let value = try MailtoURL.decode(parts.count > 1 ? String(parts[1]) : "", in: text)
+        // Split on bytes, not characters: a delimiter followed by a
+        // combining mark is one character with it.
+        let rest = Array(text.utf8.dropFirst(7))
+        func string(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+        let question = rest.firstIndex(of: UInt8(ascii: "?"))
+        to = try MailtoURL.addresses(string(rest[..<(question ?? rest.endIndex)]), in: text)
+        let query = question.map { rest[($0 + 1)...] } ?? []
+        for field in query.split(separator: UInt8(ascii: "&")) {
+            let parts = field.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let name = try MailtoURL.decode(string(parts[0]), in: text).lowercased()
+            let value = try MailtoURL.decode(parts.count > 1 ? string(parts[1]) : "", in: text)
             switch name {
             case "to": to += MailtoURL.split(value)
             case "cc": cc += MailtoURL.split(value)
@@ -47,8 +51,12 @@ public struct MailtoURL: Sendable, Equatable {
         split(try decode(encoded, in: text))
     }
 
+    /// The addresses of a comma list. Split on the comma's byte, not on
+    /// characters: a comma followed by a combining mark is one character,
+    /// and would otherwise join two addresses.
     private static func split(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        list.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmingWhitespace() }
+            .filter { !$0.isEmpty }
     }
 
     /// Percent-decodes as UTF-8; `+` stays a plus sign (RFC 6068 §5).

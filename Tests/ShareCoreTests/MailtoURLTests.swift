@@ -18,6 +18,16 @@ struct MailtoURLTests {
         #expect(mailto.subject == "hi")
     }
 
+    @Test func delimitersBeforeACombiningMarkStillDelimit() throws {
+        // ",\u{0301}" and "&\u{0301}" are one character each: the split is on bytes (found by the mailto fuzz target).
+        let mailto = try MailtoURL(parsing: "mailto:a@example.com,\u{0301}b@example.com?subject=hi&\u{05BA}x=1&body=yes")
+        #expect(mailto.to == ["a@example.com", "\u{0301}b@example.com"])
+        #expect(mailto.subject == "hi")
+        #expect(mailto.body == "yes")
+        let joined = try MailtoURL(parsing: "mailto:?to=%EF%BF%BD&to=%D6%BA,c@example.com")
+        #expect(joined.to == ["\u{FFFD}", "\u{05BA}", "c@example.com"])
+    }
+
     @Test func otherHeadersAndAttachmentsAreIgnored() throws {
         let mailto = try MailtoURL(parsing: "mailto:a@example.com?attach=/etc/passwd&attachment=%2Fetc%2Fshadow&in-reply-to=x&X-Mailer=y")
         #expect(mailto == (try MailtoURL(parsing: "mailto:a@example.com")))
