@@ -223,8 +223,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
     private func lenientMessage(_ values: [String: String]) throws(MailError) -> MailMessage {
         var lenient = values
         for field in ["to", "cc", "bcc"] {
-            let parts = (values[field] ?? "").split(separator: ",").map { $0.trimmingWhitespace() }
-            lenient[field] = parts.filter { !$0.isEmpty && (try? AddressList.parse($0)) != nil }.joined(separator: ", ")
+            let parts = AddressList.entryTexts(values[field] ?? "")
+            lenient[field] = parts.filter { (try? AddressList.parse($0)) != nil }.joined(separator: ", ")
         }
         lenient["subject"] = (values["subject"] ?? "").replacingScalars(["\n", "\r"], with: " ")
         lenient["attachments"] = AttachedFile.value(AttachedFile.list(values["attachments"] ?? "").filter {

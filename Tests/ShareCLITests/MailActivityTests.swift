@@ -32,6 +32,18 @@ struct MailActivityTests {
         #expect(!text.contains("\nFrom:") && !text.hasPrefix("From:"), "a draft with no sender has no From header")
     }
 
+    @Test func anAutosavedDraftKeepsAQuotedNameWithACommaAndDropsOnlyWhatIsUnfinished() throws {
+        let (settings, root) = try Self.settings()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let path = try MailActivity(settings: settings).autosave([
+            "to": #""Lee, Jiwoo" <lee@example.com>, kim@"#, "cc": "Team: a@example.com, b@example.com;", "body": "x",
+        ])
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains(#"To: "Lee, Jiwoo" <lee@example.com>"#), "\(text)")
+        #expect(!text.contains("kim@"), "the unfinished address is left to the form")
+        #expect(text.contains("Cc: Team: a@example.com, b@example.com;"), "\(text)")
+    }
+
     /// A subject's white space at either end survives a real parser
     /// (Python's email): it travels inside an encoded-word.
     @Test(arguments: ["Hello ", " leading", "끝에 공백 ", "plain"])

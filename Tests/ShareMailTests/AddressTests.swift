@@ -58,6 +58,15 @@ struct AddressTests {
         )
     }
 
+    @Test func entryTextsSplitOnlyAtTheCommasBetweenEntries() {
+        #expect(AddressList.entryTexts(#""Lee, J" <lee@x.com>, kim@ , (a, comment) b@y.org"#)
+            == [#""Lee, J" <lee@x.com>"#, "kim@", "(a, comment) b@y.org"])
+        #expect(AddressList.entryTexts("Team: a@x.com, b@x.com;, c@x.com") == ["Team: a@x.com, b@x.com;", "c@x.com"])
+        #expect(AddressList.entryTexts(#""a \" , b" <q@x.com>,<odd,local@x.com>"#) == [#""a \" , b" <q@x.com>"#, "<odd,local@x.com>"])
+        #expect(AddressList.entryTexts("a@x.com,\u{0301}b@x.com") == ["a@x.com", "\u{0301}b@x.com"])
+        #expect(AddressList.entryTexts(" , ,") == [])
+    }
+
     @Test func quotedDisplayNameWithCommaAndEscapedQuotes() {
         expectFields(
             parsed(#""Kim, Minsu" <kim@example.com>"#), name: "Kim, Minsu", local: "kim", domain: "example.com",

@@ -21,6 +21,38 @@ public enum AddressList {
         return try parser.parseList()
     }
 
+    /// The entries of a list as written, split at the commas that separate
+    /// them: not those inside a quoted string, a comment, angle brackets or
+    /// a group. For reading what is valid of a list that does not parse
+    /// whole (`"Lee, J" <lee@example.com>, kim@` keeps Lee).
+    public static func entryTexts(_ text: String) -> [String] {
+        var pieces: [String] = []
+        var current: [UInt8] = []
+        var quoted = false, escaped = false, comment = 0, angle = false, group = false
+        for byte in text.utf8 {
+            defer { escaped = !escaped && byte == UInt8(ascii: "\\") && (quoted || comment > 0) }
+            if !escaped {
+                switch byte {
+                case UInt8(ascii: "\"") where comment == 0: quoted.toggle()
+                case UInt8(ascii: "(") where !quoted: comment += 1
+                case UInt8(ascii: ")") where !quoted && comment > 0: comment -= 1
+                case UInt8(ascii: "<") where !quoted && comment == 0: angle = true
+                case UInt8(ascii: ">") where !quoted && comment == 0: angle = false
+                case UInt8(ascii: ":") where !quoted && comment == 0 && !angle: group = true
+                case UInt8(ascii: ";") where !quoted && comment == 0 && !angle: group = false
+                case UInt8(ascii: ",") where !quoted && comment == 0 && !angle && !group:
+                    pieces.append(String(decoding: current, as: UTF8.self))
+                    current = []
+                    continue
+                default: break
+                }
+            }
+            current.append(byte)
+        }
+        pieces.append(String(decoding: current, as: UTF8.self))
+        return pieces.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+    }
+
     /// Every mailbox of a list, groups flattened (the envelope recipients).
     ///
     /// Keeps the order of the list; does not remove duplicates.
