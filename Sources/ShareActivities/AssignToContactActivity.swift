@@ -30,6 +30,8 @@ public final class AssignToContactActivity: SystemActivity {
     /// `--contact`, if given.
     private let requested: String?
     private let home: String
+    /// Where the cards as they were before are kept, for `share --undo`.
+    private let undoFolder: String
     private var contacts: [ContactFolder.Contact]?
     private var judged: Availability?
     private var items: [ShareItem] = []
@@ -41,6 +43,7 @@ public final class AssignToContactActivity: SystemActivity {
         isDefaultFolder = configured == nil
         requested = context.contact
         home = context.locations.home
+        undoFolder = context.locations.stateHome + "/undo"
     }
 
     public var activityImage: ActivityImage { .glyph("☺") }
@@ -122,13 +125,14 @@ public final class AssignToContactActivity: SystemActivity {
             return
         }
         // Decoding and scaling a large photo takes a moment: off the main actor, so the screen stays responsive.
-        let outcome = await Task.detached { () -> Result<String, ActivityError> in
-            Result { () throws(ActivityError) in try AssignToContactActivity.assign(imageAt: path, to: contact) }
+        let undoFolder = self.undoFolder
+        let outcome = await Task.detached { () -> Result<(String, UndoAction?), ActivityError> in
+            Result { () throws(ActivityError) in try AssignToContactActivity.assign(imageAt: path, to: contact, undoFolder: undoFolder) }
         }.value
         contacts = nil
         switch outcome {
-        case .success(let summary):
-            session.finish(.performed, returnedItems: [.text(summary)])
+        case .success(let (summary, undo)):
+            session.finish(.performed, returnedItems: [.text(summary)], undo: undo.map { [$0] } ?? [])
         case .failure(let error):
             session.fail(error)
         }
@@ -162,7 +166,10 @@ public final class AssignToContactActivity: SystemActivity {
     }
 
     /// Writes the image at `path` into `contact`'s card; returns what was done, in words.
-    nonisolated static func assign(imageAt path: String, to contact: ContactFolder.Contact) throws(ActivityError) -> String {
+    /// Gives `contact` the image at `path` as its photo: a summary, and
+    /// how to put the card back (its old bytes kept in `undoFolder`).
+    nonisolated static func assign(imageAt path: String, to contact: ContactFolder.Contact,
+                                   undoFolder: String) throws(ActivityError) -> (String, UndoAction?) {
         let photo = try fittedImage(path)
         // The card as it is now, which must still be the card that was listed.
         let before: [UInt8]
@@ -196,7 +203,14 @@ public final class AssignToContactActivity: SystemActivity {
             throw ActivityError(code: changedMeanwhile ? ActivityError.Code.contactChanged : ActivityError.Code.contactFailed,
                                 message: error.description + (changedMeanwhile ? "" : "; the card is unchanged"))
         }
-        return "\(contact.name): photo \(photo.width)×\(photo.height) \(photo.type == .png ? "PNG" : "JPEG") in \(contact.path)"
+        let summary = "\(contact.name): photo \(photo.width)×\(photo.height) \(photo.type == .png ? "PNG" : "JPEG") in \(contact.path)"
+        // The card as it was, for `share --undo`; without it the photo still stands, only the undo is lost.
+        var generator = SystemRandomNumberGenerator()
+        let backup = undoFolder + "/card-\(String(generator.next() as UInt64, radix: 36)).vcf"
+        guard LocalFiles.createFolders(undoFolder) == nil, (try? LocalFiles.replace(backup, with: before)) != nil else {
+            return (summary, nil)
+        }
+        return (summary, .restoreFile(path: contact.path, backup: backup, digest: SHA256.hex(after)))
     }
 
     /// The image's bytes as the photo: as they are when they fit in

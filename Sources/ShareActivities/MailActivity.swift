@@ -184,7 +184,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()
-            session.finish(.sent, warnings: warning.map { [$0] } ?? [], recipients: recipients)
+            session.finish(.sent, warnings: warning.map { [$0] } ?? [], recipients: recipients,
+                           undo: [.impossible(reason: "a sent message cannot be unsent")])
         case .saved(let path):
             discardAutosave()
             session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)"),

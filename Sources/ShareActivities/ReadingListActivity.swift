@@ -96,14 +96,30 @@ public final class ReadingListActivity: SystemActivity {
             let folder = PathText.parent(of: path)
             if let failure = LocalFiles.createFolders(folder) { throw FileReplaceError("cannot create \(folder): \(failure.reason)") }
             try LocalFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
-            session.finish(.performed, returnedItems: urls.map { .url($0) })
+            session.finish(.performed, returnedItems: urls.map { .url($0) },
+                           undo: added.map { .removeFromReadingList(path: path, url: $0) })
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.readingList, message: ErrorText.sentence(error)))
         }
     }
 
+    /// Removes `url` from the list at `path` (`share --undo`), rewriting it atomically.
+    nonisolated static func remove(_ url: String, fromListAt path: String) -> Result<String, FileReplaceError> {
+        do {
+            let existing = try lines(atPath: path)
+            let kept = existing.filter { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first != Substring(url) }
+            guard kept.count < existing.count else { return .failure(FileReplaceError("\(url) is not on the reading list any more")) }
+            try LocalFiles.replace(path, with: Array(kept.map { $0 + "\n" }.joined().utf8))
+            return .success("removed \(url) from the reading list")
+        } catch let error as FileReplaceError {
+            return .failure(error)
+        } catch {
+            return .failure(FileReplaceError(ErrorText.sentence(error)))
+        }
+    }
+
     /// The list's lines at `path` (none when there is no list yet).
-    private static func lines(atPath path: String) throws -> [String] {
+    private nonisolated static func lines(atPath path: String) throws -> [String] {
         switch LocalFiles.contents(ofFile: path, limit: 64 << 20) {
         case .failure(let failure) where failure.code == ENOENT: return []
         case .failure(let failure): throw FileReplaceError("cannot read the reading list \(path): \(failure.reason)")

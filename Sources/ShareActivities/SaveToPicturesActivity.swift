@@ -54,7 +54,12 @@ public final class SaveToPicturesActivity: SystemActivity {
                 return
             }
         }
-        session.finish(.performed, returnedItems: saved)
+        // Undone by removing each picture, while it is still the one saved.
+        let undo = saved.compactMap { item -> UndoAction? in
+            guard let path = item.fileItem?.path?.path, let digest = SHA256.hex(ofFile: path) else { return nil }
+            return .removeFile(path: path, digest: digest)
+        }
+        session.finish(.performed, returnedItems: saved, undo: undo)
     }
 
     /// Copies an image (a file, or bytes from standard input) into `folder`.

@@ -133,6 +133,8 @@ public enum OptionTable {
                    help: "print the share history, newest first (with --json: JSON)",
                    manual: "print the share history, newest first: when, the activity, how it ended, the items (names, types and sizes, never contents), the recipients and what the activity handed back; with --json, an array of the entries as they are stored"),
         OptionSpec("--limit", value: "N", group: .history, help: "with --history: only the newest N entries"),
+        OptionSpec("--undo", group: .history, help: "take back the last share (or the history entry ID after it) where the world allows",
+                   manual: "take back the last share, or the history entry whose ID follows: remove a saved picture (if unchanged), put a contact's card back as it was (if unchanged since), remove a reading-list entry, cancel a print job still queued; a sent message cannot be unsent, and share says so"),
         OptionSpec("--forget", group: .history, help: "clear the share history"),
         // Other
         OptionSpec("--completions", value: "SHELL", group: .other, help: "print a completion script for bash, zsh or fish",

@@ -46,6 +46,8 @@ public struct Options: Sendable, Equatable {
         case history
         /// `--forget`: clear the share history.
         case forget
+        /// `--undo [ID]`: take back a share.
+        case undo
         /// `--completions SHELL`: the completion script for a shell.
         case completions(String)
         /// `--complete KIND [PREFIX]`: completions for scripts.
@@ -66,6 +68,7 @@ public struct Options: Sendable, Equatable {
             case .listTypes: "--list-types"
             case .history: "--history"
             case .forget: "--forget"
+            case .undo: "--undo"
             case .completions: "--completions"
             case .complete: "--complete"
             }
@@ -233,6 +236,7 @@ public struct Options: Sendable, Equatable {
             case "--reading-list": try setMode(.readingList, name)
             case "--history": try setMode(.history, name)
             case "--forget": try setMode(.forget, name)
+            case "--undo": try setMode(.undo, name)
             case "--version": options.mode = .version; return options
             case "--help": options.mode = .help; return options
             default: break

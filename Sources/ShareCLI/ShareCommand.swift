@@ -139,6 +139,7 @@ public enum ShareCommand {
         if options.mode == .readingList { return .exit(readingList(locations: locations, options: options, console: console)) }
         let history = ShareHistory(stateHome: locations.stateHome, keep: configuration.historyKeep)
         if options.mode == .history { return .exit(printHistory(history, options: options, console: console)) }
+        if options.mode == .undo { return .exit(undo(history, options: options, console: console)) }
         if options.mode == .forget {
             do { try history.forget() } catch {
                 console.error("share: \(TerminalText.sanitized(error.description))\n")
@@ -207,7 +208,7 @@ public enum ShareCommand {
         case .explain: return .exit(explain(sheet, items: items, problems: plugins.problems, options: options, console: console))
         case .activity(let type):
             return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter, record: recorder)
-        case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete, .history, .forget:
+        case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete, .history, .forget, .undo:
             return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys,
                         record: recorder)
         }
@@ -379,6 +380,56 @@ public enum ShareCommand {
         }
         console.output(text)
         return ExitCode.completed
+    }
+
+    /// `--undo [ID]`: takes back the entry `ID`, else the newest one not
+    /// undone yet; records what was done as an entry of its own.
+    static func undo(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
+        let entries = history.entries()
+        let undone = Set(entries.compactMap(\.undoes))
+        let words = options.items.compactMap { item -> String? in if case .argument(let word) = item { word } else { nil } }
+        guard words.count <= 1, options.items.count == words.count else {
+            return usage("--undo takes at most one history entry ID (share --history lists them)", console)
+        }
+        let entry: HistoryEntry
+        if let id = words.first {
+            guard let found = entries.first(where: { $0.id == id && $0.undoes == nil }) else {
+                return usage("--undo: no share \(id) in the history (share --history lists them)", console)
+            }
+            entry = found
+        } else {
+            guard let found = entries.last(where: { $0.undoes == nil && !undone.contains($0.id) }) else {
+                console.error("share: there is no share in the history to undo\n")
+                return ExitCode.failed
+            }
+            entry = found
+        }
+        guard !undone.contains(entry.id) else {
+            console.error("share: \(entry.activity) (\(entry.id)) was undone already\n")
+            return ExitCode.failed
+        }
+        guard let actions = entry.undo, !actions.isEmpty else {
+            console.error("share: \(entry.activity) (\(entry.id), \(entry.outcome)) left nothing share can take back\n")
+            return ExitCode.failed
+        }
+        var done: [String] = []
+        var refused = false
+        for action in actions {
+            switch Undo.perform(action, environment: console.environment) {
+            case .success(let what):
+                done.append(what)
+                console.output(TerminalText.sanitized(what) + "\n")
+            case .failure(let refusal):
+                refused = true
+                console.error("share: cannot undo \(entry.activity) (\(entry.id)): \(TerminalText.sanitized(refusal.description))\n")
+            }
+        }
+        if !done.isEmpty {
+            do { try history.append(HistoryEntry(undoing: entry, what: done, date: Date())) } catch {
+                console.error("share: warning: the share history was not written: \(TerminalText.sanitized(error.description))\n")
+            }
+        }
+        return refused ? ExitCode.failed : ExitCode.completed
     }
 
     static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {

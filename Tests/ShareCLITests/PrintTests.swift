@@ -17,8 +17,9 @@ final class CUPSServer {
     /// `127.0.0.1:PORT`, for `CUPS_SERVER`.
     var address: String { "127.0.0.1:\(server.port)" }
 
-    /// Starts cupsd with `queues`; `stopped` maps a queue to the reason it was stopped with.
-    init(root: URL, queues: [String], defaultQueue: String? = nil, stopped: [String: String] = [:]) throws {
+    /// Starts cupsd with `queues`; `stopped` maps a queue to the reason it was
+    /// stopped with; `held` queues hold every job until it is cancelled.
+    init(root: URL, queues: [String], defaultQueue: String? = nil, stopped: [String: String] = [:], held: [String] = []) throws {
         directory = root.appendingPathComponent("cups-\(UUID().uuidString.prefix(8))", isDirectory: true)
         outputs = root.appendingPathComponent("printed", isDirectory: true)
         try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -26,6 +27,7 @@ final class CUPSServer {
         for queue in queues { arguments += ["--queue", "\(queue):" + outputs.appendingPathComponent("\(queue).out").path] }
         if let defaultQueue { arguments += ["--default", defaultQueue] }
         for (queue, reason) in stopped.sorted(by: { $0.key < $1.key }) { arguments += ["--stopped", "\(queue):\(reason)"] }
+        for queue in held { arguments += ["--held", queue] }
         server = try ServerScript(script: "cups_server.py", arguments: arguments,
                                   logFile: root.appendingPathComponent(directory.lastPathComponent + ".log"))
     }

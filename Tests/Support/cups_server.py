@@ -26,6 +26,9 @@ with CUPS_SERVER=127.0.0.1:<port> or `-h 127.0.0.1:<port>`.
                           PDF, PNG, JPEG or text leaves as PDF (%PDF-...) in
                           OUTFILE. Repeatable.
   --default NAME          makes NAME the default destination (lpadmin -d).
+  --held NAME             holds every job of queue NAME until released
+                          (job-hold-until-default=indefinite): jobs stay
+                          held (job-state 4) until cancelled.
   --stopped NAME[:REASON] stops queue NAME (cupsdisable -r REASON): it still
                           accepts jobs, which stay pending (job-state 3) for
                           as long as the server runs; `lpstat -p NAME` says
@@ -427,7 +430,7 @@ def run(command):
         raise RuntimeError("%s failed (%d): %s%s" % (" ".join(command), done.returncode, done.stdout, done.stderr))
 
 
-def configure(port, queues, default, stopped):
+def configure(port, queues, default, stopped, held):
     server = "127.0.0.1:%d" % port
     for name, outfile in queues:
         # cupsd (root) opens a file: device for writing but does not create it.
@@ -439,6 +442,8 @@ def configure(port, queues, default, stopped):
         run([LPADMIN, "-h", server, "-d", default])
     for name, reason in stopped:
         run([CUPSDISABLE, "-h", server, "-r", reason, name])
+    for name in held:
+        run([LPADMIN, "-h", server, "-p", name, "-o", "job-hold-until-default=indefinite"])
 
 
 def check_reachable(directory):
@@ -486,7 +491,7 @@ def serve(args):
 
     process, port = start_cupsd(directory)
     try:
-        configure(port, queues, args.default, stopped)
+        configure(port, queues, args.default, stopped, args.held)
         print("READY %d" % port, flush=True)
         threading.Thread(target=read_stdin, daemon=True).start()
         while not stopping.wait(0.5):
@@ -520,6 +525,7 @@ def main():
     parser.add_argument("--queue", action="append", default=[], metavar="NAME:OUTFILE")
     parser.add_argument("--default", metavar="NAME")
     parser.add_argument("--stopped", action="append", default=[], metavar="NAME[:REASON]")
+    parser.add_argument("--held", action="append", default=[], metavar="NAME")
     args = parser.parse_args()
     try:
         return serve(args)

@@ -183,24 +183,34 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
         }
         let title = session.subject ?? session.items.compactMap(\.fileItem).first?.name ?? "share"
         // lp and lpstat wait on the server: off the main actor, so the screen stays responsive.
-        let outcome = await Task.detached { await PrintActivity.print(files, request: request, printer: printer, title: title, cups: cups) }.value
+        let (job, outcome) = await Task.detached {
+            await PrintActivity.print(files, request: request, printer: printer, title: title, cups: cups)
+        }.value
         switch outcome {
         case .success(let id): session.finish(.performed, returnedItems: [.text(id)])
         case .failure(let error) where error.code == ActivityError.Code.queued:
-            session.finish(.queued, returnedItems: [], error: error)
+            // Still in CUPS' queue: the history can cancel it.
+            session.finish(.queued, returnedItems: job.map { [.text($0)] } ?? [], error: error,
+                           undo: job.map { [.cancelPrintJob(id: $0, printer: printer)] } ?? [])
         case .failure(let error) where error.code == ActivityError.Code.cancelled:
             session.finish(.cancelled, error: error)
         case .failure(let error): session.fail(error)
         }
     }
 
-    /// Submits the job and follows it; the job id when it completed.
+    /// Submits the job and follows it: its id once submitted, and the id
+    /// again as the success when it completed.
     nonisolated static func print(_ files: [String], request: PrintRequest, printer: String, title: String,
-                                  cups: CUPS) async -> Result<String, ActivityError> {
+                                  cups: CUPS) async -> (id: String?, outcome: Result<String, ActivityError>) {
         let id: String
         do { id = try cups.submit(files, request: request, printer: printer, title: title) } catch {
-            return .failure(ActivityError(code: ActivityError.Code.printFailed, message: "lp: \(error.description)"))
+            return (nil, .failure(ActivityError(code: ActivityError.Code.printFailed, message: "lp: \(error.description)")))
         }
+        return (id, await follow(id, printer: printer, cups: cups))
+    }
+
+    /// Follows job `id` until it completes, fails, or the follow time passes.
+    nonisolated static func follow(_ id: String, printer: String, cups: CUPS) async -> Result<String, ActivityError> {
         let deadline = ContinuousClock.now + .seconds(followSeconds)
         while true {
             let state: CUPS.JobState

@@ -59,6 +59,8 @@ public struct ActivityResult: Sendable, Equatable {
     /// Who the share went to (`Kim Minsu <kim@example.com>`): Mail's and
     /// Message's recipients, for the share history.
     public var recipients: [String] = []
+    /// How to take the share back (`share --undo`), kept in the history.
+    public var undo: [UndoAction] = []
 
     /// Creates a result. A `failed` outcome without an error gets a generic one.
     public init(activityType: ActivityType?, outcome: ActivityOutcome, returnedItems: [ShareItem] = [],

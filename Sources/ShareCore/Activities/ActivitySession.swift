@@ -44,13 +44,15 @@ public final class ActivitySession {
     /// one; prefer ``fail(_:)``.
     /// `warnings` tell what went wrong beside an outcome that stands (a
     /// message sent whose copy could not be filed).
-    /// `recipients` are who it went to, for the share history.
+    /// `recipients` are who it went to, and `undo` how to take it back,
+    /// for the share history.
     public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = [], error: ActivityError? = nil,
-                       warnings: [String] = [], recipients: [String] = []) {
+                       warnings: [String] = [], recipients: [String] = [], undo: [UndoAction] = []) {
         var result = ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems,
                                     error: outcome.isCompleted ? nil : error)
         result.warnings = warnings
         result.recipients = recipients
+        result.undo = undo
         report(result)
     }
 

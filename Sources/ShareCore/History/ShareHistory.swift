@@ -34,6 +34,10 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public var returned: [String]
     /// The error code of a failure.
     public var error: String?
+    /// How to take the share back; empty when there is nothing to undo.
+    public var undo: [UndoAction]?
+    /// For an entry that records an undo: the id of the entry undone.
+    public var undoes: String?
 
     /// The entry for `result` of sharing `items`, finished at `date`.
     public init(result: ActivityResult, activity: ActivityType, items: [ShareItem], date: Date) {
@@ -55,6 +59,21 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
             return text.count > 200 ? String(text.prefix(199)) + "…" : text
         }
         error = result.error?.code
+        undo = result.undo.isEmpty ? nil : result.undo
+    }
+
+    /// The entry that records taking back `entry`: `what` says what was done.
+    public init(undoing entry: HistoryEntry, what: [String], date: Date) {
+        var generator = SystemRandomNumberGenerator()
+        let stamp = date.formatted(.iso8601)
+        id = stamp.filter { $0 != "-" && $0 != ":" } + "-" + String(generator.next() as UInt16, radix: 16)
+        time = stamp
+        activity = entry.activity
+        outcome = "undone"
+        items = []
+        recipients = []
+        returned = what
+        undoes = entry.id
     }
 
     /// When the share finished.

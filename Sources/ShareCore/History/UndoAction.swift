@@ -1,0 +1,18 @@
+/// How a finished share can be taken back, kept in its history entry for
+/// `share --undo`. Each is refused when the world moved on since (a file
+/// changed, a job printed).
+public enum UndoAction: Codable, Sendable, Equatable {
+    /// Delete a file the share created (a saved picture), only while its
+    /// bytes are still the ones written (`digest`, SHA-256).
+    case removeFile(path: String, digest: String)
+    /// Put a file back as it was before the share changed it (a contact's
+    /// card): `backup` holds the old bytes; only while the file is still
+    /// what the share wrote (`digest`).
+    case restoreFile(path: String, backup: String, digest: String)
+    /// Remove `url` from the reading list at `path`.
+    case removeFromReadingList(path: String, url: String)
+    /// Cancel a print job still in CUPS' queue.
+    case cancelPrintJob(id: String, printer: String)
+    /// Nothing can be taken back, and why (a sent message cannot be unsent).
+    case impossible(reason: String)
+}

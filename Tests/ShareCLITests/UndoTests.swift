@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// `share --undo [ID]`: each kind of share taken back where the world
+/// allows, and refused where it moved on.
+struct UndoTests {
+    @Test func aSavedPictureIsRemovedOnlyWhileItIsTheOneSaved() throws {
+        let fixtures = try Fixtures()
+        let pictures = fixtures.home.appendingPathComponent("Pictures")
+        #expect(try fixtures.share("--activity", "saveToCameraRoll", fixtures.png.path).status == 0)
+        let saved = try #require(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first)
+        let undo = try fixtures.share("--undo")
+        #expect(undo.status == 0, "stderr: \(undo.err)")
+        #expect(undo.out == "removed \(pictures.path)/\(saved)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pictures.path).isEmpty)
+        let again = try fixtures.share("--undo")
+        #expect(again.status == 3, "an undone share is not undone twice: \(again.err)")
+
+        // Changed after it was saved: left alone.
+        #expect(try fixtures.share("--activity", "saveToCameraRoll", fixtures.png.path).status == 0)
+        let file = pictures.appendingPathComponent(try #require(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first))
+        try Data("edited in GIMP".utf8).write(to: file)
+        let refused = try fixtures.share("--undo")
+        #expect(refused.status == 3)
+        #expect(refused.err.contains("\(file.path) changed since it was saved; it is left as it is"), "stderr: \(refused.err)")
+        #expect(try Data(contentsOf: file) == Data("edited in GIMP".utf8))
+    }
+
+    @Test func aReadingListEntryIsRemovedAndTheRestKept() throws {
+        let fixtures = try Fixtures()
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/kept").status == 0)
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/undone").status == 0)
+        let history = try fixtures.share("--history", "--json")
+        let entries = try JSONDecoder().decode([HistoryTests.Entry].self, from: history.stdout)
+        let newest = try #require(entries.first)
+        let undo = try fixtures.share("--undo", newest.id)
+        #expect(undo.status == 0, "stderr: \(undo.err)")
+        let list = try fixtures.share("--reading-list")
+        #expect(list.out.contains("https://example.com/kept") && !list.out.contains("https://example.com/undone"), "\(list.out)")
+        // The undo is itself in the history, naming the entry it undid.
+        let after = try JSONDecoder().decode([HistoryTests.Entry].self, from: try fixtures.share("--history", "--json").stdout)
+        #expect(after.first?.outcome == "undone" && after.first?.returned == ["removed https://example.com/undone from the reading list"])
+        #expect(try fixtures.share("--undo", "no-such-id").status == 2)
+    }
+
+    @Test func aContactsCardIsPutBackByteForByteUnlessItChangedSince() throws {
+        let card = AssignToContactTests.minji + AssignToContactTests.jun
+        let (fixtures, folder) = try AssignToContactTests.world(["people.vcf": card])
+        let file = folder.appendingPathComponent("people.vcf")
+        #expect(try fixtures.share("--activity", "assignToContact", "--contact", "김민지", fixtures.png.path).status == 0)
+        #expect(try Data(contentsOf: file) != Data(card.utf8))
+        let undo = try fixtures.share("--undo")
+        #expect(undo.status == 0, "stderr: \(undo.err)")
+        #expect(try Data(contentsOf: file) == Data(card.utf8), "the card as it was, byte for byte")
+
+        #expect(try fixtures.share("--activity", "assignToContact", "--contact", "김민지", fixtures.png.path).status == 0)
+        let synced = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "FN:Lee Jun", with: "FN:Lee Jun-ho")
+        try Data(synced.utf8).write(to: file)
+        let refused = try fixtures.share("--undo")
+        #expect(refused.status == 3)
+        #expect(refused.err.contains("changed since its photo was set; it is left as it is"), "stderr: \(refused.err)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == synced)
+    }
+
+    @Test func aSentMessageCannotBeUnsentAndShareSaysSo() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        #expect(try world.share(["--activity", "mail", "--send", "--to", "park@example.com", "--body", "hi"]).status == 0)
+        let undo = try world.share(["--undo"])
+        #expect(undo.status == 3)
+        #expect(undo.err.contains("cannot undo mail") && undo.err.contains("a sent message cannot be unsent"), "stderr: \(undo.err)")
+        #expect(try server.messages().count == 1)
+    }
+
+    @Test func aPrintJobStillQueuedIsCancelled() throws {
+        let fixtures = try PrintTests.world()
+        let cups = try CUPSServer(root: fixtures.root, queues: ["Held"], held: ["Held"])
+        defer { cups.stop() }
+        let print = try fixtures.share(["--activity", "print", "--printer", "Held", fixtures.pdf.path], changes: ["CUPS_SERVER": cups.address])
+        #expect(print.status == 1, "queued, not printed: \(print.err)")
+        #expect(try cups.live("Held-1")["job-state"] as? [Int] == [4], "held")
+        let undo = try fixtures.share(["--undo"], changes: ["CUPS_SERVER": cups.address])
+        #expect(undo.status == 0, "stderr: \(undo.err)")
+        #expect(undo.out == "cancelled job Held-1\n")
+        #expect(try cups.live("Held-1")["job-state"] as? [Int] == [7])
+        #expect(cups.printed("Held").isEmpty)
+    }
+}
