@@ -33,7 +33,8 @@ enum HelpText {
           $XDG_CONFIG_HOME/share/activities/   plugins: *.activity manifests
           $XDG_DATA_HOME/share/                drafts, sent, outbox, reading list
           $XDG_STATE_HOME/share/compose.json   the unfinished message (--resume)
-          $XDG_STATE_HOME/share/history.jsonl  the share history (--history, --forget)
+          $XDG_STATE_HOME/share/history.jsonl  the share history (--history, --undo)
+          $XDG_STATE_HOME/share/pins           activities pinned in the picker (p)
           XDG_PICTURES_DIR, else ~/Pictures    where Save to Pictures keeps images
           [contacts] vcard-dir, else ~/.contacts   the vCards Assign to Contact changes
 

@@ -101,7 +101,7 @@ sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcar
 aliases, query-command; [picker] pinned, exclude; [social] enabled;
 [history] keep;
 [reading-list] fetch-titles;
-[keys] send, save, attach, editor, cancel, pick, filter, help, next-row,
+[keys] send, save, attach, editor, cancel, pick, filter, help, pin, next-row,
 previous-row, left, right, up, down = key names such as C-s, Enter, Space
 .TP
 .I $XDG_DATA_HOME/share/
@@ -123,6 +123,10 @@ the share history, one JSON object a line: when, the activity, how it
 ended, the items' names, types and sizes (never contents or message
 bodies), recipients and what the activity handed back; kept for
 [history] keep (90 days by default, or off); \-\-forget clears it
+.TP
+.I $XDG_STATE_HOME/share/pins
+activities pinned from the picker (p), one type a line, after the
+config's [picker] pinned
 .SH EXAMPLES
 .nf
 share report.pdf https://example.com

@@ -12,23 +12,29 @@ enum PickerSession {
     /// Shows `activities` (the eligible ones of `sheet`, in order), and
     /// those of `pending` that turn out available once asked, on threads of
     /// their own; returns the picked type, or `nil` when dismissed.
+    /// `togglePin` pins or unpins a type (and orders the sheet anew),
+    /// returning what to tell the person.
     static func run(sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [], items: [ShareItem],
-                    title: String?, colors: Bool, keys: KeyMap = .picker) throws(TerminalError) -> ActivityType? {
+                    title: String?, colors: Bool, keys: KeyMap = .picker,
+                    togglePin: ((ActivityType) -> String)? = nil) throws(TerminalError) -> ActivityType? {
         let terminal = try NcursesTerminal(wantColors: colors)
         defer { terminal.end() }
-        return run(on: terminal, sheet: sheet, activities: activities, pending: pending, items: items, title: title, keys: keys)
+        return run(on: terminal, sheet: sheet, activities: activities, pending: pending, items: items, title: title, keys: keys,
+                   togglePin: togglePin)
     }
 
     /// The picker on `terminal`.
     static func run(on terminal: any TerminalBackend, sheet: ShareSheet, activities: [any Activity],
-                    pending: [any AvailabilityChecking] = [], items: [ShareItem], title: String?, keys: KeyMap = .picker) -> ActivityType? {
+                    pending: [any AvailabilityChecking] = [], items: [ShareItem], title: String?, keys: KeyMap = .picker,
+                    togglePin: ((ActivityType) -> String)? = nil) -> ActivityType? {
         let tiles = self.tiles(activities, sheet: sheet)
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
         let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
         let size = terminal.size
         let state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors,
                                 keys: keys)
-        let program = PickerProgram(state: state, sheet: sheet, activities: activities, pending: pending, items: items)
+        let program = PickerProgram(state: state, sheet: sheet, activities: activities, pending: pending, items: items,
+                                    togglePin: togglePin)
         let loop = ScreenLoop<PickerProgram.Message>(terminal: terminal)
         // The thumbnail and image icons come after the first paint, so they never delay it.
         if terminal.paletteSize >= 256 { loop.post(.drawImages) }
@@ -92,14 +98,16 @@ final class PickerProgram: ScreenProgram {
     private var activities: [any Activity]
     private var pending: [any AvailabilityChecking]
     private let items: [ShareItem]
+    private let togglePin: ((ActivityType) -> String)?
 
     init(state: PickerState, sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [],
-         items: [ShareItem]) {
+         items: [ShareItem], togglePin: ((ActivityType) -> String)? = nil) {
         self.state = state
         self.sheet = sheet
         self.activities = activities
         self.pending = pending
         self.items = items
+        self.togglePin = togglePin
     }
 
     func view() -> Frame { PickerView.view(state) }
@@ -111,6 +119,10 @@ final class PickerProgram: ScreenProgram {
                 switch effect {
                 case .pick(let type): return .picked(type)
                 case .cancel: return .dismissed
+                case .togglePin(let type):
+                    guard let togglePin else { break }
+                    state.notice = togglePin(type)
+                    refreshTiles()
                 }
             }
         case .message(.drawImages):

@@ -197,8 +197,24 @@ public enum ShareCommand {
                                systemActivities: systemActivities)
         sheet.subject = options.subject
         mail?.offeredSubject = sheet.subject(for: .mail)
-        sheet.apply(ActivityFilter(excluded: Set(configuration.excluded + options.excluded),
-                                   only: options.only.map(Set.init), pinned: configuration.pinned))
+        // Pins: the config's first, then those pinned from the picker.
+        let pins = PinsFile(stateHome: locations.stateHome)
+        func filter(pinnedHere: [ActivityType]) -> ActivityFilter {
+            ActivityFilter(excluded: Set(configuration.excluded + options.excluded), only: options.only.map(Set.init),
+                           pinned: configuration.pinned + pinnedHere.filter { !configuration.pinned.contains($0) })
+        }
+        sheet.apply(filter(pinnedHere: pins.read()))
+        let togglePin = { (type: ActivityType) -> String in
+            let title = sheet.activity(ofType: type)?.activityTitle ?? type.rawValue
+            if configuration.pinned.contains(type) { return "\(title) is pinned in the config ([picker] pinned)" }
+            do {
+                let now = try pins.toggle(type)
+                sheet.apply(filter(pinnedHere: now))
+                return now.contains(type) ? "Pinned \(title): it comes first from now on" : "Unpinned \(title)"
+            } catch {
+                return "Cannot pin \(title): \(ErrorText.sentence(error))"
+            }
+        }
 
         let recorder = Recorder(history: history, items: items + activityItems.compactMap { entry in
             if case .item(let item) = entry { item } else { nil }
@@ -210,7 +226,7 @@ public enum ShareCommand {
             return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter, record: recorder)
         case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete, .history, .forget, .undo:
             return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys,
-                        record: recorder)
+                        record: recorder, togglePin: togglePin)
         }
     }
 
@@ -455,7 +471,8 @@ public enum ShareCommand {
     }
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ComposePresenter, keys: KeyMap, record: Recorder) -> Continuation {
+                     presenter: ComposePresenter, keys: KeyMap, record: Recorder,
+                     togglePin: ((ActivityType) -> String)? = nil) -> Continuation {
         // Activities that must ask something slow (Print asks CUPS) join the
         // picker when their answer comes; with nothing else to show, it is waited for.
         var (eligible, pending) = sheet.eligibleActivitiesNotWaiting()
@@ -474,7 +491,7 @@ public enum ShareCommand {
         let picked: ActivityType?
         do {
             picked = try PickerSession.run(sheet: sheet, activities: eligible, pending: pending, items: items, title: options.title,
-                                           colors: !noColor, keys: keys)
+                                           colors: !noColor, keys: keys, togglePin: togglePin)
         } catch {
             return .exit(usage(error.message, console))
         }

@@ -136,6 +136,37 @@ struct ScreenLoopTests {
         #expect(terminal.frames.last.map { [$0.width, $0.height] } == [64, 18])
     }
 
+    @Test func pinningFromThePickerMovesTheTileFirstAndSaysSo() {
+        final class Plain: Activity {
+            let activityType: ActivityType
+            let activityTitle: String
+            init(_ name: String, _ title: String) {
+                activityType = ActivityType(rawValue: "com.example." + name)
+                activityTitle = title
+            }
+            func canPerform(with items: [ShareItem]) -> Bool { true }
+            func perform(_ session: ActivitySession) async { session.finish(completed: true) }
+        }
+        let sheet = ShareSheet(activityItems: [.item(.text("PIN 4821"))],
+                               applicationActivities: [Plain("alpha", "Alpha"), Plain("bravo", "Bravo")], systemActivities: [])
+        var toggled: [ActivityType] = []
+        let togglePin = { (type: ActivityType) -> String in
+            toggled.append(type)
+            sheet.apply(ActivityFilter(pinned: [type]))
+            return "Pinned \(type.rawValue)"
+        }
+        let terminal = InMemoryTerminal(width: 80, height: 24, script: [.input(.right), .input(.character("p")), .input(.escape)])
+        let picked = PickerSession.run(on: terminal, sheet: sheet, activities: sheet.eligibleActivities(),
+                                       items: [.text("PIN 4821")], title: nil, togglePin: togglePin)
+        #expect(picked == nil)
+        #expect(toggled == [ActivityType(rawValue: "com.example.bravo")])
+        let after = terminal.frames.last?.lines ?? []
+        #expect(after.last?.contains("Pinned com.example.bravo") == true, "\(after.joined(separator: "\n"))")
+        let titles = after.joined(separator: "\n")
+        let bravo = titles.range(of: "Bravo"), alpha = titles.range(of: "Alpha")
+        #expect(bravo != nil && alpha != nil && bravo!.lowerBound < alpha!.lowerBound, "Bravo comes first once pinned:\n\(titles)")
+    }
+
     @Test func aClosedTerminalDismissesThePicker() {
         let sheet = ShareSheet(activityItems: [.item(.text("PIN 4821"))], applicationActivities: [NoteActivity { 0 }],
                                systemActivities: [])

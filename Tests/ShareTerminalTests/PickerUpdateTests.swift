@@ -33,6 +33,19 @@ struct PickerUpdateTests {
         #expect(send(.control("c"), to: &state) == [.cancel], "Ctrl-C always cancels")
     }
 
+    @Test func pAsksToPinTheSelectedTileAndANoticeLastsOneKey() {
+        var state = Fixture.state()
+        #expect(send(.right, to: &state) == [])
+        #expect(send(.character("p"), to: &state) == [.togglePin(b)])
+        state.notice = "Pinned Bravo"
+        #expect(send(.right, to: &state) == [])
+        #expect(state.notice == nil, "the next key clears the notice")
+        // While filtering, p is typed text.
+        #expect(send(.character("/"), to: &state) == [])
+        #expect(send(.character("p"), to: &state) == [])
+        #expect(state.filter == "p")
+    }
+
     @Test func digitsPickTheNthVisibleTile() {
         for (digit, expected) in [("1", a), ("4", d), ("5", e), ("9", i)] {
             var state = Fixture.state()

@@ -223,9 +223,9 @@ struct PickerViewTests {
     // MARK: - Help from the key map
 
     @Test func theDefaultHelpReadsAsBefore() {
-        #expect(PickerView.helpBar(.picker) == "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  ? keys  Esc cancel")
-        #expect(PickerView.shortHelpBar(.picker) == "←↓↑→ Tab ⏎ 1-9 / ? Esc")
-        #expect(PickerView.keyHelp(.picker).map(\.keys) == ["← → h l", "↑ ↓ k j", "Tab S-Tab", "Enter", "1 – 9", "/", "mouse",
+        #expect(PickerView.helpBar(.picker) == "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  p pin  ? keys  Esc cancel")
+        #expect(PickerView.shortHelpBar(.picker) == "←↓↑→ Tab ⏎ 1-9 / p ? Esc")
+        #expect(PickerView.keyHelp(.picker).map(\.keys) == ["← → h l", "↑ ↓ k j", "Tab S-Tab", "Enter", "1 – 9", "/", "p", "mouse",
                                                              "Esc q Ctrl-C"])
     }
 
@@ -235,12 +235,12 @@ struct PickerViewTests {
         KeyActions.apply(["pick": [.character(" "), .control("p")], "cancel": [.alt("q"), .escape], "filter": [.character("f")]],
                          picker: &state.keys, form: &form)
         let bar = PickerView.view(state).lines[29]
-        #expect(bar == "←↓↑→ move  Tab row  Space pick  1-9 pick  f filter  ? keys  M-q cancel", "“\(bar)”")
+        #expect(bar == "←↓↑→ move  Tab row  Space pick  1-9 pick  f filter  p pin  ? keys  M-q cancel", "“\(bar)”")
         #expect(!bar.contains("Enter") && !bar.contains("/") && !bar.contains("Esc"), "“\(bar)”")
 
         state.width = 60
         let short = PickerView.view(state).lines[29]
-        #expect(short == "←↓↑→ Tab Space 1-9 f ? M-q", "the narrow bar names the new keys too: “\(short)”")
+        #expect(short == "←↓↑→ Tab Space 1-9 f p ? M-q", "the narrow bar names the new keys too: “\(short)”")
         #expect(!short.contains("⏎") && !short.contains("/"), "“\(short)”")
     }
 
@@ -274,7 +274,7 @@ struct PickerViewTests {
     @Test func aCommandLeftWithoutKeysLeavesTheHelp() {
         var keys = KeyMap.picker
         keys.rebind(.pick, to: [.character("/")])
-        #expect(PickerView.helpBar(keys) == "←↓↑→ move  Tab row  / pick  1-9 pick  ? keys  Esc cancel")
+        #expect(PickerView.helpBar(keys) == "←↓↑→ move  Tab row  / pick  1-9 pick  p pin  ? keys  Esc cancel")
         #expect(!PickerView.keyHelp(keys).contains { $0.meaning.hasPrefix("filter") })
     }
 

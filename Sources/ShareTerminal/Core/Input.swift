@@ -18,7 +18,7 @@ public enum InputEvent: Sendable, Equatable {
 
 /// Named things a person can ask for, independent of the keys bound to them.
 public enum PickerAction: String, Sendable, Equatable, CaseIterable {
-    case left, right, up, down, nextRow, previousRow, pick, filter, help, cancel, first, last
+    case left, right, up, down, nextRow, previousRow, pick, filter, help, cancel, first, last, pin
 }
 
 /// Keys → actions, as data, so bindings can come from the config's `[keys]`.
@@ -50,7 +50,7 @@ public struct KeyMap: Sendable, Equatable {
         (.left, .left), (.character("h"), .left), (.right, .right), (.character("l"), .right),
         (.up, .up), (.character("k"), .up), (.down, .down), (.character("j"), .down),
         (.tab, .nextRow), (.backTab, .previousRow), (.enter, .pick),
-        (.character("/"), .filter), (.character("?"), .help),
+        (.character("/"), .filter), (.character("?"), .help), (.character("p"), .pin),
         (.escape, .cancel), (.character("q"), .cancel), (.control("c"), .cancel),
         (.home, .first), (.end, .last),
     ])

@@ -84,6 +84,7 @@ public enum KeyActions {
         ("send", "forms: the primary action (Send, Post, Print)"), ("save", "forms: the secondary action (Save draft)"),
         ("attach", "forms: attach a file"), ("editor", "forms: edit in $EDITOR"), ("cancel", "forms and picker: cancel"),
         ("pick", "picker: pick the selected tile"), ("filter", "picker: filter by title"), ("help", "picker: show the keys"),
+        ("pin", "picker: pin or unpin the selected tile"),
         ("next-row", "picker: the other row"), ("previous-row", "picker: the other row, backwards"),
         ("left", "picker: previous tile"), ("right", "picker: next tile"), ("up", "picker: line above"), ("down", "picker: line below"),
     ]
@@ -108,6 +109,7 @@ public enum KeyActions {
             case "pick": .pick
             case "filter": .filter
             case "help": .help
+            case "pin": .pin
             case "next-row": .nextRow
             case "previous-row": .previousRow
             case "left": .left

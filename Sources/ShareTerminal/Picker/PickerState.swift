@@ -55,6 +55,8 @@ public struct PickerState: Sendable, Equatable {
     public var filter: String?
     /// Whether the key help is open.
     public var showingHelp = false
+    /// A line shown in place of the help bar until the next key (`Pinned Mail`).
+    public var notice: String?
     /// Lines scrolled off the top of the tile area.
     public var scroll = 0
     /// The terminal size.

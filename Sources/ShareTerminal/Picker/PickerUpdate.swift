@@ -6,6 +6,8 @@ public enum PickerEffect: Sendable, Equatable {
     case pick(ActivityType)
     /// End with `cancelled`.
     case cancel
+    /// Pin this activity, or unpin it when pinned.
+    case togglePin(ActivityType)
 }
 
 /// The picker's update: an event changes the state and may yield effects.
@@ -24,6 +26,7 @@ public enum PickerUpdate {
             state.showingHelp = false
             return []
         }
+        state.notice = nil
         switch event {
         case .click(let x, let y):
             let layout = PickerLayout(state)
@@ -67,6 +70,8 @@ public enum PickerUpdate {
         switch action {
         case .cancel: return [.cancel]
         case .help: state.showingHelp = true
+        case .pin:
+            if let index = state.selectedIndex { return [.togglePin(tiles[index].type)] }
         case .filter: state.filter = state.filter ?? ""
         case .pick:
             if let index = state.selectedIndex { return [.pick(tiles[index].type)] }

@@ -153,6 +153,10 @@ public enum PickerView {
             frame.cursor = (min(end, state.width - 1), y)
             return
         }
+        if let notice = state.notice {
+            frame.put(DisplayWidth.truncate(notice, to: state.width), x: 0, y: y, style: CellStyle(bold: true))
+            return
+        }
         let wide = helpBar(state.keys)
         let bar = DisplayWidth.of(wide) <= state.width ? wide : shortHelpBar(state.keys)
         frame.put(DisplayWidth.truncate(bar, to: state.width), x: 0, y: y, style: CellStyle(dim: true))
@@ -162,8 +166,9 @@ public enum PickerView {
         let keyHelp = keyHelp(keys)
         let width = min(frame.width - 2, 52)
         // Blank lines above and below the keys only when there is room for them.
+        // A small terminal gives the box every line, help bar included, so that every key is listed.
         let roomy = frame.height - 2 >= keyHelp.count + 4
-        let height = min(frame.height - 2, keyHelp.count + (roomy ? 4 : 2))
+        let height = min(roomy ? frame.height - 2 : frame.height, keyHelp.count + (roomy ? 4 : 2))
         guard width > 10 && height > 3 else { return }
         let x = (frame.width - width) / 2
         let y = (frame.height - height) / 2
@@ -184,7 +189,7 @@ public enum PickerView {
     static func helpBar(_ keys: KeyMap) -> String {
         let commands: [(key: String?, meaning: String)] = [
             (moveLabel(keys), "move"), (firstLabel(keys, .nextRow), "row"), (firstLabel(keys, .pick), "pick"),
-            ("1-9", "pick"), (firstLabel(keys, .filter), "filter"), (firstLabel(keys, .help), "keys"),
+            ("1-9", "pick"), (firstLabel(keys, .filter), "filter"), (firstLabel(keys, .pin), "pin"), (firstLabel(keys, .help), "keys"),
             (firstLabel(keys, .cancel), "cancel"),
         ]
         return commands.compactMap { command in command.key.map { $0 + " " + command.meaning } }.joined(separator: "  ")
@@ -195,7 +200,7 @@ public enum PickerView {
     static func shortHelpBar(_ keys: KeyMap) -> String {
         let pick = keys.keys(for: .pick).first.map { $0 == .enter ? "⏎" : KeyNames.label($0) }
         let labels = [moveLabel(keys), firstLabel(keys, .nextRow), pick, "1-9", firstLabel(keys, .filter),
-                      firstLabel(keys, .help), firstLabel(keys, .cancel)]
+                      firstLabel(keys, .pin), firstLabel(keys, .help), firstLabel(keys, .cancel)]
         return labels.compactMap { $0 }.joined(separator: " ")
     }
 
@@ -210,6 +215,7 @@ public enum PickerView {
             (allLabels(keys, .pick), "pick the selected activity"),
             ("1 – 9", "pick by position"),
             (allLabels(keys, .filter), "filter by title (Esc clears)"),
+            (allLabels(keys, .pin), "pin / unpin the selected activity"),
             ("mouse", "click picks, wheel scrolls"),
             (cancel.joined(separator: " "), "cancel"),
         ]
