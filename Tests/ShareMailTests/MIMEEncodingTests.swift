@@ -106,6 +106,13 @@ struct HeaderEncodingTests {
         #expect(HeaderEncoding.phrase("Lee, J", column: 1) == "\"Lee, J\"")
         #expect(HeaderEncoding.phrase("say \"hi\"", column: 1) == #""say \"hi\"""#)
         #expect(HeaderEncoding.phrase("박지성", column: 1) == "=?UTF-8?B?67CV7KeA7ISx?=")
+        // Long names fold: atoms at their spaces, a long quoted string as encoded-words (found by fuzzing).
+        let atoms = Array(repeating: "Kim", count: 400).joined(separator: " ")
+        #expect(HeaderEncoding.phraseTokens(atoms).count == 400)
+        let spaced = Array(repeating: "Lee  J", count: 200).joined(separator: " ")
+        let tokens = HeaderEncoding.phraseTokens(spaced)
+        #expect(tokens.count > 1 && tokens.allSatisfy { $0.hasPrefix("=?UTF-8?B?") && $0.utf8.count <= 75 })
+        #expect(HeaderEncoding.phraseTokens("Lee,  J") == [#""Lee,  J""#])
     }
 
     @Test func fileNamesUseRFC2231ContinuationsThatFitTheLine() {

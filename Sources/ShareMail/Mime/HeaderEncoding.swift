@@ -102,6 +102,16 @@ enum HeaderEncoding {
         return encodedWords(name, firstColumn: column).joined(separator: " ")
     }
 
+    /// A display name as the tokens of a phrase, each of which a fold may
+    /// separate from the next: atoms at their spaces, a quoted string while
+    /// it fits well within a line (a long one, having nowhere to fold, would
+    /// pass the 998-octet limit), else encoded-words.
+    static func phraseTokens(_ name: String) -> [String] {
+        let written = phrase(name, column: 1)
+        if written.hasPrefix("\"") { return written.utf8.count > 900 ? encodedWords(name, firstColumn: 1) : [written] }
+        return written.split(separator: " ").map(String.init)
+    }
+
     /// A MIME parameter (`; filename="…"`) as one or more segments. ASCII
     /// values that fit are quoted; others use RFC 2231 `name*0*=UTF-8''…`
     /// continuations, each fitting a line and never splitting a UTF-8 sequence.

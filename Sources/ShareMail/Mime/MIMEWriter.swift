@@ -139,10 +139,7 @@ public struct MIMEWriter {
         var first = true
         func mailboxTokens(_ address: MailAddress) -> [String] {
             guard let display = address.displayName, !display.isEmpty else { return [address.addrSpec] }
-            let phrase = HeaderEncoding.isPlain(display)
-                ? [HeaderEncoding.phrase(display, column: 1)]
-                : HeaderEncoding.encodedWords(display, firstColumn: 1)
-            return phrase + ["<\(address.addrSpec)>"]
+            return HeaderEncoding.phraseTokens(display) + ["<\(address.addrSpec)>"]
         }
         for entry in entries {
             var tokens: [String]
@@ -150,10 +147,7 @@ public struct MIMEWriter {
             case .mailbox(let address):
                 tokens = mailboxTokens(address)
             case .group(let groupName, let members):
-                let phrase = HeaderEncoding.isPlain(groupName)
-                    ? [HeaderEncoding.phrase(groupName, column: 1)]
-                    : HeaderEncoding.encodedWords(groupName, firstColumn: 1)
-                tokens = phrase
+                tokens = HeaderEncoding.phraseTokens(groupName)
                 tokens[tokens.count - 1] += ":"
                 var memberTokens: [String] = []
                 for (index, member) in members.enumerated() {
