@@ -172,19 +172,10 @@ enum FuzzTargets {
                 continue
             }
         }
-        var position = 0
-        var typed: [InputEvent] = []
-        while position < stream.count {
-            let first = stream[position]
-            position += 1
-            let event = KeyDecoder.event(for: first) { _ in
-                guard position < stream.count else { return nil }
-                defer { position += 1 }
-                return stream[position]
-            }
+        let typed = KeyDecoder.events(in: stream).filter { event in
             switch event {
-            case .character, .alt: typed.append(event!)
-            default: break
+            case .character, .alt: true
+            default: false
             }
         }
         require(typed == expected, "typed \(expected), decoded \(typed) from \(stream)")

@@ -5,22 +5,7 @@ import Testing
 /// dropped, and nothing of a sequence ever typed.
 struct KeyDecoderTests {
     /// Decodes every event of `text`, as the backend would read it.
-    private func events(_ text: String) -> [InputEvent] {
-        let stream = text.unicodeScalars.map(\.value)
-        var position = 0
-        var events: [InputEvent] = []
-        while position < stream.count {
-            let first = stream[position]
-            position += 1
-            let event = KeyDecoder.event(for: first) { _ in
-                guard position < stream.count else { return nil }
-                defer { position += 1 }
-                return stream[position]
-            }
-            if let event { events.append(event) }
-        }
-        return events
-    }
+    private func events(_ text: String) -> [InputEvent] { KeyDecoder.events(in: text.unicodeScalars.map(\.value)) }
 
     @Test func theKeysPeopleExpectInEveryForm() {
         #expect(events("\u{1B}[1~\u{1B}[H\u{1B}OH\u{1B}[7~") == [.home, .home, .home, .home])

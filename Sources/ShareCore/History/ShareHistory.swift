@@ -41,10 +41,7 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
 
     /// The entry for `result` of sharing `items`, finished at `date`.
     public init(result: ActivityResult, activity: ActivityType, items: [ShareItem], date: Date) {
-        var generator = SystemRandomNumberGenerator()
-        let stamp = date.formatted(.iso8601)
-        id = stamp.filter { $0 != "-" && $0 != ":" } + "-" + String(generator.next() as UInt16, radix: 16)
-        time = stamp
+        (id, time) = HistoryEntry.stamp(date)
         self.activity = activity.rawValue
         outcome = result.outcome.rawValue
         self.items = items.map(Item.init)
@@ -64,10 +61,7 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
 
     /// The entry that records taking back `entry`: `what` says what was done.
     public init(undoing entry: HistoryEntry, what: [String], date: Date) {
-        var generator = SystemRandomNumberGenerator()
-        let stamp = date.formatted(.iso8601)
-        id = stamp.filter { $0 != "-" && $0 != ":" } + "-" + String(generator.next() as UInt16, radix: 16)
-        time = stamp
+        (id, time) = HistoryEntry.stamp(date)
         activity = entry.activity
         outcome = "undone"
         items = []
@@ -78,6 +72,13 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
 
     /// When the share finished.
     public var date: Date? { try? Date(time, strategy: .iso8601) }
+
+    /// A new entry's id (the time and a random suffix) and its time.
+    private static func stamp(_ date: Date) -> (id: String, time: String) {
+        var generator = SystemRandomNumberGenerator()
+        let time = date.formatted(.iso8601)
+        return (time.filter { $0 != "-" && $0 != ":" } + "-" + String(generator.next() as UInt16, radix: 16), time)
+    }
 }
 
 extension HistoryEntry.Item {

@@ -31,6 +31,24 @@ public enum KeyDecoder {
         }
     }
 
+    /// Every event of `stream`, everything in it already arrived (for
+    /// decoding recorded input, and for the fuzz target).
+    public static func events(in stream: [UInt32]) -> [InputEvent] {
+        var position = 0
+        var events: [InputEvent] = []
+        while position < stream.count {
+            let first = stream[position]
+            position += 1
+            let event = KeyDecoder.event(for: first) { _ in
+                guard position < stream.count else { return nil }
+                defer { position += 1 }
+                return stream[position]
+            }
+            if let event { events.append(event) }
+        }
+        return events
+    }
+
     /// The rest of `ESC [`: parameter and intermediate bytes up to the
     /// final byte; the keys people expect (Home, End, Delete, Page Up and
     /// Down, arrows with modifiers), and nothing for any other. However
