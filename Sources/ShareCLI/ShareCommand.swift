@@ -381,7 +381,7 @@ public enum ShareCommand {
         }
         var text = ""
         for entry in entries {
-            let when = String(entry.time.map { $0 == "T" ? " " : $0 }.prefix(16))
+            let when = entry.date.map(localMinute) ?? String(entry.time.prefix(16))
             let items = entry.items.map { item -> String in
                 switch item.kind {
                 case "string": return "text (\(item.size ?? 0) characters)"
@@ -446,6 +446,16 @@ public enum ShareCommand {
             }
         }
         return refused ? ExitCode.failed : ExitCode.completed
+    }
+
+    /// `2026-12-02 15:04` in the local time zone.
+    static func localMinute(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {

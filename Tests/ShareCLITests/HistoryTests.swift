@@ -45,6 +45,12 @@ struct HistoryTests {
         #expect(lines.count == 2, "stdout: \(text.out)")
         #expect(lines.first?.contains("addToReadingList") == true && lines.first?.contains("https://example.com/b") == true)
         #expect(lines.first?.hasSuffix("[\(entries[0].id)]") == true)
+        // Printed in local time; stored in UTC.
+        let utc = try fixtures.share(["--history", "--limit", "1"], changes: ["TZ": "UTC"]).out
+        let seoul = try fixtures.share(["--history", "--limit", "1"], changes: ["TZ": "Asia/Seoul"]).out
+        #expect(utc.hasPrefix(entries[0].time.prefix(13).replacingOccurrences(of: "T", with: " ")), "\(utc) vs \(entries[0].time)")
+        let hour = { (text: String) in Int(text.dropFirst(11).prefix(2)) ?? -1 }
+        #expect((hour(utc) + 9) % 24 == hour(seoul), "UTC \(utc), Seoul \(seoul)")
     }
 
     @Test func mailKeepsRecipientsAndFileNamesButNeverTheMessage() throws {
