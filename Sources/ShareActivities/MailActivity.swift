@@ -34,6 +34,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
     public private(set) var resumedValues: [String: String]?
     /// The subject offered to Mail (`--subject`), used to prefill the form.
     public var offeredSubject: String?
+    /// Recipients offered to Mail (a person picked in the people row), after `--to`'s.
+    public var offeredRecipients: [String] = []
     /// The draft the last autosave wrote.
     public private(set) var autosavePath: String?
     private var items: [ShareItem] = []
@@ -271,7 +273,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
     /// The composer filled from the request, the items and the subject.
     func makeComposer(subject: String?) throws(MailError) -> MailComposer {
         var composer = MailComposer()
-        composer.toRecipients = request.to
+        composer.toRecipients = request.to + offeredRecipients
         composer.ccRecipients = request.cc
         composer.bccRecipients = request.bcc
         composer.preferredSendingAddress = request.from

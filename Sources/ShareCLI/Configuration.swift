@@ -30,6 +30,8 @@ public struct Configuration: Sendable, Equatable {
     public var pinned: [ActivityType] = []
     /// `[picker] exclude`.
     public var excluded: [ActivityType] = []
+    /// `[picker] suggestions`: whether the people row shows (on by default).
+    public var suggestions = true
     /// `[social] enabled`: service names such as `twitter`.
     public var enabledServices: [String] = []
     /// `[history] keep`: how long the share history keeps entries (90 days by default).
@@ -49,7 +51,7 @@ public struct Configuration: Sendable, Equatable {
     /// ``KeyActions/all`` and is checked on its own.
     static let commandLineKeys: [ConfigKeys] = [
         ConfigKeys(section: "contacts", keys: ["vcard-dir", "aliases", "query-command"]),
-        ConfigKeys(section: "picker", keys: ["pinned", "exclude"]),
+        ConfigKeys(section: "picker", keys: ["pinned", "exclude", "suggestions"]),
         ConfigKeys(section: "social", keys: ["enabled"]),
         ConfigKeys(section: "history", keys: ["keep"]),
         ConfigKeys(section: "keys", keys: []),
@@ -97,6 +99,13 @@ public struct Configuration: Sendable, Equatable {
         let picker = section("picker")
         if let entry = picker.entry("pinned") { pinned = try Configuration.types(entry, in: picker) }
         if let entry = picker.entry("exclude") { excluded = try Configuration.types(entry, in: picker) }
+        if let entry = picker.entry("suggestions") {
+            switch entry.value.lowercased() {
+            case "on", "yes", "true": suggestions = true
+            case "off", "no", "false": suggestions = false
+            default: throw picker.error(entry, "suggestions takes on or off, not '\(entry.value)'")
+            }
+        }
         let history = section("history")
         if let entry = history.entry("keep") {
             guard let keep = ShareHistory.Keep(entry.value) else {

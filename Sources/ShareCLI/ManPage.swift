@@ -98,7 +98,7 @@ no activity is eligible for these items
 .I $XDG_CONFIG_HOME/share/config
 settings (INI): [mail] from, transport, tls, ca-file, password-command,
 sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
-aliases, query-command; [picker] pinned, exclude; [social] enabled;
+aliases, query-command; [picker] pinned, exclude, suggestions; [social] enabled;
 [history] keep;
 [reading-list] fetch-titles;
 [keys] send, save, attach, editor, cancel, pick, filter, help, pin, next-row,

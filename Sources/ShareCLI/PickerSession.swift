@@ -9,24 +9,30 @@ import ShareTerminal
 /// state, update and view, until a tile is picked or the picker is dismissed.
 @MainActor
 enum PickerSession {
+    /// What was picked: an activity, and the person when it was a tile of the people row.
+    struct Choice: Equatable {
+        var type: ActivityType
+        var person: String?
+    }
+
     /// Shows `activities` (the eligible ones of `sheet`, in order), and
     /// those of `pending` that turn out available once asked, on threads of
     /// their own; returns the picked type, or `nil` when dismissed.
     /// `togglePin` pins or unpins a type (and orders the sheet anew),
     /// returning what to tell the person.
     static func run(sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [], items: [ShareItem],
-                    title: String?, colors: Bool, keys: KeyMap = .picker,
-                    togglePin: ((ActivityType) -> String)? = nil) throws(TerminalError) -> ActivityType? {
+                    title: String?, colors: Bool, keys: KeyMap = .picker, people: (@Sendable () -> [SharedPerson])? = nil,
+                    togglePin: ((ActivityType) -> String)? = nil) throws(TerminalError) -> Choice? {
         let terminal = try NcursesTerminal(wantColors: colors)
         defer { terminal.end() }
         return run(on: terminal, sheet: sheet, activities: activities, pending: pending, items: items, title: title, keys: keys,
-                   togglePin: togglePin)
+                   people: people, togglePin: togglePin)
     }
 
     /// The picker on `terminal`.
     static func run(on terminal: any TerminalBackend, sheet: ShareSheet, activities: [any Activity],
                     pending: [any AvailabilityChecking] = [], items: [ShareItem], title: String?, keys: KeyMap = .picker,
-                    togglePin: ((ActivityType) -> String)? = nil) -> ActivityType? {
+                    people: (@Sendable () -> [SharedPerson])? = nil, togglePin: ((ActivityType) -> String)? = nil) -> Choice? {
         let tiles = self.tiles(activities, sheet: sheet)
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
         let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
@@ -39,6 +45,8 @@ enum PickerSession {
         // The thumbnail and image icons come after the first paint, so they never delay it.
         if terminal.paletteSize >= 256 { loop.post(.drawImages) }
         let poster = loop.poster
+        // The people row is read from the history on a thread of its own, so it never delays the first paint.
+        if let people, !BackgroundThread.start({ poster.post(.people(people())) }) { loop.post(.people(people())) }
         for activity in pending {
             let type = activity.activityType
             let check = activity.availabilityCheck()
@@ -47,8 +55,21 @@ enum PickerSession {
             }
         }
         switch loop.run(program) {
-        case .picked(let type): return type
+        case .picked(let type, let person): return Choice(type: type, person: person)
         case .dismissed: return nil
+        }
+    }
+
+    /// The people row: each person with the activity last used with them,
+    /// when that activity can take these items; their name (else the
+    /// address) under their initial.
+    static func personTiles(_ people: [SharedPerson], activities: [any Activity]) -> [PickerTile] {
+        people.compactMap { person in
+            guard activities.contains(where: { $0.activityType == person.activity }) else { return nil }
+            let title = person.name ?? person.address
+            let initial = title.first.map { String($0).uppercased() } ?? "?"
+            let recipient = person.name.map { "\($0) <\(person.address)>" } ?? person.address
+            return PickerTile(type: person.activity, title: title, icon: [initial], category: .share, person: recipient)
         }
     }
 
@@ -86,10 +107,12 @@ final class PickerProgram: ScreenProgram {
         case drawImages
         /// A pending activity's availability, asked on another thread.
         case availability(ActivityType, Availability)
+        /// The people most shared with, read from the history on another thread.
+        case people([SharedPerson])
     }
 
     enum Ending {
-        case picked(ActivityType)
+        case picked(ActivityType, person: String?)
         case dismissed
     }
 
@@ -99,6 +122,8 @@ final class PickerProgram: ScreenProgram {
     private var pending: [any AvailabilityChecking]
     private let items: [ShareItem]
     private let togglePin: ((ActivityType) -> String)?
+    /// The people row's tiles, kept first when the activity tiles are made anew.
+    private var people: [PickerTile] = []
 
     init(state: PickerState, sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [],
          items: [ShareItem], togglePin: ((ActivityType) -> String)? = nil) {
@@ -117,7 +142,8 @@ final class PickerProgram: ScreenProgram {
         case .input(let input):
             for effect in PickerUpdate.update(&state, input) {
                 switch effect {
-                case .pick(let type): return .picked(type)
+                case .pick(let type): return .picked(type, person: nil)
+                case .pickPerson(let type, let person): return .picked(type, person: person)
                 case .cancel: return .dismissed
                 case .togglePin(let type):
                     guard let togglePin else { break }
@@ -132,6 +158,9 @@ final class PickerProgram: ScreenProgram {
             let activity = pending.remove(at: index)
             activity.settle(availability)
             if availability.isAvailable { refreshTiles() }
+        case .message(.people(let people)):
+            self.people = PickerSession.personTiles(people, activities: activities)
+            if !self.people.isEmpty { refreshTiles() }
         case .tick:
             break
         }
@@ -145,11 +174,13 @@ final class PickerProgram: ScreenProgram {
     private func refreshTiles() {
         activities = sheet.eligibleActivitiesNotWaiting().eligible
         let icons = Dictionary(state.tiles.map { ($0.type, $0.iconCells) }, uniquingKeysWith: { first, _ in first })
-        state.tiles = PickerSession.tiles(activities, sheet: sheet).map { tile in
+        let all = people + PickerSession.tiles(activities, sheet: sheet).map { tile in
             var tile = tile
             tile.iconCells = icons[tile.type] ?? nil
             return tile
         }
+        // In screen order, as the state's first tiles were.
+        state.tiles = PickerRow.allCases.flatMap { row in all.filter { $0.row == row } }
     }
 
     private func drawImages() {

@@ -225,8 +225,15 @@ public enum ShareCommand {
         case .activity(let type):
             return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter, record: recorder)
         case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete, .history, .forget, .undo:
+            // The people row: those most shared with, from the history (none before there is one).
+            let people: (@Sendable () -> [SharedPerson])?
+            if configuration.suggestions {
+                people = { @Sendable in ShareHistory.people(in: history.entries(), now: Date()) }
+            } else {
+                people = nil
+            }
             return pick(sheet, items: items, options: options, console: console, presenter: presenter, keys: pickerKeys,
-                        record: recorder, togglePin: togglePin)
+                        record: recorder, people: people, togglePin: togglePin)
         }
     }
 
@@ -481,7 +488,7 @@ public enum ShareCommand {
     }
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ComposePresenter, keys: KeyMap, record: Recorder,
+                     presenter: ComposePresenter, keys: KeyMap, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
                      togglePin: ((ActivityType) -> String)? = nil) -> Continuation {
         // Activities that must ask something slow (Print asks CUPS) join the
         // picker when their answer comes; with nothing else to show, it is waited for.
@@ -498,16 +505,18 @@ public enum ShareCommand {
             return .exit(usage("no terminal to draw the picker on (/dev/tty); use --list, --explain or --activity TYPE", console))
         }
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
-        let picked: ActivityType?
+        let picked: PickerSession.Choice?
         do {
             picked = try PickerSession.run(sheet: sheet, activities: eligible, pending: pending, items: items, title: options.title,
-                                           colors: !noColor, keys: keys, togglePin: togglePin)
+                                           colors: !noColor, keys: keys, people: people, togglePin: togglePin)
         } catch {
             return .exit(usage(error.message, console))
         }
-        guard let type = picked, let activity = sheet.activity(ofType: type) else {
+        guard let picked, let activity = sheet.activity(ofType: picked.type) else {
             return .exit(report(.dismissed, options: options, console: console))
         }
+        // A person of the people row goes into the activity's recipients.
+        if let person = picked.person, let mail = activity as? MailActivity { mail.offeredRecipients = [person] }
         return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShareCLI
 import ShareCore
 import Testing
 
@@ -112,6 +113,11 @@ struct HistoryTests {
         let run = try fixtures.share("--config", bad.path, "--history")
         #expect(run.status == 2)
         #expect(run.err.contains("keep takes a time such as 90d, 12w, 6m or 1y, or off; not 'forever'"), "stderr: \(run.err)")
+        let suggestions = try fixtures.writeConfig("[picker]\nsuggestions = maybe\n", at: "s.conf")
+        let maybe = try fixtures.share("--config", suggestions.path, "--list", "--text", "hi")
+        #expect(maybe.status == 2 && maybe.err.contains("suggestions takes on or off, not 'maybe'"), "stderr: \(maybe.err)")
+        #expect(try Configuration(parsing: "[picker]\nsuggestions = off\n", path: "c", environment: [:]).suggestions == false)
+        #expect(try Configuration(parsing: "", path: "c", environment: [:]).suggestions == true)
         let limit = try fixtures.share("--limit", "3", "--list", "--text", "hi")
         #expect(limit.status == 2 && limit.err.contains("--limit goes with --history"), "stderr: \(limit.err)")
         let zero = try fixtures.share("--history", "--limit", "0")
@@ -127,5 +133,31 @@ struct HistoryTests {
         #expect(ShareHistory.Keep("1y") == .days(365))
         #expect(ShareHistory.Keep("OFF") == .off)
         for bad in ["", "d", "0d", "-1d", "90", "90x", "1.5d"] { #expect(ShareHistory.Keep(bad) == nil, "\(bad)") }
+    }
+}
+
+/// The people row end to end: a mail sent once puts its recipient above the
+/// Share row; picking them opens Mail with them in To.
+struct PeopleRowEndToEndTests {
+    @Test func aRecipientOfTheHistoryIsOfferedAndPickingThemFillsTo() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let sent = try world.share(["--activity", "mail", "--send", "--to", "박지성 <park@example.com>", "--body", "first"])
+        #expect(sent.status == 0, "stderr: \(sent.err)")
+
+        let run = try ComposeRun(world, ["--json", "--text", "Q4 numbers"])
+        let session = run.session
+        let picker = try session.waitFor("박지성")
+        #expect(picker.contains(" People") && picker.contains(" Share"), "screen:\n\(picker.text)")
+        // Up from the first activity reaches the person; Enter opens Mail for them.
+        try session.send("Up")
+        try session.waitUntil("the person selected", colors: true) { $0.isSelected("박지성") }
+        try session.send("Enter")
+        try run.waitForCompose()
+        try run.waitForValue("박지성 <park@example.com>", row: ComposeRun.toRow)
+        try session.send("Escape")
+        #expect(try run.finish().status == 1)
     }
 }

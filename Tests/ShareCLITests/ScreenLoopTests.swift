@@ -131,7 +131,7 @@ struct ScreenLoopTests {
         let terminal = InMemoryTerminal(width: 70, height: 20, script: [.input(.resize(width: 64, height: 18)), .input(.enter)])
         let picked = PickerSession.run(on: terminal, sheet: sheet, activities: sheet.eligibleActivities(),
                                        items: [.text("PIN 4821")], title: nil)
-        #expect(picked == ActivityType(rawValue: "com.example.note"))
+        #expect(picked?.type == ActivityType(rawValue: "com.example.note"))
         #expect(terminal.frames.first?.lines.joined().contains("Note") == true)
         #expect(terminal.frames.last.map { [$0.width, $0.height] } == [64, 18])
     }
@@ -238,7 +238,7 @@ struct ScreenLoopTests {
         #expect(terminal.problems.isEmpty, "\(terminal.problems)")
         #expect(slow.settled == .available)
         // The Slow tile comes first (it is first in the order), but the selection stays on Note.
-        #expect(picked == ActivityType(rawValue: "com.example.note"))
+        #expect(picked?.type == ActivityType(rawValue: "com.example.note"))
         #expect(slow.askedOnMainThread <= 1, "settled: never asked twice")
     }
 

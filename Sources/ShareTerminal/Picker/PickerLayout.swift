@@ -44,11 +44,11 @@ public struct PickerLayout: Sendable, Equatable {
         var headings: [Heading] = []
         var y = 0
         let tiles = state.visibleTiles
-        for category in [ActivityCategory.share, .action] {
-            let members = tiles.indices.filter { tiles[$0].category == category }
+        for row in PickerRow.allCases {
+            let members = tiles.indices.filter { tiles[$0].row == row }
             guard !members.isEmpty else { continue }
             if !headings.isEmpty && !list { y += 1 }
-            headings.append(Heading(title: category == .share ? "Share" : "Actions", y: y))
+            headings.append(Heading(title: row.title, y: y))
             y += 1
             for (position, index) in members.enumerated() {
                 let column = position % perLine

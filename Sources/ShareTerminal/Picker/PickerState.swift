@@ -12,14 +12,36 @@ public struct PickerTile: Sendable, Equatable {
     public var category: ActivityCategory
     /// An image icon drawn as terminal symbols (up to 10×3 cells), when colours allow.
     public var iconCells: [[Cell]]?
+    /// For a tile of the people row: who (`Kim Minsu <kim@example.com>`),
+    /// shared with through `type`.
+    public var person: String?
 
     /// Creates a tile.
-    public init(type: ActivityType, title: String, icon: [String], category: ActivityCategory, iconCells: [[Cell]]? = nil) {
+    public init(type: ActivityType, title: String, icon: [String], category: ActivityCategory, iconCells: [[Cell]]? = nil,
+                person: String? = nil) {
         self.type = type
         self.title = title
         self.icon = icon
         self.category = category
         self.iconCells = iconCells
+        self.person = person
+    }
+
+    /// The row the tile is drawn in.
+    public var row: PickerRow { person != nil ? .people : category == .share ? .share : .action }
+}
+
+/// The picker's rows, top to bottom.
+public enum PickerRow: Sendable, Equatable, CaseIterable {
+    case people, share, action
+
+    /// The row's heading.
+    public var title: String {
+        switch self {
+        case .people: "People"
+        case .share: "Share"
+        case .action: "Actions"
+        }
     }
 }
 
@@ -51,6 +73,8 @@ public struct PickerState: Sendable, Equatable {
     public var tiles: [PickerTile]
     /// The selected tile's type.
     public var selection: ActivityType?
+    /// The selected person, when the selection is in the people row.
+    public var selectedPerson: String?
     /// The filter text while filtering (`/`), else `nil`.
     public var filter: String?
     /// Whether the key help is open.
@@ -70,14 +94,16 @@ public struct PickerState: Sendable, Equatable {
     /// Creates the picker's first state: the first tile is selected, so Enter picks it.
     public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true, keys: KeyMap = .picker) {
         self.header = header
-        // Screen order: the share row above the action row, each keeping its
-        // own order (pinned tiles first), so keys and digits follow what is drawn.
-        self.tiles = tiles.filter { $0.category == .share } + tiles.filter { $0.category != .share }
+        // Screen order: the people row, the share row, the action row, each
+        // keeping its own order (pinned tiles first), so keys follow what is drawn.
+        self.tiles = PickerRow.allCases.flatMap { row in tiles.filter { $0.row == row } }
         self.width = width
         self.height = height
         self.colors = colors
         self.keys = keys
-        selection = self.tiles.first?.type
+        // Enter at start picks the first activity, not a person.
+        selection = self.tiles.first { $0.person == nil }?.type ?? self.tiles.first?.type
+        selectedPerson = self.tiles.first { $0.person == nil } == nil ? self.tiles.first?.person : nil
     }
 
     /// The tiles that pass the filter, in order.
@@ -89,7 +115,7 @@ public struct PickerState: Sendable, Equatable {
 
     /// The index of the selection among the visible tiles.
     public var selectedIndex: Int? {
-        visibleTiles.firstIndex { $0.type == selection }
+        visibleTiles.firstIndex { $0.type == selection && $0.person == selectedPerson }
     }
 
     /// Whether the terminal is too small for tiles and the picker shows a list.

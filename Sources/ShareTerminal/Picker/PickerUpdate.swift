@@ -8,6 +8,8 @@ public enum PickerEffect: Sendable, Equatable {
     case cancel
     /// Pin this activity, or unpin it when pinned.
     case togglePin(ActivityType)
+    /// Run this activity for this person (a tile of the people row).
+    case pickPerson(ActivityType, String)
 }
 
 /// The picker's update: an event changes the state and may yield effects.
@@ -31,7 +33,7 @@ public enum PickerUpdate {
         case .click(let x, let y):
             let layout = PickerLayout(state)
             guard let index = layout.tile(atX: x, y: y, scroll: state.scroll) else { return [] }
-            return [.pick(state.visibleTiles[index].type)]
+            return [pick(state.visibleTiles[index])]
         case .wheelUp, .wheelDown:
             let layout = PickerLayout(state)
             state.scroll = layout.clamp(state.scroll + (event == .wheelUp ? -1 : 1) * (layout.tileLines + 1))
@@ -40,7 +42,8 @@ public enum PickerUpdate {
         }
         if state.filter != nil, let effects = updateFilter(&state, event) { return effects }
         if case .character(let digit) = event, let number = digit.wholeNumberValue, (1...9).contains(number) {
-            let tiles = state.visibleTiles
+            // Digits count activities only, not people.
+            let tiles = state.visibleTiles.filter { $0.person == nil }
             return number <= tiles.count ? [.pick(tiles[number - 1].type)] : []
         }
         guard let action = state.keys.action(for: event) else { return [] }
@@ -71,10 +74,10 @@ public enum PickerUpdate {
         case .cancel: return [.cancel]
         case .help: state.showingHelp = true
         case .pin:
-            if let index = state.selectedIndex { return [.togglePin(tiles[index].type)] }
+            if let index = state.selectedIndex, tiles[index].person == nil { return [.togglePin(tiles[index].type)] }
         case .filter: state.filter = state.filter ?? ""
         case .pick:
-            if let index = state.selectedIndex { return [.pick(tiles[index].type)] }
+            if let index = state.selectedIndex { return [pick(tiles[index])] }
         case .left, .right:
             guard let index = state.selectedIndex else { break }
             select(index + (action == .left ? -1 : 1), in: &state)
@@ -82,19 +85,28 @@ public enum PickerUpdate {
         case .last: select(tiles.count - 1, in: &state)
         case .up, .down: moveVertically(down: action == .down, &state)
         case .nextRow, .previousRow:
+            // The first tile of the next row that has tiles (or the previous), round.
             guard let index = state.selectedIndex else { break }
-            let category = tiles[index].category
-            let other = tiles.firstIndex { $0.category != category }
-            let own = tiles.firstIndex { $0.category == category }
-            select((other ?? own ?? 0), in: &state)
+            var rows = PickerRow.allCases.filter { row in tiles.contains { $0.row == row } }
+            if action == .previousRow { rows.reverse() }
+            guard let here = rows.firstIndex(of: tiles[index].row) else { break }
+            let next = rows[(here + 1) % rows.count]
+            select(tiles.firstIndex { $0.row == next } ?? index, in: &state)
         }
         return []
+    }
+
+    /// What picking `tile` does: run its activity, for its person if it has one.
+    private static func pick(_ tile: PickerTile) -> PickerEffect {
+        tile.person.map { .pickPerson(tile.type, $0) } ?? .pick(tile.type)
     }
 
     private static func select(_ index: Int, in state: inout PickerState) {
         let tiles = state.visibleTiles
         guard !tiles.isEmpty else { return }
-        state.selection = tiles[max(0, min(index, tiles.count - 1))].type
+        let tile = tiles[max(0, min(index, tiles.count - 1))]
+        state.selection = tile.type
+        state.selectedPerson = tile.person
         keepSelectionVisible(&state)
     }
 
@@ -115,6 +127,7 @@ public enum PickerUpdate {
     /// After the filter changed: the first match is selected, so Enter picks it.
     private static func reselect(_ state: inout PickerState) {
         state.selection = state.visibleTiles.first?.type
+        state.selectedPerson = state.visibleTiles.first?.person
         state.scroll = 0
         keepSelectionVisible(&state)
     }
