@@ -118,6 +118,16 @@ printf '%s\n' "연락처에 지정하기 정말 긴 제목" "사진 앱에 저�
 shot picker-korean-titles 100 30 Mail -- "$FIXTURE" --titles "$WORK/titles.txt" -- \
     --title "4분기 전망 자료" --text "회의는 정오에" Demo/mustache.png
 
+# The People row, from a history of mail sent to three people.
+mkdir -p "$WORK/state/share"
+now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+for who in "박지성 <park@example.com>" "박지성 <park@example.com>" "Lee Jiwoo <lee@example.com>" "minsu@example.org"; do
+    printf '{"activity":"mail","id":"%s","items":[],"outcome":"sent","recipients":["%s"],"returned":[],"time":"%s"}\n' \
+        "$RANDOM" "$who" "$now" >>"$WORK/state/share/history.jsonl"
+done
+shot picker-people 100 30 '박지성' -- "$SHARE" "${DEMO[@]}"
+rm -f "$WORK/state/share/history.jsonl"
+
 # Mail's compose screen: no transport (nothing can be sent by accident), an
 # identity with a Korean name, a signature; the body has a quoted line.
 printf '%s\n' "김민수 · 재무팀" "+82 2 555 0142" >"$WORK/signature"

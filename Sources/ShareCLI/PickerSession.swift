@@ -62,11 +62,12 @@ enum PickerSession {
 
     /// The people row: each person with the activity last used with them,
     /// when that activity can take these items; their name (else the
-    /// address) under their initial.
+    /// address's local part) under their initial.
     static func personTiles(_ people: [SharedPerson], activities: [any Activity]) -> [PickerTile] {
         people.compactMap { person in
             guard activities.contains(where: { $0.activityType == person.activity }) else { return nil }
-            let title = person.name ?? person.address
+            // Without a name, the address's local part (`minsu` of minsu@example.org).
+            let title = person.name ?? String(person.address.prefix { $0 != "@" })
             let initial = title.first.map { String($0).uppercased() } ?? "?"
             let recipient = person.name.map { "\($0) <\(person.address)>" } ?? person.address
             return PickerTile(type: person.activity, title: title, icon: [initial], category: .share, person: recipient)
