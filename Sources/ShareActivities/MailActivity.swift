@@ -180,9 +180,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
             if let old = autosavePath, old != draft { settings.drafts.remove(old) }
             autosavePath = draft
         }
-        let recipients = message.envelopeRecipients.map { address in
-            address.displayName.map { "\($0) <\(address.addrSpec)>" } ?? address.addrSpec
-        }
+        let recipients = message.envelopeRecipients.map(\.formatted)
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()

@@ -69,8 +69,7 @@ enum PickerSession {
             // Without a name, the address's local part (`minsu` of minsu@example.org).
             let title = person.name ?? String(person.address.prefix { $0 != "@" })
             let initial = title.first.map { String($0).uppercased() } ?? "?"
-            let recipient = person.name.map { "\($0) <\(person.address)>" } ?? person.address
-            return PickerTile(type: person.activity, title: title, icon: [initial], category: .share, person: recipient)
+            return PickerTile(type: person.activity, title: title, icon: [initial], category: .share, person: person.recipient)
         }
     }
 

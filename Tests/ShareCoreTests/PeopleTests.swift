@@ -33,6 +33,12 @@ struct PeopleTests {
         #expect(people[2].score < 0.1, "three shares 200 days ago weigh less than one last month")
     }
 
+    @Test func aQuotedNameIsShownWithoutItsQuotesAndOfferedWithThem() {
+        let people = ShareHistory.people(in: [Self.entry("mail", "sent", daysAgo: 1, [#""Lee, \"J\"" <lee@example.com>"#])], now: Self.now)
+        #expect(people.first?.name == #"Lee, "J""#)
+        #expect(people.first?.recipient == #""Lee, \"J\"" <lee@example.com>"#)
+    }
+
     @Test func atMostEightAndNoneWithoutHistory() {
         let entries = (0..<12).map { Self.entry("mail", "sent", daysAgo: Double($0), ["p\($0)@example.com"]) }
         let people = ShareHistory.people(in: entries, now: Self.now)

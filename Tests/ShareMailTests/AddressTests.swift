@@ -65,6 +65,18 @@ struct AddressTests {
         #expect(AddressList.entryTexts(#""a \" , b" <q@x.com>,<odd,local@x.com>"#) == [#""a \" , b" <q@x.com>"#, "<odd,local@x.com>"])
         #expect(AddressList.entryTexts("a@x.com,\u{0301}b@x.com") == ["a@x.com", "\u{0301}b@x.com"])
         #expect(AddressList.entryTexts(" , ,") == [])
+        #expect(AddressList.entryTexts("a@[IPv6:2001:db8::1], b@x.com, kim@") == ["a@[IPv6:2001:db8::1]", "b@x.com", "kim@"])
+    }
+
+    @Test func formattedMailboxesReadBackAsThemselves() throws {
+        for text in [#""Lee, J" <lee@x.com>"#, "kim@example.com <kim@example.com>", #"say "hi" <a@x.com>"#,
+                     "박지성 <park@example.com>", "J. Kim <j@x.com>", "plain@x.com", #"back\slash <b@x.com>"#] {
+            guard let address = try? MailAddress(parsing: text) else { continue }
+            let again = try MailAddress(parsing: address.formatted)
+            #expect(again.displayName == address.displayName && again.addrSpec == address.addrSpec, "\(text) → \(address.formatted)")
+        }
+        #expect(try MailAddress(parsing: #""Lee, J" <lee@x.com>"#).formatted == #""Lee, J" <lee@x.com>"#)
+        #expect(try MailAddress(parsing: "박지성 <park@example.com>").formatted == "박지성 <park@example.com>")
     }
 
     @Test func quotedDisplayNameWithCommaAndEscapedQuotes() {

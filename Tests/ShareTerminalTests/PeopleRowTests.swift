@@ -19,6 +19,9 @@ struct PeopleRowTests {
         #expect(state.tiles.prefix(2).map(\.person) == ["박지성 <park@example.com>", "lee@example.com"])
         #expect(send(.enter, to: &state) == [.pick(Fixture.type(0))], "Enter at start picks the first activity")
         #expect(send(.character("1"), to: &state) == [.pick(Fixture.type(0))], "digits count activities only")
+        // Clearing a filter selects the first activity again, not a person.
+        #expect(send(.character("/"), .escape, to: &state) == [])
+        #expect(send(.enter, to: &state) == [.pick(Fixture.type(0))])
     }
 
     @Test func upFromTheShareRowReachesPeopleAndEnterPicksThePerson() {

@@ -10,6 +10,8 @@ public struct SharedPerson: Sendable, Equatable {
     public var name: String?
     /// The address (`kim@example.com`).
     public var address: String
+    /// The recipient as recorded, for an address field (`"Lee, J" <lee@example.com>`).
+    public var recipient: String
     /// The activity last used with them (`mail`).
     public var activity: ActivityType
     /// Recency-weighted count of shares: each counts 1 today, ½ a month ago.
@@ -29,12 +31,12 @@ extension ShareHistory {
             for recipient in entry.recipients {
                 let (name, address) = split(recipient)
                 let key = address.lowercased()
-                var person = people[key] ?? SharedPerson(name: name, address: address, activity: activity, score: 0)
+                var person = people[key] ?? SharedPerson(name: name, address: address, recipient: recipient, activity: activity, score: 0)
                 person.score += weight
                 if date >= latest[key] ?? .distantPast {
                     latest[key] = date
                     person.activity = activity
-                    if name != nil { person.name = name }
+                    if name != nil { person.name = name; person.recipient = recipient }
                 }
                 people[key] = person
             }
@@ -47,10 +49,22 @@ extension ShareHistory {
         }.prefix(limit).map { $0 }
     }
 
-    /// `Kim Minsu <kim@example.com>` → ("Kim Minsu", "kim@example.com"); a bare address has no name.
+    /// `Kim Minsu <kim@example.com>` → ("Kim Minsu", "kim@example.com"),
+    /// `"Lee, J" <lee@…>` → ("Lee, J", …); a bare address has no name.
     static func split(_ recipient: String) -> (name: String?, address: String) {
         guard recipient.hasSuffix(">"), let open = recipient.lastIndex(of: "<") else { return (nil, recipient) }
-        let name = String(recipient[..<open]).trimmingWhitespace()
+        var name = String(recipient[..<open]).trimmingWhitespace()
+        // A quoted name (`"Lee, J"`) without its quotes and escapes.
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
+            var plain = ""
+            var escaped = false
+            for character in name.dropFirst().dropLast() {
+                if !escaped && character == "\\" { escaped = true; continue }
+                plain.append(character)
+                escaped = false
+            }
+            name = plain
+        }
         let address = String(recipient[recipient.index(after: open)...].dropLast())
         return (name.isEmpty ? nil : name, address)
     }

@@ -28,11 +28,14 @@ public enum AddressList {
     public static func entryTexts(_ text: String) -> [String] {
         var pieces: [String] = []
         var current: [UInt8] = []
-        var quoted = false, escaped = false, comment = 0, angle = false, group = false
+        var quoted = false, escaped = false, comment = 0, angle = false, group = false, literal = false
         for byte in text.utf8 {
             defer { escaped = !escaped && byte == UInt8(ascii: "\\") && (quoted || comment > 0) }
             if !escaped {
                 switch byte {
+                case UInt8(ascii: "[") where !quoted && comment == 0: literal = true
+                case UInt8(ascii: "]") where !quoted && comment == 0: literal = false
+                case _ where literal: break
                 case UInt8(ascii: "\"") where comment == 0: quoted.toggle()
                 case UInt8(ascii: "(") where !quoted: comment += 1
                 case UInt8(ascii: ")") where !quoted && comment > 0: comment -= 1

@@ -123,3 +123,23 @@ public struct MailAddress: Sendable, Hashable {
         return quoted + "\""
     }
 }
+
+extension MailAddress {
+    /// The mailbox as a person writes it and the address parser reads it
+    /// back: `Kim Minsu <kim@example.com>`, the name quoted when it holds
+    /// a special character (`"Lee, J" <lee@example.com>`), or the bare
+    /// address when there is no name.
+    public var formatted: String {
+        guard let name = displayName, !name.isEmpty else { return addrSpec }
+        let specials = Set("()<>[]:;@\\,.\"".unicodeScalars)
+        let plain = !name.unicodeScalars.contains { specials.contains($0) || $0.value < 0x20 }
+            && !name.hasPrefix(" ") && !name.hasSuffix(" ")
+        if plain { return "\(name) <\(addrSpec)>" }
+        var quoted = "\""
+        for scalar in name.unicodeScalars {
+            if scalar == "\"" || scalar == "\\" { quoted += "\\" }
+            quoted.unicodeScalars.append(scalar)
+        }
+        return quoted + "\" <\(addrSpec)>"
+    }
+}

@@ -126,8 +126,10 @@ public enum PickerUpdate {
 
     /// After the filter changed: the first match is selected, so Enter picks it.
     private static func reselect(_ state: inout PickerState) {
-        state.selection = state.visibleTiles.first?.type
-        state.selectedPerson = state.visibleTiles.first?.person
+        // The first activity, as at start; a person only when no activity matches.
+        let first = state.visibleTiles.first { $0.person == nil } ?? state.visibleTiles.first
+        state.selection = first?.type
+        state.selectedPerson = first?.person
         state.scroll = 0
         keepSelectionVisible(&state)
     }
