@@ -107,6 +107,34 @@ struct HistoryTests {
         #expect(!FileManager.default.fileExists(atPath: file.path), "keep = off writes no history")
     }
 
+    @Test func runsFinishingAtOnceWhileOldEntriesArePrunedLoseNoEntry() throws {
+        let fixtures = try Fixtures()
+        let file = Self.historyFile(fixtures)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // An old entry (pruned by the first run to finish) and a line of a newer share, which is kept.
+        let old = #"{"activity":"mail","id":"old","items":[],"outcome":"sent","recipients":[],"returned":[],"time":"2020-01-01T00:00:00Z"}"#
+        let newer = #"{"kind":"from a newer share","time":"2099-01-01T00:00:00Z"}"#
+        try Data((old + "\n" + newer + "\n").utf8).write(to: file)
+        let keep = try fixtures.writeConfig("[history]\nkeep = 1d\n")
+        let processes = try (0..<4).map { index -> Process in
+            let process = Process()
+            process.executableURL = try Share.binary()
+            process.arguments = ["--config", keep.path, "--activity", "addToReadingList", "https://example.com/\(index)"]
+            process.environment = fixtures.environment
+            process.currentDirectoryURL = fixtures.files
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let entries = try Self.entries(fixtures.share("--history", "--json"))
+        #expect(Set(entries.compactMap(\.items.first?.name)) == Set((0..<4).map { "https://example.com/\($0)" }))
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(newer) && !text.contains(#""id":"old""#), "\(text)")
+    }
+
     @Test func badSettingsAndOptionsAreUsageErrors() throws {
         let fixtures = try Fixtures()
         let bad = try fixtures.writeConfig("[history]\nkeep = forever\n")

@@ -60,6 +60,11 @@ struct UndoTests {
         #expect(refused.status == 3)
         #expect(refused.err.contains("changed since its photo was set; it is left as it is"), "stderr: \(refused.err)")
         #expect(try String(contentsOf: file, encoding: .utf8) == synced)
+        // --forget takes the copies kept for undoing with it.
+        let undoFolder = fixtures.root.appendingPathComponent("state/share/undo")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: undoFolder.path).count == 1)
+        #expect(try fixtures.share("--forget").status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: undoFolder.path).isEmpty)
     }
 
     @Test func aSentMessageCannotBeUnsentAndShareSaysSo() throws {

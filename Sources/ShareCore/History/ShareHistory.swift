@@ -132,23 +132,47 @@ public struct ShareHistory: Sendable {
         self.keep = keep
     }
 
-    /// Appends `entry` (nothing when the history is off), then drops entries past `keep`.
+    /// Appends `entry`, then drops entries past `keep`. With the history
+    /// off nothing is written, and the copies an undo would have needed
+    /// are removed at once.
+    ///
+    /// Appends and prunes hold a lock (`history.lock` beside the file):
+    /// a prune replaces the file, and a line appended meanwhile to the old
+    /// one would be lost.
     public func append(_ entry: HistoryEntry, now: Date = Date()) throws(FileReplaceError) {
-        guard case .days = keep, let line = ShareHistory.line(entry) else { return }
+        guard case .days = keep, let line = ShareHistory.line(entry) else {
+            ShareHistory.removeBackups(of: entry)
+            return
+        }
         if let failure = LocalFiles.createFolders(PathText.parent(of: path)) {
             throw FileReplaceError("cannot write \(path): \(failure.reason)")
         }
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw FileReplaceError("cannot lock \(path).lock: \(FileError(code: errno).reason)") }
+        defer { close(lock) }  // closing drops the lock
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw FileReplaceError("cannot lock \(path).lock: \(FileError(code: errno).reason)") }
+        }
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileReplaceError("cannot write \(path): \(FileError(code: errno).reason)") }
-        defer { close(descriptor) }
         // After a torn last line (a run killed while writing), start on a line of its own.
         var last: UInt8 = 0x0A
         let size = lseek(descriptor, 0, SEEK_END)
         if size > 0 { _ = pread(descriptor, &last, 1, size - 1) }
         do { try LocalFiles.writeAll(last == 0x0A ? line : [0x0A] + line, to: descriptor) } catch {
+            close(descriptor)
             throw FileReplaceError("cannot write \(path): \(error.reason)")
         }
-        try prune(now: now)
+        close(descriptor)
+        // The entry is written; a prune that fails is tried again at the next append.
+        prune(now: now)
+    }
+
+    /// Removes the copies kept for undoing `entry` (a contact's card as it was).
+    static func removeBackups(of entry: HistoryEntry) {
+        for action in entry.undo ?? [] {
+            if case .restoreFile(_, let backup, _) = action { unlink(backup) }
+        }
     }
 
     /// An entry as one line of JSON.
@@ -165,18 +189,37 @@ public struct ShareHistory: Sendable {
         return bytes.split(separator: 0x0A).compactMap { try? decoder.decode(HistoryEntry.self, from: Data($0)) }
     }
 
-    /// Removes the history.
+    /// Removes the history, and the copies kept for its undos.
     public func forget() throws(FileReplaceError) {
+        for entry in entries() { ShareHistory.removeBackups(of: entry) }
         if unlink(path) != 0 && errno != ENOENT { throw FileReplaceError("cannot remove \(path): \(FileError(code: errno).reason)") }
     }
 
-    /// Drops entries older than `keep`, when the oldest is.
-    private func prune(now: Date) throws(FileReplaceError) {
-        guard case .days(let days) = keep else { return }
+    /// Drops entries older than `keep`, when the oldest is, and the copies
+    /// kept for their undos. Lines that are not entries of this version
+    /// (a newer share's, or foreign) are kept as they are; only lines whose
+    /// time says they are old go.
+    private func prune(now: Date) {
+        guard case .days(let days) = keep,
+              case .success(let bytes) = LocalFiles.contents(ofFile: path, limit: 64 << 20) else { return }
+        struct Stamp: Decodable { var time: String }
         let cutoff = now.addingTimeInterval(-Double(days) * 86_400)
-        let all = entries()
-        guard let oldest = all.first?.date, oldest < cutoff else { return }
-        let kept = all.filter { ($0.date ?? now) >= cutoff }.compactMap(ShareHistory.line)
-        try LocalFiles.replace(path, with: kept.flatMap { $0 })
+        let decoder = JSONDecoder()
+        func isOld(_ line: ArraySlice<UInt8>) -> Bool {
+            guard let stamp = try? decoder.decode(Stamp.self, from: Data(line)),
+                  let date = try? Date(stamp.time, strategy: .iso8601) else { return false }
+            return date < cutoff
+        }
+        let lines = bytes.split(separator: 0x0A)
+        guard lines.contains(where: isOld) else { return }
+        var kept: [UInt8] = []
+        for line in lines {
+            if isOld(line) {
+                if let entry = try? decoder.decode(HistoryEntry.self, from: Data(line)) { ShareHistory.removeBackups(of: entry) }
+            } else {
+                kept += line + [0x0A]
+            }
+        }
+        try? LocalFiles.replace(path, with: kept)
     }
 }
