@@ -3,6 +3,8 @@
 # each, on a copy of its seed corpus (Fuzz/corpus/TARGET) that grows in
 # .build/fuzz/corpus/TARGET. Prints executions per target; exits 1 when a
 # target failed, leaving the input in .build/fuzz/crashes/.
+# With FUZZ_RUNS=N instead, each target runs N inputs from its seeds alone
+# with a fixed seed: the same inputs every time (make test).
 # Needs the fuzzing build: make fuzz (which runs this).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,12 +17,18 @@ failed=0
 printf '%-8s %12s %8s %s\n' target executions corpus result
 for target in $TARGETS; do
   corpus="$WORK/corpus/$target"
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    rm -rf "$corpus"
+    limits=(-runs="$FUZZ_RUNS" -seed=1)
+  else
+    limits=(-max_total_time="$SECONDS_EACH")
+  fi
   mkdir -p "$corpus"
   cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
   log="$WORK/logs/$target.log"
   # The Swift runtime's backtracer would stop each crash for half a minute.
   if SHARE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
-     "$BIN" -max_total_time="$SECONDS_EACH" -max_len=4096 -print_final_stats=1 \
+     "$BIN" "${limits[@]}" -max_len=4096 -print_final_stats=1 \
        -artifact_prefix="$WORK/crashes/$target-" "$corpus" >"$log" 2>&1; then
     result=held
   else

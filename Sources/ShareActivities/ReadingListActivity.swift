@@ -76,7 +76,8 @@ public final class ReadingListActivity: SystemActivity {
             let known = Set(existing.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first })
             let stamp = ReadingListActivity.timestamp(clock())
 
-            let added = urls.map(\.absoluteString).filter { !known.contains(Substring($0)) }
+            var added: [String] = []
+            for url in urls.map(\.absoluteString) where !known.contains(Substring(url)) && !added.contains(url) { added.append(url) }
             // A URL already on the list is refused, not written twice.
             guard !added.isEmpty else {
                 let listed = urls.map(\.absoluteString).joined(separator: ", ")
@@ -97,17 +98,22 @@ public final class ReadingListActivity: SystemActivity {
             if let failure = LocalFiles.createFolders(folder) { throw FileReplaceError("cannot create \(folder): \(failure.reason)") }
             try LocalFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
             session.finish(.performed, returnedItems: urls.map { .url($0) },
-                           undo: added.map { .removeFromReadingList(path: path, url: $0) })
+                           undo: added.map { .removeFromReadingList(path: path, url: $0, added: stamp) })
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.readingList, message: ErrorText.sentence(error)))
         }
     }
 
-    /// Removes `url` from the list at `path` (`share --undo`), rewriting it atomically.
-    nonisolated static func remove(_ url: String, fromListAt path: String) -> Result<String, FileReplaceError> {
+    /// Removes the line of `url` added at `added` from the list at `path`
+    /// (`share --undo`), rewriting it atomically.
+    nonisolated static func remove(_ url: String, added: String, fromListAt path: String) -> Result<String, FileReplaceError> {
         do {
             let existing = try lines(atPath: path)
-            let kept = existing.filter { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first != Substring(url) }
+            // Only the line this share wrote: the URL, added at that time.
+            let kept = existing.filter { line in
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                return !(fields.count > 1 && fields[0] == Substring(added) && fields[1] == Substring(url))
+            }
             guard kept.count < existing.count else { return .failure(FileReplaceError("\(url) is not on the reading list any more")) }
             try LocalFiles.replace(path, with: Array(kept.map { $0 + "\n" }.joined().utf8))
             return .success("removed \(url) from the reading list")

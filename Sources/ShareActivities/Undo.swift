@@ -18,7 +18,8 @@ public enum Undo {
             guard unlink(path) == 0 else { return .failure(UndoRefusal("cannot remove \(path): \(FileError(code: errno).reason)")) }
             return .success("removed \(path)")
         case .restoreFile(let path, let backup, let digest):
-            guard SHA256.hex(ofFile: path) == digest else {
+            guard let now = SHA256.hex(ofFile: path) else { return .failure(UndoRefusal("\(path) is gone; nothing was restored")) }
+            guard now == digest else {
                 return .failure(UndoRefusal("\(path) changed since its photo was set; it is left as it is"))
             }
             guard case .success(let old) = LocalFiles.contents(ofFile: backup, limit: 64 << 20) else {
@@ -37,16 +38,19 @@ public enum Undo {
             }
             unlink(backup)
             return .success("restored \(path) as it was")
-        case .removeFromReadingList(let path, let url):
-            return ReadingListActivity.remove(url, fromListAt: path).mapError { UndoRefusal($0.description) }
-        case .cancelPrintJob(let id, let printer):
+        case .removeFromReadingList(let path, let url, let added):
+            return ReadingListActivity.remove(url, added: added, fromListAt: path).mapError { UndoRefusal($0.description) }
+        case .cancelPrintJob(let id, let printer, let server):
+            var environment = environment
+            if let server { environment["CUPS_SERVER"] = server }
             let cups: CUPS
             switch CUPS.find(environment: environment) {
             case .success(let found): cups = found
             case .failure(let error): return .failure(UndoRefusal(error.description))
             }
             switch try? cups.job(id, printer: printer) {
-            case .completed?, .unknown?: return .failure(UndoRefusal("job \(id) has printed already"))
+            case .completed?: return .failure(UndoRefusal("job \(id) has printed already"))
+            case .unknown?: return .failure(UndoRefusal("CUPS no longer knows job \(id) (printed, or removed)"))
             case .cancelled?, .aborted?: return .failure(UndoRefusal("job \(id) is not in the queue any more"))
             default: break
             }

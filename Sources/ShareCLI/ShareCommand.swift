@@ -405,11 +405,11 @@ public enum ShareCommand {
         return ExitCode.completed
     }
 
-    /// `--undo [ID]`: takes back the entry `ID`, else the newest one not
-    /// undone yet; records what was done as an entry of its own.
+    /// `--undo [ID]`: takes back the entry `ID`, else the newest one with
+    /// something left to take back; records what was done as an entry of
+    /// its own (what was refused may be tried again).
     static func undo(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
         let entries = history.entries()
-        let undone = Set(entries.compactMap(\.undoes))
         let words = options.items.compactMap { item -> String? in if case .argument(let word) = item { word } else { nil } }
         guard words.count <= 1, options.items.count == words.count else {
             return usage("--undo takes at most one history entry ID (share --history lists them)", console)
@@ -421,26 +421,27 @@ public enum ShareCommand {
             }
             entry = found
         } else {
-            guard let found = entries.last(where: { $0.undoes == nil && !undone.contains($0.id) }) else {
+            guard let found = entries.last(where: { $0.undoes == nil && !$0.pendingUndo(in: entries).isEmpty }) else {
                 console.error("share: there is no share in the history to undo\n")
                 return ExitCode.failed
             }
             entry = found
         }
-        guard !undone.contains(entry.id) else {
-            console.error("share: \(entry.activity) (\(entry.id)) was undone already\n")
+        let pending = entry.pendingUndo(in: entries)
+        guard !pending.isEmpty else {
+            let undone = entries.contains { $0.undoes == entry.id }
+            console.error("share: \(entry.activity) (\(entry.id), \(entry.outcome)) "
+                + (undone ? "was undone already\n" : "left nothing share can take back\n"))
             return ExitCode.failed
         }
-        guard let actions = entry.undo, !actions.isEmpty else {
-            console.error("share: \(entry.activity) (\(entry.id), \(entry.outcome)) left nothing share can take back\n")
-            return ExitCode.failed
-        }
-        var done: [String] = []
+        var done: [UndoAction] = []
+        var said: [String] = []
         var refused = false
-        for action in actions {
+        for action in pending {
             switch Undo.perform(action, environment: console.environment) {
             case .success(let what):
-                done.append(what)
+                done.append(action)
+                said.append(what)
                 console.output(TerminalText.sanitized(what) + "\n")
             case .failure(let refusal):
                 refused = true
@@ -448,7 +449,7 @@ public enum ShareCommand {
             }
         }
         if !done.isEmpty {
-            do { try history.append(HistoryEntry(undoing: entry, what: done, date: Date())) } catch {
+            do { try history.append(HistoryEntry(undoing: entry, done: done, what: said, date: Date())) } catch {
                 console.error("share: warning: the share history was not written: \(TerminalText.sanitized(error.description))\n")
             }
         }

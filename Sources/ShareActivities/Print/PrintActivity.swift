@@ -191,7 +191,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
         case .failure(let error) where error.code == ActivityError.Code.queued:
             // Still in CUPS' queue: the history can cancel it.
             session.finish(.queued, returnedItems: job.map { [.text($0)] } ?? [], error: error,
-                           undo: job.map { [.cancelPrintJob(id: $0, printer: printer)] } ?? [])
+                           undo: job.map { [.cancelPrintJob(id: $0, printer: printer, server: environment["CUPS_SERVER"])] } ?? [])
         case .failure(let error) where error.code == ActivityError.Code.cancelled:
             session.finish(.cancelled, error: error)
         case .failure(let error): session.fail(error)

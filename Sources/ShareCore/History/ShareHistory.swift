@@ -38,6 +38,9 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public var undo: [UndoAction]?
     /// For an entry that records an undo: the id of the entry undone.
     public var undoes: String?
+    /// For an entry that records an undo: the actions of that entry done
+    /// (the rest, refused, may be tried again).
+    public var undid: [UndoAction]?
 
     /// The entry for `result` of sharing `items`, finished at `date`.
     public init(result: ActivityResult, activity: ActivityType, items: [ShareItem], date: Date) {
@@ -60,7 +63,7 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     }
 
     /// The entry that records taking back `entry`: `what` says what was done.
-    public init(undoing entry: HistoryEntry, what: [String], date: Date) {
+    public init(undoing entry: HistoryEntry, done actions: [UndoAction], what: [String], date: Date) {
         (id, time) = HistoryEntry.stamp(date)
         activity = entry.activity
         outcome = "undone"
@@ -68,10 +71,17 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
         recipients = []
         returned = what
         undoes = entry.id
+        undid = actions
     }
 
     /// When the share finished.
     public var date: Date? { try? Date(time, strategy: .iso8601) }
+
+    /// The undo actions of this entry not done yet, given every entry of the history.
+    public func pendingUndo(in entries: [HistoryEntry]) -> [UndoAction] {
+        let done = entries.filter { $0.undoes == id }.flatMap { $0.undid ?? [] }
+        return (undo ?? []).filter { !done.contains($0) }
+    }
 
     /// A new entry's id (the time and a random suffix) and its time.
     private static func stamp(_ date: Date) -> (id: String, time: String) {

@@ -9,10 +9,11 @@ public enum UndoAction: Codable, Sendable, Equatable {
     /// card): `backup` holds the old bytes; only while the file is still
     /// what the share wrote (`digest`).
     case restoreFile(path: String, backup: String, digest: String)
-    /// Remove `url` from the reading list at `path`.
-    case removeFromReadingList(path: String, url: String)
-    /// Cancel a print job still in CUPS' queue.
-    case cancelPrintJob(id: String, printer: String)
+    /// Remove the line of `url` added at `added` from the reading list at `path`.
+    case removeFromReadingList(path: String, url: String, added: String)
+    /// Cancel a print job still in CUPS' queue, on the scheduler it was
+    /// sent to (`server`: the `CUPS_SERVER` of that run, if set).
+    case cancelPrintJob(id: String, printer: String, server: String?)
     /// Nothing can be taken back, and why (a sent message cannot be unsent).
     case impossible(reason: String)
 }
