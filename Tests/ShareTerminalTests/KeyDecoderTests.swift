@@ -30,8 +30,11 @@ struct KeyDecoderTests {
         #expect(events("\u{00}\u{1C}\u{1F}z") == [.character("z")])
     }
 
-    @Test func aSequenceBrokenByAControlCharacterIsDroppedUpToIt() {
-        // ESC [ 1 then a line feed: the sequence is not a key, and the rest is read as typed.
-        #expect(events("\u{1B}[1\u{0A}x") == [.character("x")])
+    @Test func aCharacterThatBreaksASequenceIsAKeyOfItsOwn() {
+        // ESC [ 1 then Enter: the sequence is no key, and Enter is still Enter.
+        #expect(events("\u{1B}[1\u{0D}x") == [.enter, .character("x")])
+        // ESC then Enter or a second ESC arriving in the same read: both keys.
+        #expect(events("\u{1B}\u{0D}") == [.escape, .enter])
+        #expect(events("\u{1B}\u{1B}") == [.escape, .escape])
     }
 }

@@ -255,12 +255,14 @@ public final class NcursesTerminal: TerminalBackend {
         if kind == KEY_CODE_YES { return (true, key(Int32(character))) }
         guard kind == OK else { return (false, nil) }
         defer { timeout(0) }
-        let event = KeyDecoder.event(for: UInt32(character)) { wait in
+        let event = KeyDecoder.event(for: UInt32(character), next: { wait in
             // The rest of a sequence may come in the next read: wait the escape delay for it.
             timeout(wait ? 25 : 0)
             var next: wint_t = 0
             return get_wch(&next) == OK ? UInt32(next) : nil
-        }
+        }, unread: { character in
+            _ = unget_wch(wchar_t(bitPattern: character))
+        })
         return (true, event)
     }
 

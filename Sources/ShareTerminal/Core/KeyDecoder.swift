@@ -11,16 +11,23 @@ public enum KeyDecoder {
     /// `next(wait)` returns the next character, or `nil` when none came:
     /// `wait` is false for the character right after ESC (only what arrived
     /// with it) and true inside a sequence (its rest may come in the next read).
-    public static func event(for character: UInt32, next: (_ wait: Bool) -> UInt32?) -> InputEvent? {
+    ///
+    /// A character that cannot be part of what came before it (a line feed
+    /// inside `ESC [ 1`, a second ESC) is handed to `unread`, to be read
+    /// again as a key of its own.
+    public static func event(for character: UInt32, next: (_ wait: Bool) -> UInt32?,
+                             unread: (UInt32) -> Void) -> InputEvent? {
         switch character {
         case 9: return .tab
         case 10, 13: return .enter
         case 27:
-            guard let following = next(false), following >= 32, let scalar = Unicode.Scalar(following) else {
+            guard let following = next(false) else { return .escape }
+            guard following >= 32, let scalar = Unicode.Scalar(following) else {
+                unread(following)
                 return .escape
             }
             switch scalar {
-            case "[": return controlSequence(next)
+            case "[": return controlSequence(next, unread)
             case "O": return singleShift(next)
             default: return .alt(Character(scalar))
             }
@@ -39,11 +46,11 @@ public enum KeyDecoder {
         while position < stream.count {
             let first = stream[position]
             position += 1
-            let event = KeyDecoder.event(for: first) { _ in
+            let event = KeyDecoder.event(for: first, next: { _ in
                 guard position < stream.count else { return nil }
                 defer { position += 1 }
                 return stream[position]
-            }
+            }, unread: { _ in position -= 1 })
             if let event { events.append(event) }
         }
         return events
@@ -53,8 +60,8 @@ public enum KeyDecoder {
     /// final byte; the keys people expect (Home, End, Delete, Page Up and
     /// Down, arrows with modifiers), and nothing for any other. However
     /// long, a sequence is read to its final byte; one broken by a character
-    /// that cannot be in it is dropped up to that character.
-    private static func controlSequence(_ next: (Bool) -> UInt32?) -> InputEvent? {
+    /// that cannot be in it is dropped, and that character read again.
+    private static func controlSequence(_ next: (Bool) -> UInt32?, _ unread: (UInt32) -> Void) -> InputEvent? {
         var parameters: [UInt8] = []
         while true {
             guard let character = next(true) else { return nil }
@@ -74,7 +81,9 @@ public enum KeyDecoder {
                 case (UInt8(ascii: "D"), _): return .left
                 default: return nil
                 }
-            default: return nil
+            default:
+                unread(character)
+                return nil
             }
         }
     }
