@@ -62,14 +62,17 @@ enum PickerSession {
 
     /// The people row: each person with the activity last used with them,
     /// when that activity can take these items; their name (else the
-    /// address's local part) under their initial.
+    /// address's local part) under their initial and the activity's glyph.
     static func personTiles(_ people: [SharedPerson], activities: [any Activity]) -> [PickerTile] {
         people.compactMap { person in
-            guard activities.contains(where: { $0.activityType == person.activity }) else { return nil }
+            guard let activity = activities.first(where: { $0.activityType == person.activity }) else { return nil }
             // Without a name, the address's local part (`minsu` of minsu@example.org).
             let title = person.name ?? String(person.address.prefix { $0 != "@" })
+            // Their initial beside the activity's glyph: `박 ✉`.
             let initial = title.first.map { String($0).uppercased() } ?? "?"
-            return PickerTile(type: person.activity, title: title, icon: [initial], category: .share, person: person.recipient)
+            let glyph = icon(activity.activityImage).first.map { DisplayWidth.truncate($0, to: 1) } ?? ""
+            let badge = glyph.isEmpty || DisplayWidth.of(initial) > 2 ? initial : initial + " " + glyph
+            return PickerTile(type: person.activity, title: title, icon: [badge], category: .share, person: person.recipient)
         }
     }
 

@@ -179,6 +179,7 @@ struct PeopleRowEndToEndTests {
         let session = run.session
         let picker = try session.waitFor("박지성")
         #expect(picker.contains(" People") && picker.contains(" Share"), "screen:\n\(picker.text)")
+        #expect(picker.contains("박 ✉"), "the person's initial beside Mail's glyph:\n\(picker.text)")
         // Up from the first activity reaches the person; Enter opens Mail for them.
         try session.send("Up")
         try session.waitUntil("the person selected", colors: true) { $0.isSelected("박지성") }
