@@ -21,8 +21,13 @@ struct FormViewSnapshotTests {
         let toRow = try #require(labelRow("To", in: frame))
         #expect(frame.cursor?.x == valueColumn + DisplayWidth.of(MailForm.twoRecipients))
         #expect(frame.cursor?.y == toRow)
-        #expect(frame.shows("분기 보고서 2024-Q3.pdf  application/pdf  1.2 MB"))
-        #expect(frame.shows("제주 현장 사진.jpg  image/jpeg  48.2 KB"))
+        #expect(frame.shows("분기 보고서 2024-Q3.pdf  application/pdf   1.2 MB"))
+        #expect(frame.shows("제주 현장 사진.jpg       image/jpeg       48.2 KB"))
+        // Name, type and size in columns by display width (the Korean names are two columns a syllable).
+        let pdf = try #require(frame.locate("application/pdf")), jpeg = try #require(frame.locate("image/jpeg"))
+        #expect(pdf.x == jpeg.x)
+        let small = try #require(frame.locate("1.2 MB")), large = try #require(frame.locate("48.2 KB"))
+        #expect(small.x + DisplayWidth.of("1.2 MB") == large.x + DisplayWidth.of("48.2 KB"), "sizes right-aligned")
         #expect(frame.shows("> 보고서 초안은 언제 받을 수 있을까요?"))
         #expect(frame.shows("김민수 · Example Corp."))
     }

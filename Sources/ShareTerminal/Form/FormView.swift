@@ -83,13 +83,25 @@ public enum FormView {
             row += 1
             let first = max(0, min(field.selectedAttachment - 3, field.attachments.count - 4))
             let shown = layout.attachmentsCompact ? 0 : 4
-            for (offset, attachment) in field.attachments.dropFirst(first).prefix(shown).enumerated() {
+            // Name, type and size in columns, by display width: names padded
+            // to the longest shown (cut to leave room), types to the longest,
+            // sizes right-aligned.
+            let visible = Array(field.attachments.dropFirst(first).prefix(shown))
+            let sizes = visible.map { ByteCount.words($0.size) }
+            let typeWidth = visible.map { DisplayWidth.of($0.contentType) }.max() ?? 0
+            let sizeWidth = sizes.map { DisplayWidth.of($0) }.max() ?? 0
+            let nameRoom = max(4, state.width - 6 - (2 + typeWidth + 2 + sizeWidth))
+            let nameWidth = min(nameRoom, visible.map { DisplayWidth.of($0.name) }.max() ?? 0)
+            func padded(_ text: String, to width: Int) -> String {
+                text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
+            }
+            for (offset, attachment) in visible.enumerated() {
                 let index = first + offset
                 let selected = focused && index == field.selectedAttachment
-                let size = ByteCount.words(attachment.size)
-                let detail = "  \(attachment.contentType)  \(size)"
-                let nameRoom = max(4, state.width - 6 - DisplayWidth.of(detail))
-                let line = "📎 " + DisplayWidth.truncate(attachment.name, to: nameRoom) + detail
+                let size = sizes[offset]
+                let line = "📎 " + padded(DisplayWidth.truncate(attachment.name, to: nameWidth), to: nameWidth)
+                    + "  " + padded(attachment.contentType, to: typeWidth)
+                    + "  " + String(repeating: " ", count: sizeWidth - DisplayWidth.of(size)) + size
                 if selected { frame.fill(x: 0, y: row + offset, width: state.width, height: 1, style: CellStyle(reverse: true)) }
                 frame.put(line, x: 2, y: row + offset, style: selected ? CellStyle(reverse: true) : .plain)
             }
