@@ -11,10 +11,11 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # test certificate), tmux (the picker driven end to end), python3-vobject (vCards
 # read by another program), CUPS (a real scheduler; lp and lpstat for Print) and
 # groff (the man page renders without a warning), zsh and fish (their completions),
-# mblaze (a second MIME parser beside Python's email).
+# mblaze (a second MIME parser beside Python's email), gettext (msgfmt compiles the
+# translations) and locales (the Korean locale the translation tests make).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
-                python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze
+                python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
@@ -41,7 +42,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages static-libs build run test bench fuzz fuzz-build screenshots examples man install uninstall clean
+.PHONY: all deps bench-deps install-packages static-libs locale build run test bench fuzz fuzz-build screenshots examples man install uninstall clean
 
 all: build
 
@@ -72,15 +73,24 @@ static-libs: deps
 	printf 'INPUT(%s %s)\n' "$$(gcc -print-file-name=libncursesw.a)" "$$(gcc -print-file-name=libtinfo.a)" \
 	  > $(STATIC_LIBS)/libncursesw.so
 
-build: static-libs
+build: static-libs locale
 	$(SWIFT) build $(RELEASE_FLAGS)
+
+# Translations: po/LANG.po compiled into .build/locale/LANG/LC_MESSAGES/share.mo,
+# where a build's binaries look for them (installed ones in PREFIX/share/locale).
+LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
+locale: deps $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/share.mo)
+
+.build/locale/%/LC_MESSAGES/share.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
 
 # The main job: the picker on the demo items (the UI is drawn on /dev/tty).
 run: build
 	@# Exit 1 is a cancelled or unsent share, not a failure of make.
 	$(BIN) $(DEMO) || [ $$? -eq 1 ]
 
-test: static-libs
+test: static-libs locale
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 	@# The end-to-end tests again on the release build, whose link flags differ.
@@ -128,7 +138,7 @@ bench: bench-deps static-libs
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola
 
-screenshots: static-libs
+screenshots: static-libs locale
 	@$(MAKE) --no-print-directory install-packages PACKAGES="$(SCREENSHOT_PACKAGES)"
 	SWIFT="$(SWIFT)" RELEASE_FLAGS="$(RELEASE_FLAGS)" tools/screenshots.sh
 
@@ -142,6 +152,7 @@ MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+LOCALEDIR = $(DESTDIR)$(PREFIX)/share/locale
 
 install: build
 	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
@@ -152,10 +163,12 @@ install: build
 	  install -m 644 "$$tmp/bash" "$(BASHDIR)/share"; \
 	  install -m 644 "$$tmp/zsh" "$(ZSHDIR)/_share"; \
 	  install -m 644 "$$tmp/fish" "$(FISHDIR)/share.fish"
+	for l in $(LANGUAGES); do install -D -m 644 .build/locale/$$l/LC_MESSAGES/share.mo "$(LOCALEDIR)/$$l/LC_MESSAGES/share.mo"; done
 	@echo "installed share in $(BINDIR)"
 
 uninstall:
 	rm -f "$(BINDIR)/share" "$(MAN1DIR)/share.1" "$(BASHDIR)/share" "$(ZSHDIR)/_share" "$(FISHDIR)/share.fish"
+	for l in $(LANGUAGES); do rm -f "$(LOCALEDIR)/$$l/LC_MESSAGES/share.mo"; done
 
 # The man page from the option table (share-docs man); checked in, and a test
 # fails when it differs from what the table makes.

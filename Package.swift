@@ -13,6 +13,8 @@ let package = Package(
         .target(name: "CIdn2"),
         .target(name: "CCurl"),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
+        // GNU gettext as glibc has it (translations).
+        .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
         .target(name: "CThumbnail"),
         // CUPS' client library, loaded when a print job is followed.
         .target(name: "CCups"),
@@ -20,7 +22,7 @@ let package = Package(
         .target(name: "CStartArguments"),
 
         // The shared core: items, sources, providers, activities, eligibility, results.
-        .target(name: "ShareCore", dependencies: ["CMagic"]),
+        .target(name: "ShareCore", dependencies: ["CMagic", "CGettext"]),
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
         .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.

@@ -149,6 +149,19 @@ shot compose-100x30 100 30 'New Message' -- "$SHARE" --config "$WORK/mail.conf" 
 shot compose-warning 100 30 'New Message' C-x 'Send anyway?' -- "$SHARE" --config "$WORK/mail.conf" --activity mail \
     --to park@example.com --subject "3분기 보고서" --text "박지성 님, 3분기 보고서를 첨부합니다. 검토 부탁드립니다."
 
+# In Korean: the catalog make locale compiled (.build/locale, beside the
+# binaries' folder) in a ko_KR.UTF-8 locale made here by localedef.
+[ -e "$ROOT/.build/locale/ko/LC_MESSAGES/share.mo" ] || fail "no Korean catalog: make locale"
+[ -n "${SCRATCH:-}" ] && cp -r "$ROOT/.build/locale" "$SCRATCH/"
+mkdir -p "$WORK/locales"
+localedef -i ko_KR -f UTF-8 "$WORK/locales/ko_KR.UTF-8" || fail "localedef failed: apt-get install locales"
+KOREAN=(env LANG=ko_KR.UTF-8 LOCPATH="$WORK/locales")
+shot picker-ko 100 30 '메일' -- "${KOREAN[@]}" "$SHARE" "${DEMO[@]}"
+shot compose-ko 100 30 '새로운 메시지' -- "${KOREAN[@]}" "$SHARE" --config "$WORK/mail.conf" --activity mail \
+    --to park@example.com --subject "3분기 보고서" --text "$BODY" Demo/mustache.png "Demo/Q4 Projections.pdf"
+shot compose-warning-ko 100 30 '새로운 메시지' C-x '그래도 계속할까요?' -- "${KOREAN[@]}" "$SHARE" --config "$WORK/mail.conf" \
+    --activity mail --to park@example.com --subject "3분기 보고서" --text "박지성 님, 3분기 보고서를 첨부합니다. 검토 부탁드립니다."
+
 # Print's form, against a private CUPS scheduler with three file queues
 # (the test's cups_server.py; cupsd must run as root): nothing reaches a
 # real printer.

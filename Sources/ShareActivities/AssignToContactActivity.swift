@@ -92,10 +92,10 @@ public final class AssignToContactActivity: SystemActivity {
         let labels = AssignToContactActivity.labels(allContacts())
         let image = items.lazy.compactMap(\.fileItem).first
         let shown = image.map { "\($0.name) · \(ByteCount.words($0.size))" } ?? ""
-        return ActivityForm(title: "Assign to Contact", fields: [
-            FormField(id: "photo", label: "Photo", kind: .preview, initialValue: shown),
-            FormField(id: "contact", label: "Contact", kind: .choice(labels), initialValue: labels.first ?? ""),
-        ], actions: [FormAction(id: "assign", label: "Assign", progress: "Saving the photo…")])
+        return ActivityForm(title: localizedActivityTitle, fields: [
+            FormField(id: "photo", label: Localization.text("Photo"), kind: .preview, initialValue: shown),
+            FormField(id: "contact", label: Localization.text("Contact"), kind: .choice(labels), initialValue: labels.first ?? ""),
+        ], actions: [FormAction(id: "assign", label: Localization.text("Assign"), progress: Localization.text("Saving the photo…"))])
     }
 
     /// One label per contact, made distinct (a file name is added where two read the same).

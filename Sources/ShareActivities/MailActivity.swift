@@ -18,9 +18,9 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
     public static var systemType: ActivityType { .mail }
 
     /// The compose screen's primary action.
-    public static let send = FormAction(id: "send", label: "Send", progress: "Sending…", role: .primary)
+    public static let send = FormAction(id: "send", label: Localization.text("Send"), progress: Localization.text("Sending…"), role: .primary)
     /// The compose screen's secondary action.
-    public static let saveDraft = FormAction(id: "save", label: "Save draft", progress: "Saving…", role: .secondary)
+    public static let saveDraft = FormAction(id: "save", label: Localization.text("Save draft"), progress: Localization.text("Saving…"), role: .secondary)
 
     /// What the command line asked for.
     public let request: MailRequest
@@ -79,14 +79,14 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
         var body = FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? "")
         body.initialCursor = initial?.bodyCursor
         body.placeholder = "Write your message here"
-        var form = ActivityForm(title: "New Message", fields: [
-            FormField(id: "from", label: "From", kind: .choice(identities), initialValue: values["from"] ?? identities.first ?? ""),
-            FormField(id: "to", label: "To", kind: .addressList, initialValue: values["to"] ?? ""),
-            FormField(id: "cc", label: "Cc", kind: .addressList, initialValue: values["cc"] ?? ""),
-            FormField(id: "bcc", label: "Bcc", kind: .addressList, initialValue: values["bcc"] ?? ""),
-            FormField(id: "subject", label: "Subject", kind: .text, initialValue: values["subject"] ?? ""),
+        var form = ActivityForm(title: Localization.text("New Message"), fields: [
+            FormField(id: "from", label: Localization.text("From"), kind: .choice(identities), initialValue: values["from"] ?? identities.first ?? ""),
+            FormField(id: "to", label: Localization.text("To"), kind: .addressList, initialValue: values["to"] ?? ""),
+            FormField(id: "cc", label: Localization.text("Cc"), kind: .addressList, initialValue: values["cc"] ?? ""),
+            FormField(id: "bcc", label: Localization.text("Bcc"), kind: .addressList, initialValue: values["bcc"] ?? ""),
+            FormField(id: "subject", label: Localization.text("Subject"), kind: .text, initialValue: values["subject"] ?? ""),
             body,
-            FormField(id: "attachments", label: "Attachments", kind: .attachmentList, initialValue: values["attachments"] ?? ""),
+            FormField(id: "attachments", label: Localization.text("Attachments"), kind: .attachmentList, initialValue: values["attachments"] ?? ""),
         ], actions: [MailActivity.send, MailActivity.saveDraft])
         form.isRecovered = resumedValues != nil
         return form
@@ -136,9 +136,9 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
     public func warnings(before action: FormAction, values: [String: String]) -> [String] {
         guard action == MailActivity.send else { return [] }
         var warnings: [String] = []
-        if (values["subject"] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty { warnings.append("The subject is empty.") }
+        if (values["subject"] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty { warnings.append(Localization.text("The subject is empty.")) }
         if AttachedFile.list(values["attachments"] ?? "").isEmpty, MailActivity.mentionsAttachment(values["body"] ?? "") {
-            warnings.append("The message mentions an attachment, but nothing is attached.")
+            warnings.append(Localization.text("The message mentions an attachment, but nothing is attached."))
         }
         return warnings
     }

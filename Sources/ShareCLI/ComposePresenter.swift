@@ -171,7 +171,7 @@ final class ComposeProgram: ScreenProgram {
         var draft: String?
         if let autosaving {
             do { draft = try autosaving.autosave(values) } catch {
-                _ = FormUpdate.update(&screen, .status("Autosave failed: \(ErrorText.sentence(error))", isError: true))
+                _ = FormUpdate.update(&screen, .status(Localization.text("Autosave failed: %@", ErrorText.sentence(error)), isError: true))
             }
         }
         services.stateFile.write(activity: activity.activityType, values: values, draft: draft)
@@ -189,10 +189,10 @@ final class ComposeProgram: ScreenProgram {
 
     private static func attachProblem(_ path: String) -> String {
         var info = stat()
-        if stat(path, &info) != 0 { return "No such file: \(path)" }
-        if info.st_mode & S_IFMT == S_IFDIR { return "\(path) is a folder; attach files" }
-        if info.st_mode & S_IFMT != S_IFREG { return "\(path) is not a regular file" }
-        return "Cannot read \(path)"
+        if stat(path, &info) != 0 { return Localization.text("No such file: %@", path) }
+        if info.st_mode & S_IFMT == S_IFDIR { return Localization.text("%@ is a folder; attach files", path) }
+        if info.st_mode & S_IFMT != S_IFREG { return Localization.text("%@ is not a regular file", path) }
+        return Localization.text("Cannot read %@", path)
     }
 }
 

@@ -37,6 +37,7 @@ enum HelpText {
           $XDG_STATE_HOME/share/pins           activities pinned in the picker (p)
           XDG_PICTURES_DIR, else ~/Pictures    where Save to Pictures keeps images
           [contacts] vcard-dir, else ~/.contacts   the vCards Assign to Contact changes
+          PREFIX/share/locale/*/LC_MESSAGES/share.mo   translations (LANG=ko_KR.UTF-8)
 
         Exit codes:
           0 completed   1 not completed (cancelled, saved, queued)

@@ -127,6 +127,12 @@ bodies), recipients and what the activity handed back; kept for
 .I $XDG_STATE_HOME/share/pins
 activities pinned from the picker (p), one type a line, after the
 config's [picker] pinned
+.TP
+.I PREFIX/share/locale/LANG/LC_MESSAGES/share.mo
+the translations (GNU gettext) of the screens and messages, chosen by
+LANGUAGE, LC_ALL, LC_MESSAGES and LANG (Korean: LANG=ko_KR.UTF-8);
+\-\-list, \-\-json, the history and the exit codes never change with the
+language
 .SH EXAMPLES
 .nf
 share report.pdf https://example.com

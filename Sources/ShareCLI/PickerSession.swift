@@ -79,7 +79,7 @@ enum PickerSession {
     /// The tiles of `activities`, in their order.
     static func tiles(_ activities: [any Activity], sheet: ShareSheet) -> [PickerTile] {
         activities.map { activity in
-            PickerTile(type: activity.activityType, title: activity.activityTitle, icon: icon(activity.activityImage),
+            PickerTile(type: activity.activityType, title: activity.localizedActivityTitle, icon: icon(activity.activityImage),
                        category: sheet.category(of: activity))
         }
     }

@@ -9,7 +9,7 @@ extension ComposePresenter {
         guard let terminal = try? openTerminal() else { return try await work() }
         defer { terminal.end() }
         let size = terminal.size
-        let state = ProgressState(title: "Preparing the items for \(activity.activityTitle)", width: size.width,
+        let state = ProgressState(title: Localization.text("Preparing the items for %@", activity.localizedActivityTitle), width: size.width,
                                   height: size.height, colors: terminal.colors)
         let program = PreparationProgram(state: state, providers: providers)
         let loop = ScreenLoop<PreparationProgram.Message>(terminal: terminal)

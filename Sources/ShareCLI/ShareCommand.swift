@@ -51,10 +51,12 @@ public enum ShareCommand {
 
     /// Runs `share` as a program's `main` does and exits with its code; the
     /// concurrency runtime starts only if an activity runs. Call it from
-    /// synchronous top-level code (`MainActor.assumeIsolated`).
+    /// synchronous top-level code (`MainActor.assumeIsolated`). Messages
+    /// and screens follow the environment's language (`LANG`, `LC_MESSAGES`).
     public static func exitAfterRunning(rawArguments: [[UInt8]], console: Console,
                                         applicationActivities: [any Activity] = [],
                                         activityItems: [ActivityItem] = []) -> Never {
+        setlocale(LC_MESSAGES, "")
         switch start(rawArguments: rawArguments, console: console, applicationActivities: applicationActivities,
                      activityItems: activityItems) {
         case .exit(let code):
@@ -205,14 +207,14 @@ public enum ShareCommand {
         }
         sheet.apply(filter(pinnedHere: pins.read()))
         let togglePin = { (type: ActivityType) -> String in
-            let title = sheet.activity(ofType: type)?.activityTitle ?? type.rawValue
-            if configuration.pinned.contains(type) { return "\(title) is pinned in the config ([picker] pinned)" }
+            let title = sheet.activity(ofType: type)?.localizedActivityTitle ?? type.rawValue
+            if configuration.pinned.contains(type) { return Localization.text("%@ is pinned in the config ([picker] pinned)", title) }
             do {
                 let now = try pins.toggle(type)
                 sheet.apply(filter(pinnedHere: now))
-                return now.contains(type) ? "Pinned \(title): it comes first from now on" : "Unpinned \(title)"
+                return now.contains(type) ? Localization.text("Pinned %@: it comes first from now on", title) : Localization.text("Unpinned %@", title)
             } catch {
-                return "Cannot pin \(title): \(ErrorText.sentence(error))"
+                return Localization.text("Cannot pin %@: %@", title, ErrorText.sentence(error))
             }
         }
 
@@ -269,7 +271,7 @@ public enum ShareCommand {
             }.joined())
         }
         if eligible.isEmpty {
-            console.error("share: no activity can take these items (see share --explain)\n")
+            console.error("share: " + Localization.text("no activity can take these items (see share --explain)") + "\n")
             return ExitCode.noActivity
         }
         return ExitCode.completed
@@ -383,7 +385,7 @@ public enum ShareCommand {
             return ExitCode.completed
         }
         if entries.isEmpty {
-            console.error("share: the history is empty (\(history.path))\n")
+            console.error("share: " + Localization.text("the history is empty (%@)", history.path) + "\n")
             return ExitCode.completed
         }
         var text = ""
@@ -422,7 +424,7 @@ public enum ShareCommand {
             entry = found
         } else {
             guard let found = entries.last(where: { $0.undoes == nil && !$0.pendingUndo(in: entries).isEmpty }) else {
-                console.error("share: there is no share in the history to undo\n")
+                console.error("share: " + Localization.text("there is no share in the history to undo") + "\n")
                 return ExitCode.failed
             }
             entry = found
@@ -450,7 +452,7 @@ public enum ShareCommand {
         }
         if !done.isEmpty {
             do { try history.append(HistoryEntry(undoing: entry, done: done, what: said, date: Date())) } catch {
-                console.error("share: warning: the share history was not written: \(TerminalText.sanitized(error.description))\n")
+                warn(Localization.text("the share history was not written: %@", error.description), console)
             }
         }
         return refused ? ExitCode.failed : ExitCode.completed
@@ -484,7 +486,7 @@ public enum ShareCommand {
             text += "\(word)\t\(path)" + (message.map { "\t\(TerminalText.sanitized($0))" } ?? "") + "\n"
         }
         if options.json { console.output(JSONValue.array(rows).serialized + "\n") } else { console.output(text) }
-        if outcomes.isEmpty && !options.json { console.error("share: the outbox is empty\n") }
+        if outcomes.isEmpty && !options.json { console.error("share: " + Localization.text("the outbox is empty") + "\n") }
         return worst
     }
 
@@ -499,7 +501,7 @@ public enum ShareCommand {
             pending = []
         }
         guard !eligible.isEmpty else {
-            console.error("share: no activity can take these items (see share --explain)\n")
+            console.error("share: " + Localization.text("no activity can take these items (see share --explain)") + "\n")
             return .exit(ExitCode.noActivity)
         }
         guard console.hasTerminal() else {
@@ -531,17 +533,17 @@ public enum ShareCommand {
         func record(_ result: ActivityResult) -> String? {
             guard let type = result.activityType else { return nil }
             do { try history.append(HistoryEntry(result: result, activity: type, items: items, date: Date())) } catch {
-                return "the share history was not written: \(error.description)"
+                return Localization.text("the share history was not written: %@", error.description)
             }
             return nil
         }
     }
 
     static func report(_ result: ActivityResult, options: Options, console: Console, record: Recorder? = nil) -> Int32 {
-        if let problem = record?.record(result) { console.error("share: warning: \(TerminalText.sanitized(problem))\n") }
+        if let problem = record?.record(result) { warn(problem, console) }
         if options.json { console.output(result.json.serialized + "\n") }
-        if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
-        for warning in result.warnings { console.error("share: warning: \(TerminalText.sanitized(warning))\n") }
+        if let error = result.error { console.error("share: \(TerminalText.sanitized(Localization.text(error.message)))\n") }
+        for warning in result.warnings { warn(warning, console) }
         return result.exitCode
     }
 
@@ -573,6 +575,11 @@ public enum ShareCommand {
 
     static func pad(_ text: String, _ width: Int) -> String {
         text + String(repeating: " ", count: max(0, width - DisplayWidth.of(text)))
+    }
+
+    /// `share: warning: …` on standard error, in the reader's language.
+    static func warn(_ warning: String, _ console: Console) {
+        console.error("share: " + TerminalText.sanitized(Localization.text("warning: %@", Localization.text(warning))) + "\n")
     }
 
     static func usage(_ message: String, _ console: Console) -> Int32 {

@@ -22,7 +22,8 @@ import Testing
                 "man": base.appendingPathComponent("share/man/man1/share.1"),
                 "bash": base.appendingPathComponent("share/bash-completion/completions/share"),
                 "zsh": base.appendingPathComponent("share/zsh/site-functions/_share"),
-                "fish": base.appendingPathComponent("share/fish/vendor_completions.d/share.fish")]
+                "fish": base.appendingPathComponent("share/fish/vendor_completions.d/share.fish"),
+                "Korean": base.appendingPathComponent("share/locale/ko/LC_MESSAGES/share.mo")]
     }
 
     func check(stage: URL, prefix: String, arguments: [String]) throws {
@@ -36,6 +37,11 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: binary.path))
         let version = try Share.run(binary, ["--version"], environment: fixtures.environment, directory: fixtures.files)
         #expect(version.status == 0 && version.out.hasPrefix("share "), "\(version.err)")
+        // The installed binary finds the installed catalog (PREFIX/share/locale).
+        var korean = fixtures.environment
+        for (name, value) in try KoreanTests.korean() { korean[name] = value }
+        let history = try Share.run(binary, ["--history"], environment: korean, directory: fixtures.files)
+        #expect(history.err.hasPrefix("share: 공유 기록이 비어 있습니다 ("), "stderr: \(history.err)")
         #expect(try Data(contentsOf: try #require(files["man"])) == Data(contentsOf: Self.root.appendingPathComponent("share.1")))
         for shell in ["bash", "zsh", "fish"] {
             let script = try fixtures.share("--completions", shell).stdout

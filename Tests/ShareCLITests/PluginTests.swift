@@ -156,14 +156,19 @@ import Testing
         #expect(try reason(["--text", "hi"]) == "unsupported-items")
     }
 
-    @Test func namesFollowTheLanguage() throws {
+    /// The picker shows `Name[ko]` in Korean (KoreanTests); `--list` is
+    /// machine-readable and lists `Name` in every language.
+    @Test func nameForTheLanguageAndNameForTheList() throws {
         let fixtures = try Fixtures()
         let script = try recorder(fixtures)
         try plugin(fixtures, "mustache", "[Activity]\nType=com.example.mustache\nName=Mustachify\nName[ko]=콧수염\nExec=\(script.path)\n")
-        let korean = try fixtures.share(["--list", "--text", "x"], changes: ["LANG": "ko_KR.UTF-8"])
-        #expect(korean.out.contains("com.example.mustache\t콧수염"), "stdout: \(korean.out)")
-        let english = try fixtures.share(["--list", "--text", "x"], changes: ["LANG": "en_US.UTF-8"])
-        #expect(english.out.contains("com.example.mustache\tMustachify"), "stdout: \(english.out)")
+        let manifest = try PluginManifest(text: "[Activity]\nType=com.example.mustache\nName=Mustachify\nName[ko]=콧수염\nExec=/bin/true\n",
+                                          path: "mustache.activity", language: "ko", findExecutable: { $0 })
+        #expect(manifest.localizedName == "콧수염" && manifest.name == "Mustachify")
+        for language in ["ko_KR.UTF-8", "en_US.UTF-8"] {
+            let list = try fixtures.share(["--list", "--text", "x"], changes: ["LANG": language])
+            #expect(list.out.contains("com.example.mustache\tMustachify"), "\(language): \(list.out)")
+        }
     }
 
     @Test func brokenManifestsAreSkippedAndNamedByExplain() throws {

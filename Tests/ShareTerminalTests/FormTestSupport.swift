@@ -131,7 +131,7 @@ extension FormEffect {
 }
 
 /// The column where every header field's value starts (after the labels).
-let valueColumn = FormView.labelWidth + 1
+let valueColumn = 11
 
 /// Checks that the frame's cursor, if shown, is on a cell of the frame.
 func expectCursorInside(_ frame: Frame, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -29,6 +29,7 @@ public final class PluginActivity: Activity {
 
     public var activityType: ActivityType { manifest.type }
     public var activityTitle: String { manifest.name }
+    public var localizedActivityTitle: String { manifest.localizedName }
     public var activityCategory: ActivityCategory { manifest.category }
     public var supportedKinds: Set<ItemKind> { manifest.accepts }
     public var activityImage: ActivityImage {
@@ -50,7 +51,7 @@ public final class PluginActivity: Activity {
 
     public func makeForm() -> ActivityForm? {
         guard !manifest.fields.isEmpty else { return nil }
-        return ActivityForm(title: manifest.name, fields: manifest.fields.map { id in
+        return ActivityForm(title: manifest.localizedName, fields: manifest.fields.map { id in
             FormField(id: id, label: id.prefix(1).uppercased() + id.dropFirst(),
                       kind: id == "body" || id == "message" ? .multilineText : .text)
         })
@@ -79,27 +80,27 @@ public final class PluginActivity: Activity {
                                    outputLimit: maxOutput, errorLimit: 1 << 20, supervision: Subprocess.Supervision(timeout: timeout))
             }.value
         } catch {
-            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.name): \(ErrorText.sentence(error))"))
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.localizedName): \(ErrorText.sentence(error))"))
             return
         }
         if outcome.cancelled {
-            session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "\(manifest.name) was stopped"))
+            session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "\(manifest.localizedName) was stopped"))
             return
         }
         if outcome.outputExceeded {
             session.fail(ActivityError(code: ActivityError.Code.pluginFailed,
-                message: "\(manifest.name) printed more than \(maxOutput) bytes on standard output (MaxOutput) and was stopped"))
+                message: "\(manifest.localizedName) printed more than \(maxOutput) bytes on standard output (MaxOutput) and was stopped"))
             return
         }
         if outcome.timedOut {
             session.fail(ActivityError(code: ActivityError.Code.timeout,
-                message: "\(manifest.name) did not finish within \(Int(manifest.timeout)) s and was stopped"))
+                message: "\(manifest.localizedName) did not finish within \(Int(manifest.timeout)) s and was stopped"))
             return
         }
         guard outcome.status == 0 else {
             let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
             session.fail(ActivityError(code: ActivityError.Code.pluginFailed,
-                message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
+                message: text.isEmpty ? "\(manifest.localizedName) failed (exit \(outcome.status))" : String(text.suffix(2000))))
             return
         }
         session.finish(.performed, returnedItems: PluginActivity.returnedItems(outcome.output))

@@ -11,8 +11,10 @@ public struct PluginManifest: Sendable, Equatable {
     /// The file it was read from.
     public var path: String
     public var type: ActivityType
-    /// `Name`, or `Name[xx]` for the language of `LANG`.
+    /// `Name`: the title in every language (`--list`, `--json`).
     public var name: String
+    /// `Name[xx]` for the language of `LANG`, or `Name`: what people read.
+    public var localizedName: String
     public var category: ActivityCategory
     /// `Icon`: a glyph or short text art (`\n` between lines), or a PNG path.
     public var icon: String?
@@ -72,7 +74,8 @@ public struct PluginManifest: Sendable, Equatable {
         do { type = try ActivityType(parsing: typeText) } catch { throw problem("Type: \(error)") }
         guard !type.isSystem else { throw problem("Type \(typeText) is a system activity; use a reverse-DNS name") }
         guard let baseName = values.name, !baseName.isEmpty else { throw problem("Name is missing") }
-        name = language.flatMap { localizedNames[$0] } ?? baseName
+        name = baseName
+        localizedName = language.flatMap { localizedNames[$0] } ?? baseName
         for (key, text) in [("Name", baseName)] + localizedNames.map({ ("Name[\($0.key)]", $0.value) }) where text.count > PluginManifest.longestName {
             throw problem("\(key) is \(text.count) characters long; a name is at most \(PluginManifest.longestName)")
         }

@@ -93,8 +93,10 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
 
     // MARK: - The form
 
-    static let sidesChoices = ["printer's default", "one-sided", "two-sided", "two-sided, short edge"]
-    static let scalingChoices = ["actual size", "fit to page"]
+    static var sidesChoices: [String] {
+        [Localization.text("printer's default"), Localization.text("one-sided"), Localization.text("two-sided"), Localization.text("two-sided, short edge")]
+    }
+    static var scalingChoices: [String] { [Localization.text("actual size"), Localization.text("fit to page")] }
 
     /// The printer and its options, unless `--printer` chose already.
     public func makeForm() -> ActivityForm? {
@@ -102,15 +104,15 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
         let found = destinations()
         let files = items.compactMap(\.fileItem).map { "\($0.name) · \(ByteCount.words($0.size))" }.joined(separator: ", ")
         let sides = request.sides.map { PrintRequest.Sides.allCases.firstIndex(of: $0)! + 1 } ?? 0
-        return ActivityForm(title: "Print", fields: [
-            FormField(id: "files", label: "Print", kind: .preview, initialValue: files),
-            FormField(id: "printer", label: "Printer", kind: .choice(found.names), initialValue: found.preferred ?? found.names.first ?? ""),
-            FormField(id: "copies", label: "Copies", kind: .text, initialValue: String(request.copies)),
-            FormField(id: "pages", label: "Pages", kind: .text, initialValue: request.pages ?? "all"),
-            FormField(id: "sides", label: "Sides", kind: .choice(PrintActivity.sidesChoices), initialValue: PrintActivity.sidesChoices[sides]),
-            FormField(id: "scaling", label: "Scaling", kind: .choice(PrintActivity.scalingChoices),
+        return ActivityForm(title: localizedActivityTitle, fields: [
+            FormField(id: "files", label: Localization.text("Print"), kind: .preview, initialValue: files),
+            FormField(id: "printer", label: Localization.text("Printer"), kind: .choice(found.names), initialValue: found.preferred ?? found.names.first ?? ""),
+            FormField(id: "copies", label: Localization.text("Copies"), kind: .text, initialValue: String(request.copies)),
+            FormField(id: "pages", label: Localization.text("Pages"), kind: .text, initialValue: request.pages ?? Localization.text("all")),
+            FormField(id: "sides", label: Localization.text("Sides"), kind: .choice(PrintActivity.sidesChoices), initialValue: PrintActivity.sidesChoices[sides]),
+            FormField(id: "scaling", label: Localization.text("Scaling"), kind: .choice(PrintActivity.scalingChoices),
                       initialValue: PrintActivity.scalingChoices[request.fitToPage ? 1 : 0]),
-        ], actions: [FormAction(id: "print", label: "Print", progress: "Printing…")])
+        ], actions: [FormAction(id: "print", label: Localization.text("Print"), progress: Localization.text("Printing…"))])
     }
 
     public func problem(in field: FormField, value: String) -> String? {
@@ -127,7 +129,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     /// Whether the form's pages mean every page: `all`, or nothing typed.
     static func allPages(_ text: String) -> Bool {
         let trimmed = text.trimmingWhitespace()
-        return trimmed.isEmpty || trimmed.lowercased() == "all"
+        return trimmed.isEmpty || trimmed.lowercased() == "all" || trimmed == Localization.text("all")
     }
 
     /// The request the form's values make (the command line's when there is no form).

@@ -21,8 +21,10 @@ import Glibc
 public protocol Activity: AnyObject {
     /// The type name (`mail`, or a reverse-DNS name for custom activities).
     var activityType: ActivityType { get }
-    /// The title under the tile.
+    /// The title, the same in every language (`--list`, `--json`).
     var activityTitle: String { get }
+    /// The title under the tile, in the reader's language.
+    var localizedActivityTitle: String { get }
     /// The tile's icon.
     var activityImage: ActivityImage { get }
     /// The row the tile goes in.
@@ -42,6 +44,9 @@ public protocol Activity: AnyObject {
 }
 
 extension Activity {
+    /// By default the title through the catalogs of ``Localization`` (the
+    /// system activities' titles are there); as it is when not found.
+    public var localizedActivityTitle: String { Localization.text(activityTitle) }
     /// By default an activity shows a generic glyph.
     public var activityImage: ActivityImage { .glyph("◆") }
     /// By default an activity is an action.

@@ -58,7 +58,7 @@ public struct FormAction: Sendable, Equatable {
     }
 
     /// The action of a form that declares none: `Done`.
-    public static let done = FormAction(id: "done", label: "Done", progress: "Working…")
+    public static let done = FormAction(id: "done", label: Localization.text("Done"), progress: Localization.text("Working…"))
 }
 
 /// A form the person submitted: the action chosen and the values by field id.

@@ -81,7 +81,7 @@ public enum FormUpdate {
             state.fields[index].attachments.append(row)
             state.fields[index].selectedAttachment = state.fields[index].attachments.count - 1
             state.dialog = nil
-            setStatus(&state, "Attached \(row.name)", error: false)
+            setStatus(&state, Localization.text("Attached %@", row.name), error: false)
             return changed(&state, field: state.fields[index].field.id)
         case .status(let text, let isError): setStatus(&state, text, error: isError)
         case .problem(let field, let text):
@@ -89,7 +89,7 @@ public enum FormUpdate {
         case .edited(let field, let text):
             guard let index = state.index(of: field) else { return [] }
             guard let text else {
-                setStatus(&state, "The editor failed; the text is as it was", error: true)
+                setStatus(&state, Localization.text("The editor failed; the text is as it was"), error: true)
                 return []
             }
             state.fields[index].editor.setText(text)
@@ -285,7 +285,7 @@ public enum FormUpdate {
                 let removed = state.fields[index].attachments.remove(at: row)
                 state.fields[index].selectedAttachment = max(0, min(row, state.fields[index].attachments.count - 1))
                 state.dialog = nil
-                setStatus(&state, "Removed \(removed.name)", error: false)
+                setStatus(&state, Localization.text("Removed %@", removed.name), error: false)
                 return changed(&state, field: state.fields[index].field.id)
             }
             state.dialog = nil

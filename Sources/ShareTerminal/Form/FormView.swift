@@ -2,14 +2,19 @@ import ShareCore
 
 /// The form screen's view: state → frame, pure.
 public enum FormView {
-    static let labelWidth = 10
+    /// The header labels' column: 10 wide, wider for longer labels (as
+    /// in some languages), up to a third of the screen.
+    static func labelWidth(_ state: FormState, _ layout: FormLayout) -> Int {
+        let longest = layout.headerFields.map { DisplayWidth.of(state.fields[$0].field.label) }.max() ?? 0
+        return max(10, min(state.width / 3, longest + 2))
+    }
 
     /// Draws `state`.
     public static func view(_ state: FormState) -> Frame {
         var frame = Frame(width: state.width, height: state.height)
         let layout = FormLayout(state)
         guard !layout.tooSmall else {
-            frame.put(DisplayWidth.truncate("Make the terminal larger for this form", to: max(0, state.width)), x: 0, y: 0)
+            frame.put(DisplayWidth.truncate(Localization.text("Make the terminal larger for this form"), to: max(0, state.width)), x: 0, y: 0)
             return frame
         }
         let accent = CellStyle(foreground: .cyan, bold: true)
@@ -20,6 +25,7 @@ public enum FormView {
         var y = 1
         var cursor: (x: Int, y: Int)?
         var completionAnchor: (x: Int, y: Int)?
+        let labelWidth = labelWidth(state, layout)
         for index in layout.headerFields {
             let field = state.fields[index]
             let focused = index == state.focus && state.dialog == nil
@@ -77,7 +83,7 @@ public enum FormView {
             let focused = attachmentIndex == state.focus && state.dialog == nil
             var row = state.height - bottomReserved - attachmentLines
             let heading = "\(field.field.label) (\(field.attachments.count))"
-                + (focused ? "  ↑↓ select  d remove" : "  \(KeyNames.label(state.keys.attach)) to add")
+                + "  " + (focused ? Localization.text("↑↓ select  d remove") : Localization.text("%@ to add", KeyNames.label(state.keys.attach)))
             frame.put(String(repeating: "─", count: state.width), x: 0, y: row, style: CellStyle(dim: true))
             frame.put(" " + heading + " ", x: 2, y: row, style: focused ? accent : CellStyle(dim: true))
             row += 1
@@ -134,10 +140,10 @@ public enum FormView {
         for (key, role) in [(keys.primary, FormAction.Role.primary), (keys.secondary, .secondary)] {
             if let action = state.action(role) { parts.append("\(KeyNames.label(key)) \(action.label)") }
         }
-        if state.fields.contains(where: { $0.field.kind == .attachmentList }) { parts.append("\(KeyNames.label(keys.attach)) Attach") }
+        if state.fields.contains(where: { $0.field.kind == .attachmentList }) { parts.append(KeyNames.label(keys.attach) + " " + Localization.text("Attach")) }
         if state.fields.contains(where: { $0.field.kind == .multilineText }) { parts.append("\(KeyNames.label(keys.editor)) $EDITOR") }
-        if state.fields.filter(\.isFocusable).count > 1 { parts.append("Tab Next") }
-        parts.append("\(KeyNames.label(keys.cancel)) Cancel")
+        if state.fields.filter(\.isFocusable).count > 1 { parts.append("Tab " + Localization.text("Next")) }
+        parts.append(KeyNames.label(keys.cancel) + " " + Localization.text("Cancel"))
         return parts.joined(separator: "  ")
     }
 
@@ -154,7 +160,7 @@ public enum FormView {
         let x = (state.width - width) / 2
         let y = max(1, (state.height - height) / 2)
         frame.box(x: x, y: y, width: width, height: height)
-        frame.put(" " + DisplayWidth.truncate("Choose \(field.field.label)", to: width - 4) + " ", x: x + 2, y: y, style: CellStyle(bold: true))
+        frame.put(" " + DisplayWidth.truncate(Localization.text("Choose %@", field.field.label), to: width - 4) + " ", x: x + 2, y: y, style: CellStyle(bold: true))
         let (text, column) = window(filter, width: width - 6)
         frame.put("/ ", x: x + 2, y: y + 1, style: CellStyle(dim: true))
         frame.put(text, x: x + 4, y: y + 1)
@@ -162,7 +168,7 @@ public enum FormView {
         let position = matches.firstIndex(of: selected) ?? 0
         let first = max(0, min(position - rows + 1, matches.count - rows))
         if matches.isEmpty {
-            frame.put(DisplayWidth.truncate("no \(field.field.label.lowercased()) matches", to: width - 4), x: x + 2, y: y + 2,
+            frame.put(DisplayWidth.truncate(Localization.text("no %@ matches", field.field.label.lowercased()), to: width - 4), x: x + 2, y: y + 2,
                       style: CellStyle(dim: true))
         }
         for (offset, option) in matches.dropFirst(first).prefix(rows).enumerated() {
@@ -172,7 +178,7 @@ public enum FormView {
             frame.put((isSelected ? "▸ " : "  ") + DisplayWidth.truncate(options[option], to: width - 6), x: x + 2, y: y + 2 + offset,
                       style: style)
         }
-        frame.put(DisplayWidth.truncate("↑↓ select  Enter choose  Esc close", to: width - 4), x: x + 2, y: y + height - 2,
+        frame.put(DisplayWidth.truncate(Localization.text("↑↓ select  Enter choose  Esc close"), to: width - 4), x: x + 2, y: y + height - 2,
                   style: CellStyle(dim: true))
         return (x + 4 + column, y + 1)
     }
@@ -232,19 +238,19 @@ public enum FormView {
         var prompt: TextEditor?
         switch dialog {
         case .confirmAction(let action, let warnings):
-            lines = warnings + ["", "\(action.label) anyway?  y \(action.label.lowercased())   n go back"]
+            lines = warnings + ["", Localization.text("%@ anyway?  y %@   n go back", action.label, action.label.lowercased())]
         case .confirmCancel:
             let keep = state.action(.secondary).map { "s \($0.label.lowercased())   " } ?? ""
-            lines = ["There are unsaved changes.", "", keep + "d discard   Esc keep editing"]
+            lines = [Localization.text("There are unsaved changes."), "", keep + Localization.text("d discard   Esc keep editing")]
         case .chooser(let index, let filter, let selected):
             return drawChooser(state.fields[index], filter: filter, selected: selected, state, into: &frame)
         case .confirmRemove(let row):
             let name = state.fields.first { $0.field.kind == .attachmentList }.flatMap { field in
                 field.attachments.indices.contains(row) ? field.attachments[row].name : nil
-            } ?? "this file"
-            lines = ["Remove \(name)?", "", "y remove   n keep"]
+            } ?? Localization.text("this file")
+            lines = [Localization.text("Remove %@?", name), "", Localization.text("y remove   n keep")]
         case .attachPath(let editor, let completions):
-            lines = ["Attach a file (Tab completes, Enter attaches, Esc closes):", ""] + completions.prefix(8).map { "  " + $0 }
+            lines = [Localization.text("Attach a file (Tab completes, Enter attaches, Esc closes):"), ""] + completions.prefix(8).map { "  " + $0 }
             prompt = editor
         }
         let width = min(state.width - 4, max(44, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4))

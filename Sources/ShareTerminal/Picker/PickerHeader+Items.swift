@@ -10,23 +10,23 @@ extension PickerHeader {
     /// how much.
     public static func describing(_ items: [ShareItem], title: String? = nil, metadata: LinkMetadata? = nil) -> PickerHeader {
         let first = items.first
-        let heading = title ?? metadata?.title ?? first.map(name) ?? "Nothing to share"
+        let heading = title ?? metadata?.title ?? first.map(name) ?? Localization.text("Nothing to share")
         let subtitle: String
         if let url = metadata?.url {
             // Link metadata describes the shared thing: show where it lives.
             subtitle = (url.host.map { $0 + (url.path == "/" ? "" : url.path) } ?? url.absoluteString)
-                + (items.count > 1 ? " · \(items.count) items" : "")
+                + (items.count > 1 ? " · " + Localization.plural("%@ item", "%@ items", count: items.count, String(items.count)) : "")
         } else if items.isEmpty {
             subtitle = ""
         } else if items.count == 1, let item = first {
             subtitle = detail(item)
         } else {
-            var counts: [(String, Int)] = []
+            var counts: [(ItemKind, Int)] = []
             for item in items {
-                let word = noun(item)
-                if let index = counts.firstIndex(where: { $0.0 == word }) { counts[index].1 += 1 } else { counts.append((word, 1)) }
+                if let index = counts.firstIndex(where: { $0.0 == item.kind }) { counts[index].1 += 1 } else { counts.append((item.kind, 1)) }
             }
-            subtitle = "\(items.count) items: " + counts.map { "\($0.1) \($0.0)\($0.1 == 1 ? "" : "s")" }.joined(separator: ", ")
+            subtitle = Localization.plural("%@ item: %@", "%@ items: %@", count: items.count, String(items.count),
+                                           counts.map { count($0.1, of: $0.0) }.joined(separator: ", "))
         }
         return PickerHeader(title: heading, subtitle: subtitle, icon: first.map(icon) ?? "◆")
     }
@@ -41,18 +41,20 @@ extension PickerHeader {
 
     static func detail(_ item: ShareItem) -> String {
         switch item {
-        case .text(let text): "Text · \(text.count) character\(text.count == 1 ? "" : "s")"
+        case .text(let text): Localization.plural("Text · %@ character", "Text · %@ characters", count: text.count, String(text.count))
         case .url(let url): url.absoluteString
         case .image(let file), .file(let file): "\(file.contentType) · \(ByteCount.words(file.size))"
         }
     }
 
-    static func noun(_ item: ShareItem) -> String {
-        switch item {
-        case .text: "text"
-        case .url: "link"
-        case .image: "image"
-        case .file: "file"
+    /// "2 images", "1 link".
+    static func count(_ count: Int, of kind: ItemKind) -> String {
+        let number = String(count)
+        return switch kind {
+        case .string: Localization.plural("%@ text", "%@ texts", count: count, number)
+        case .url: Localization.plural("%@ link", "%@ links", count: count, number)
+        case .image: Localization.plural("%@ image", "%@ images", count: count, number)
+        case .file: Localization.plural("%@ file", "%@ files", count: count, number)
         }
     }
 

@@ -38,9 +38,9 @@ public enum PickerRow: Sendable, Equatable, CaseIterable {
     /// The row's heading.
     public var title: String {
         switch self {
-        case .people: "People"
-        case .share: "Share"
-        case .action: "Actions"
+        case .people: Localization.text("People")
+        case .share: Localization.text("Share")
+        case .action: Localization.text("Actions")
         }
     }
 }

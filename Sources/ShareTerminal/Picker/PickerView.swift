@@ -1,3 +1,5 @@
+import ShareCore
+
 /// The picker's view: state → frame. Pure: the same state and size always
 /// give the same frame, which the snapshot tests compare.
 public enum PickerView {
@@ -68,7 +70,7 @@ public enum PickerView {
         }
         let tiles = state.visibleTiles
         if tiles.isEmpty {
-            let message = state.filter.map { "No activity matches “\($0)”" } ?? "No activity can take these items"
+            let message = state.filter.map { Localization.text("No activity matches “%@”", $0) } ?? Localization.text("No activity can take these items")
             frame.put(DisplayWidth.truncate(message, to: state.width - 2), x: 1, y: min(top, state.height - 1),
                       style: CellStyle(dim: true))
             return
@@ -174,7 +176,7 @@ public enum PickerView {
         let y = (frame.height - height) / 2
         let keyWidth = min(14, max(13, width / 3))
         frame.box(x: x, y: y, width: width, height: height)
-        frame.put(" Keys ", x: x + 2, y: y, style: CellStyle(bold: true))
+        frame.put(" " + Localization.text("Keys") + " ", x: x + 2, y: y, style: CellStyle(bold: true))
         let top = y + (roomy ? 2 : 1)
         for (row, entry) in keyHelp.prefix(height - (roomy ? 4 : 2)).enumerated() {
             frame.put(DisplayWidth.truncate(entry.0, to: keyWidth - 1), x: x + 2, y: top + row, style: CellStyle(bold: true))
@@ -188,9 +190,9 @@ public enum PickerView {
     /// (digits are fixed): `←↓↑→ move  Tab row  Enter pick  1-9 pick  …`.
     static func helpBar(_ keys: KeyMap) -> String {
         let commands: [(key: String?, meaning: String)] = [
-            (moveLabel(keys), "move"), (firstLabel(keys, .nextRow), "row"), (firstLabel(keys, .pick), "pick"),
-            ("1-9", "pick"), (firstLabel(keys, .filter), "filter"), (firstLabel(keys, .pin), "pin"), (firstLabel(keys, .help), "keys"),
-            (firstLabel(keys, .cancel), "cancel"),
+            (moveLabel(keys), Localization.text("move")), (firstLabel(keys, .nextRow), Localization.text("row")), (firstLabel(keys, .pick), Localization.text("pick")),
+            ("1-9", Localization.text("pick")), (firstLabel(keys, .filter), Localization.text("filter")), (firstLabel(keys, .pin), Localization.text("pin")),
+            (firstLabel(keys, .help), Localization.text("keys")), (firstLabel(keys, .cancel), Localization.text("cancel")),
         ]
         return commands.compactMap { command in command.key.map { $0 + " " + command.meaning } }.joined(separator: "  ")
     }
@@ -209,15 +211,15 @@ public enum PickerView {
     static func keyHelp(_ keys: KeyMap) -> [(keys: String, meaning: String)] {
         let cancel = keys.keys(for: .cancel).filter { $0 != .control("c") }.map(KeyNames.label) + ["Ctrl-C"]
         let lines: [(keys: String?, meaning: String)] = [
-            (pairLabel(keys, .left, .right), "previous / next activity"),
-            (pairLabel(keys, .up, .down), "line above / below"),
-            (pairLabel(keys, .nextRow, .previousRow), "switch between Share and Actions"),
-            (allLabels(keys, .pick), "pick the selected activity"),
-            ("1 – 9", "pick by position"),
-            (allLabels(keys, .filter), "filter by title (Esc clears)"),
-            (allLabels(keys, .pin), "pin / unpin the selected activity"),
-            ("mouse", "click picks, wheel scrolls"),
-            (cancel.joined(separator: " "), "cancel"),
+            (pairLabel(keys, .left, .right), Localization.text("previous / next activity")),
+            (pairLabel(keys, .up, .down), Localization.text("line above / below")),
+            (pairLabel(keys, .nextRow, .previousRow), Localization.text("switch between Share and Actions")),
+            (allLabels(keys, .pick), Localization.text("pick the selected activity")),
+            ("1 – 9", Localization.text("pick by position")),
+            (allLabels(keys, .filter), Localization.text("filter by title (Esc clears)")),
+            (allLabels(keys, .pin), Localization.text("pin / unpin the selected activity")),
+            (Localization.text("mouse"), Localization.text("click picks, wheel scrolls")),
+            (cancel.joined(separator: " "), Localization.text("cancel")),
         ]
         return lines.compactMap { line in line.keys.map { (keys: $0, meaning: line.meaning) } }
     }
