@@ -81,7 +81,7 @@ build: static-libs locale
 LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
 locale: deps $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/share.mo)
 
-.build/locale/%/LC_MESSAGES/share.mo: po/%.po
+.build/locale/%/LC_MESSAGES/share.mo: po/%.po | deps
 	@mkdir -p $(dir $@)
 	msgfmt --check -o $@ $<
 

@@ -61,6 +61,8 @@ extension SystemActivity {
     public static var row: SystemActivityDescriptor { SupportTable.row(systemType) }
     public var activityType: ActivityType { Self.systemType }
     public var activityTitle: String { Self.row.title }
+    /// The support table's title in the reader's language (`po/*.po`).
+    public var localizedActivityTitle: String { Localization.text(Self.row.title) }
     public var activityCategory: ActivityCategory { Self.row.category }
     public var supportedKinds: Set<ItemKind> { Self.row.kinds }
 }

@@ -78,7 +78,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
         let identities = settings.identities.map(\.displayString)
         var body = FormField(id: "body", label: "", kind: .multilineText, initialValue: values["body"] ?? "")
         body.initialCursor = initial?.bodyCursor
-        body.placeholder = "Write your message here"
+        body.placeholder = Localization.text("Write your message here")
         var form = ActivityForm(title: Localization.text("New Message"), fields: [
             FormField(id: "from", label: Localization.text("From"), kind: .choice(identities), initialValue: values["from"] ?? identities.first ?? ""),
             FormField(id: "to", label: Localization.text("To"), kind: .addressList, initialValue: values["to"] ?? ""),

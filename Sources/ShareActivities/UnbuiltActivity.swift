@@ -17,6 +17,7 @@ public final class UnbuiltActivity: Activity {
 
     public var activityType: ActivityType { descriptor.type }
     public var activityTitle: String { descriptor.title }
+    public var localizedActivityTitle: String { Localization.text(descriptor.title) }
     public var activityCategory: ActivityCategory { descriptor.category }
     public var supportedKinds: Set<ItemKind> { descriptor.kinds }
     public var availability: Availability { .unavailable("not built yet") }

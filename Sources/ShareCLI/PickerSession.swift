@@ -80,7 +80,7 @@ enum PickerSession {
     static func tiles(_ activities: [any Activity], sheet: ShareSheet) -> [PickerTile] {
         activities.map { activity in
             PickerTile(type: activity.activityType, title: activity.localizedActivityTitle, icon: icon(activity.activityImage),
-                       category: sheet.category(of: activity))
+                       category: sheet.category(of: activity), englishTitle: activity.activityTitle)
         }
     }
 

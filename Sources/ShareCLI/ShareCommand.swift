@@ -56,7 +56,7 @@ public enum ShareCommand {
     public static func exitAfterRunning(rawArguments: [[UInt8]], console: Console,
                                         applicationActivities: [any Activity] = [],
                                         activityItems: [ActivityItem] = []) -> Never {
-        setlocale(LC_MESSAGES, "")
+        Localization.followEnvironment()
         switch start(rawArguments: rawArguments, console: console, applicationActivities: applicationActivities,
                      activityItems: activityItems) {
         case .exit(let code):
@@ -542,7 +542,7 @@ public enum ShareCommand {
     static func report(_ result: ActivityResult, options: Options, console: Console, record: Recorder? = nil) -> Int32 {
         if let problem = record?.record(result) { warn(problem, console) }
         if options.json { console.output(result.json.serialized + "\n") }
-        if let error = result.error { console.error("share: \(TerminalText.sanitized(Localization.text(error.message)))\n") }
+        if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
         for warning in result.warnings { warn(warning, console) }
         return result.exitCode
     }
@@ -579,7 +579,7 @@ public enum ShareCommand {
 
     /// `share: warning: …` on standard error, in the reader's language.
     static func warn(_ warning: String, _ console: Console) {
-        console.error("share: " + TerminalText.sanitized(Localization.text("warning: %@", Localization.text(warning))) + "\n")
+        console.error("share: " + TerminalText.sanitized(Localization.text("warning: %@", warning)) + "\n")
     }
 
     static func usage(_ message: String, _ console: Console) -> Int32 {

@@ -73,14 +73,40 @@ import Testing
     @Test func aLanguageWithoutACatalogReadsEnglishAndLANGUAGEIsHonoured() throws {
         let fixtures = try Fixtures()
         let korean = try Self.korean()
-        // No catalog for Japanese or German: English.
-        for language in ["ja_JP.UTF-8", "de_DE.UTF-8"] {
-            let run = try fixtures.share(["--history"], changes: korean.merging(["LANG": language]) { $1 })
-            #expect(run.err.hasPrefix("share: the history is empty ("), "\(language): \(run.err)")
+        // Japanese has no catalog; a Korean locale the system lacks (none in LOCPATH) cannot be used.
+        for changes: [String: String?] in [["LANG": "C.UTF-8", "LANGUAGE": "ja"], ["LOCPATH": fixtures.root.path]] {
+            let run = try fixtures.share(["--history"], changes: korean.merging(changes) { $1 })
+            #expect(run.err.hasPrefix("share: the history is empty ("), "\(changes): \(run.err)")
         }
         // As in every GNU program, LANGUAGE picks the language in a UTF-8 locale.
         let chosen = try fixtures.share(["--history"], changes: korean.merging(["LANG": "C.UTF-8", "LANGUAGE": "ko"]) { $1 })
         #expect(chosen.err.hasPrefix("share: 공유 기록이 비어 있습니다 ("), "stderr: \(chosen.err)")
+    }
+
+    /// Failures reported in JSON: a plugin that exits 1, and one whose
+    /// interpreter is missing (the C library's words): the same bytes in
+    /// every language, with the plugin's Name, not its Name[ko].
+    @Test func failuresInJSONAreTheSameInEveryLanguage() throws {
+        let fixtures = try Fixtures()
+        let folder = fixtures.configHome.appendingPathComponent("share/activities")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = fixtures.root.appendingPathComponent("broken.sh")
+        try Data("#!/nonexistent/interpreter\n".utf8).write(to: script)
+        chmod(script.path, 0o755)
+        try Data("[Activity]\nType=com.example.fails\nName=Fails\nName[ko]=실패\nExec=/bin/false\n".utf8)
+            .write(to: folder.appendingPathComponent("fails.activity"))
+        try Data("[Activity]\nType=com.example.broken\nName=Broken\nName[ko]=고장\nExec=\(script.path)\n".utf8)
+            .write(to: folder.appendingPathComponent("broken.activity"))
+        let korean = try Self.korean()
+        for (type, words) in [("com.example.fails", "Fails failed (exit 1)"), ("com.example.broken", "No such file or directory")] {
+            let arguments = ["--activity", type, "--json", "--text", "x"]
+            let english = try fixtures.share(arguments)
+            let translated = try fixtures.share(arguments, changes: korean)
+            #expect(english.status == 3 && translated.status == 3, "\(type): \(translated.err)")
+            #expect(english.out.contains(words), "\(type): \(english.out)")
+            #expect(translated.out == english.out, "\(type) in Korean:\n\(translated.out)")
+            #expect(translated.err == english.err, "\(type) in Korean:\n\(translated.err)")
+        }
     }
 
     @Test func thePickerAndTheComposeScreenSpeakKorean() throws {
@@ -103,6 +129,13 @@ import Testing
         for english in ["Mail", "Copy", "Actions", "Mustachify", "move"] {
             #expect(!picker.contains(english), "\(english) is still in English:\n\(picker.text)")
         }
+        // The filter finds a tile by its English title too.
+        try session.send("/")
+        try session.sendLiteral("mail")
+        let filtered = try session.waitFor("/mail")
+        #expect(filtered.contains("메일") && !filtered.contains("복사"), "screen:\n\(filtered.text)")
+        try session.send("Escape")
+        _ = try session.waitFor("Esc 취소")
         try session.send("Enter")
         let compose = try session.waitFor("받는 사람:")
         for words in ["새로운 메시지", "보낸 사람:", "참조:", "숨은 참조:", "제목:      Q4", "첨부 파일 (2)", "^X 보내기", "^O 임시 저장",

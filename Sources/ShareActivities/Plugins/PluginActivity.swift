@@ -80,27 +80,27 @@ public final class PluginActivity: Activity {
                                    outputLimit: maxOutput, errorLimit: 1 << 20, supervision: Subprocess.Supervision(timeout: timeout))
             }.value
         } catch {
-            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.localizedName): \(ErrorText.sentence(error))"))
+            session.fail(ActivityError(code: ActivityError.Code.pluginFailed, message: "\(manifest.name): \(ErrorText.sentence(error))"))
             return
         }
         if outcome.cancelled {
-            session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "\(manifest.localizedName) was stopped"))
+            session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "\(manifest.name) was stopped"))
             return
         }
         if outcome.outputExceeded {
             session.fail(ActivityError(code: ActivityError.Code.pluginFailed,
-                message: "\(manifest.localizedName) printed more than \(maxOutput) bytes on standard output (MaxOutput) and was stopped"))
+                message: "\(manifest.name) printed more than \(maxOutput) bytes on standard output (MaxOutput) and was stopped"))
             return
         }
         if outcome.timedOut {
             session.fail(ActivityError(code: ActivityError.Code.timeout,
-                message: "\(manifest.localizedName) did not finish within \(Int(manifest.timeout)) s and was stopped"))
+                message: "\(manifest.name) did not finish within \(Int(manifest.timeout)) s and was stopped"))
             return
         }
         guard outcome.status == 0 else {
             let text = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
             session.fail(ActivityError(code: ActivityError.Code.pluginFailed,
-                message: text.isEmpty ? "\(manifest.localizedName) failed (exit \(outcome.status))" : String(text.suffix(2000))))
+                message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
             return
         }
         session.finish(.performed, returnedItems: PluginActivity.returnedItems(outcome.output))
@@ -172,11 +172,10 @@ public enum PluginLoader {
     }
 
     /// Every usable plugin, and a problem for every manifest that is not.
-    public static func load(environment: [String: String],
-                            locations: Locations) -> (activities: [PluginActivity], problems: [PluginProblem]) {
-        let language = (environment["LC_ALL"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LC_MESSAGES"]
-            .flatMap { $0.isEmpty ? nil : $0 } ?? environment["LANG"])
-            .map { String($0.prefix { $0 != "_" && $0 != "." && $0 != "@" }) }
+    /// Each is titled `Name[xx]` for the language the screens are in
+    /// (``Localization/language``), so the two always agree.
+    public static func load(environment: [String: String], locations: Locations,
+                            language: String? = Localization.language) -> (activities: [PluginActivity], problems: [PluginProblem]) {
         func executable(_ program: String) -> String? { ProgramSearch.executable(program, environment: environment) }
         var activities: [PluginActivity] = []
         var problems: [PluginProblem] = []

@@ -118,8 +118,10 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     public func problem(in field: FormField, value: String) -> String? {
         let text = value.trimmingWhitespace()
         switch field.id {
-        case "copies": return PrintRequest.copies(text) == nil ? PrintRequest.copiesRule : nil
-        case "pages": return PrintActivity.allPages(text) || PrintRequest.isPageRange(text) ? nil : PrintRequest.pagesRule + ", or all"
+        // On the form, in the reader's language (PrintRequest's rules are for --json and usage errors).
+        case "copies": return PrintRequest.copies(text) == nil ? Localization.text("a number from 1 to 999") : nil
+        case "pages":
+            return PrintActivity.allPages(text) || PrintRequest.isPageRange(text) ? nil : Localization.text("pages such as 1-3,7 or 5-, or all")
         default: return nil
         }
     }

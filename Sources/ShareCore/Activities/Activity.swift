@@ -44,9 +44,8 @@ public protocol Activity: AnyObject {
 }
 
 extension Activity {
-    /// By default the title through the catalogs of ``Localization`` (the
-    /// system activities' titles are there); as it is when not found.
-    public var localizedActivityTitle: String { Localization.text(activityTitle) }
+    /// By default the one title: an application translates its own.
+    public var localizedActivityTitle: String { activityTitle }
     /// By default an activity shows a generic glyph.
     public var activityImage: ActivityImage { .glyph("◆") }
     /// By default an activity is an action.

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import CGettext
+import Synchronization
 
 /// The words people read, in their language: GNU gettext's catalogs of the
 /// domain `share` (`po/LANG.po`, compiled by `msgfmt`), chosen by
@@ -10,13 +11,16 @@ import CGettext
 /// A language without a catalog, or a locale the system does not have,
 /// reads English.
 ///
-/// Only what people read goes through here: screens, warnings and error
-/// messages. Machine-readable output (`--list`, `--json`, exit codes, the
-/// history file) never does, so it stays the same in every language.
+/// Only what people read goes through here: screens, warnings and messages
+/// of the command line. Machine-readable output (`--list`, `--json`, exit
+/// codes, the history file) never does, so it stays the same in every
+/// language.
 ///
-/// The program chooses the language: it calls `setlocale(LC_MESSAGES, "")`
-/// at start (the `share` command does); a library never changes the
-/// process's locale.
+/// Until a program calls ``followEnvironment()`` (the `share` command does
+/// at start) everything reads English. The language applies to these
+/// catalogs only: the process's own locale is never changed, so the C
+/// library's words (`strerror`) and everything built from them stay as
+/// they were.
 public enum Localization {
     /// The gettext domain: catalogs are `DIRECTORY/LANG/LC_MESSAGES/share.mo`.
     public static let domain = "share"
@@ -36,6 +40,38 @@ public enum Localization {
         return [folder + "/../share/locale", folder + "/../../locale"].first { access($0, R_OK | X_OK) == 0 }
     }()
 
+    /// The environment's LC_MESSAGES, once followed: used for the catalog
+    /// lookups only, through `uselocale` around each one.
+    private struct Messages: @unchecked Sendable {
+        let locale: locale_t
+        /// The first language gettext tries: LANGUAGE's first, else the locale's (`ko` of ko_KR.UTF-8).
+        let language: String
+    }
+
+    private static let messages = Mutex<Messages?>(nil)
+
+    /// Reads the language from the environment, from now on. Without a
+    /// catalog folder, or when the system lacks the locale, it stays English.
+    public static func followEnvironment() {
+        // The locale's name as setlocale would read it: LC_ALL, else LC_MESSAGES, else LANG.
+        let name = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { (variable: String) in getenv(variable).map { String(cString: $0) } }
+            .first { !$0.isEmpty }
+        guard directory != nil, let name, name != "C", name != "POSIX",
+              let locale = newlocale(LC_MESSAGES_MASK, "", nil) else { return }
+        let preferred = getenv("LANGUAGE").map { String(cString: $0) }?.split(separator: ":").first.map(String.init)
+        let language = String((preferred ?? name).prefix { $0 != "_" && $0 != "." && $0 != "@" })
+        _ = bound
+        messages.withLock { current in
+            if let old = current { freelocale(old.locale) }
+            current = Messages(locale: locale, language: language)
+        }
+    }
+
+    /// The language the catalogs are read in (`ko`), or `nil` for English
+    /// before ``followEnvironment()`` or in the C locale. Plugins pick their
+    /// `Name[xx]` by it.
+    public static var language: String? { messages.withLock { $0?.language } }
+
     private static let bound: Bool = {
         guard let directory else { return false }
         bindtextdomain(domain, directory)
@@ -43,15 +79,28 @@ public enum Localization {
         return true
     }()
 
+    /// Runs a catalog lookup in the followed language; `nil` when there is none.
+    private static func lookUp(_ body: () -> String?) -> String? {
+        messages.withLock { current in
+            guard let current else { return nil }
+            let previous = uselocale(current.locale)
+            defer { uselocale(previous) }
+            return body()
+        }
+    }
+
     /// `english` in the reader's language, or as it is.
     public static func text(_ english: String) -> String {
-        guard bound else { return english }
+        // The empty string's translation is the catalog's header.
+        guard !english.isEmpty else { return english }
         // dgettext hands back its argument when there is no translation:
         // that pointer lives only inside withCString.
-        return english.withCString { key in
-            guard let translated = dgettext(domain, key), translated != UnsafeMutablePointer(mutating: key) else { return english }
-            return String(cString: translated)
-        }
+        return lookUp {
+            english.withCString { key in
+                guard let translated = dgettext(domain, key), translated != UnsafeMutablePointer(mutating: key) else { return nil }
+                return String(cString: translated)
+            }
+        } ?? english
     }
 
     /// A message with words put in: `%@` takes the next argument, `%1$@`
@@ -66,16 +115,17 @@ public enum Localization {
     /// words put in as in ``text(_:_:)``.
     public static func plural(_ one: String, _ other: String, count: Int, _ arguments: String...) -> String {
         let english = count == 1 ? one : other
-        guard bound else { return fill(english, arguments) }
-        let chosen = one.withCString { singular in
-            other.withCString { plural in
-                guard let translated = dngettext(domain, singular, plural, UInt(max(0, count))),
-                      translated != UnsafeMutablePointer(mutating: singular),
-                      translated != UnsafeMutablePointer(mutating: plural) else { return english }
-                return String(cString: translated)
+        let chosen = lookUp {
+            one.withCString { singular in
+                other.withCString { plural in
+                    guard let translated = dngettext(domain, singular, plural, UInt(max(0, count))),
+                          translated != UnsafeMutablePointer(mutating: singular),
+                          translated != UnsafeMutablePointer(mutating: plural) else { return nil }
+                    return String(cString: translated)
+                }
             }
         }
-        return fill(chosen, arguments)
+        return fill(chosen ?? english, arguments)
     }
 
     /// `format` with its placeholders replaced (see ``text(_:_:)``); a

@@ -15,12 +15,16 @@ public struct PickerTile: Sendable, Equatable {
     /// For a tile of the people row: who (`Kim Minsu <kim@example.com>`),
     /// shared with through `type`.
     public var person: String?
+    /// The title in English when `title` is in another language: the
+    /// filter (`/`) finds the tile by either.
+    public var englishTitle: String?
 
     /// Creates a tile.
     public init(type: ActivityType, title: String, icon: [String], category: ActivityCategory, iconCells: [[Cell]]? = nil,
-                person: String? = nil) {
+                person: String? = nil, englishTitle: String? = nil) {
         self.type = type
         self.title = title
+        self.englishTitle = englishTitle == title ? nil : englishTitle
         self.icon = icon
         self.category = category
         self.iconCells = iconCells
@@ -110,7 +114,7 @@ public struct PickerState: Sendable, Equatable {
     public var visibleTiles: [PickerTile] {
         guard let filter, !filter.isEmpty else { return tiles }
         let needle = filter.lowercased()
-        return tiles.filter { $0.title.lowercased().contains(needle) }
+        return tiles.filter { tile in ([tile.title] + (tile.englishTitle.map { [$0] } ?? [])).contains { $0.lowercased().contains(needle) } }
     }
 
     /// The index of the selection among the visible tiles.
