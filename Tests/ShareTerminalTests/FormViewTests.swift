@@ -226,6 +226,38 @@ struct FormViewLayoutTests {
         #expect(after.cursor?.y == cursorBefore.y - 3, "the cursor moves up three rows")
     }
 
+    /// PageUp and PageDown in the body move a screenful less one row, and
+    /// the text moves with the cursor.
+    @Test func pageUpAndPageDownMoveAScreenful() throws {
+        var state = MailForm.empty()
+        state.focus(on: "body")
+        typeText((1...200).map { String(format: "Line %03d 줄", $0) }.joined(separator: "\n"), into: &state)
+        for _ in 0..<199 { press(.up, in: &state) }
+        press(.home, .right, .right, in: &state)
+        let top = state.frame
+        let first = try #require(top.locate("Line 001"))
+        let shownAtTop = (1...200).filter { top.shows(String(format: "Line %03d", $0)) }
+        let page = shownAtTop.count - 1
+        #expect(page >= 5, "rows: \(shownAtTop)")
+        press(.pageDown, in: &state)
+        let down = state.frame
+        let target = try #require(down.locate(String(format: "Line %03d", 1 + page)), "screen:\n\(down.lines.joined(separator: "\n"))")
+        #expect(down.cursor?.y == target.y && down.cursor?.x == target.x + 2,
+                "the cursor keeps its column: \(String(describing: down.cursor)), page \(page):\n\(down.lines.joined(separator: "\n"))")
+        #expect(!down.shows("Line 001"), "the text moved with the cursor")
+        press(.pageDown, .pageDown, in: &state)
+        #expect(state.frame.locate(String(format: "Line %03d", 1 + 3 * page)).map { $0.y } == state.frame.cursor?.y)
+        press(.pageUp, .pageUp, .pageUp, in: &state)
+        let back = state.frame
+        #expect(back.cursor?.y == first.y && back.cursor?.x == first.x + 2, "three pages up is the start again")
+        #expect(back.shows("Line 001"))
+        // Past the end: the last character.
+        for _ in 0..<100 { press(.pageDown, in: &state) }
+        let end = try #require(state.frame.locate("Line 200 줄"))
+        #expect(state.frame.cursor?.y == end.y && state.frame.cursor?.x == end.x + DisplayWidth.of("Line 200 줄"))
+        #expect(state.values["body"]?.hasSuffix("Line 200 줄") == true, "nothing typed by the keys")
+    }
+
     @Test func scrollingBackToTheTopShowsTheFirstLine() throws {
         var state = MailForm.empty()
         state.focus(on: "body")

@@ -60,4 +60,31 @@ struct TextEditorTests {
         let long = TextEditor(String(repeating: "가", count: 12), multiline: true)
         #expect(long.wrapped(width: 10).rows.map(\.text) == ["가가가가가", "가가가가가", "가가"])
     }
+
+    /// A page moves by wrapped rows, keeping the column; a row shorter than
+    /// the column ends the move at its end, on that row.
+    @Test func movingByRowsFollowsTheWrappedRows() {
+        var editor = TextEditor("The numbers are attached.\nSee you", multiline: true)
+        type(&editor, [.up, .home, .right, .right])  // "Th|e"
+        #expect(editor.cursor == 2)
+        editor.moveByRows(1, width: 10)
+        #expect(editor.cursor == 6 && editor.wrapped(width: 10).cursorRow == 1)  // "nu|mbers"
+        editor.moveByRows(2, width: 10)
+        #expect(editor.cursor == 18 && editor.wrapped(width: 10).cursorRow == 3)  // "at|tached."
+        editor.moveByRows(-1, width: 10)
+        #expect(editor.cursor == 14 && editor.wrapped(width: 10).cursorRow == 2)
+        // Past the first row: the first row at that column, then its start.
+        editor.moveByRows(-9, width: 10)
+        #expect(editor.cursor == 2)
+        editor.moveByRows(-9, width: 10)
+        #expect(editor.cursor == 0)
+        editor.moveByRows(9, width: 10)
+        #expect(editor.cursor == 26)  // "|See you": column 0 of the last row
+        editor.moveByRows(9, width: 10)
+        #expect(editor.cursor == editor.text.count)
+        var korean = TextEditor(String(repeating: "가", count: 12), multiline: true)
+        type(&korean, [.home, .right, .right])  // column 4
+        korean.moveByRows(2, width: 10)
+        #expect(korean.cursor == 12 && korean.wrapped(width: 10).cursorRow == 2)  // "가가" is shorter: its end
+    }
 }

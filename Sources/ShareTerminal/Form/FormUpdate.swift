@@ -231,6 +231,14 @@ public enum FormUpdate {
             }
             return edit(&state, index, event)
         case .multilineText:
+            if event == .pageUp || event == .pageDown {
+                // A page is the rows on screen, less one kept for context; the view moves with the cursor.
+                let layout = FormLayout(state)
+                let page = max(1, layout.bodyHeight - 1) * (event == .pageUp ? -1 : 1)
+                state.fields[index].editor.moveByRows(page, width: layout.bodyWidth)
+                state.bodyScroll = max(0, state.bodyScroll + page)
+                return []
+            }
             return edit(&state, index, event)
         }
     }

@@ -138,6 +138,29 @@ public struct TextEditor: Sendable, Equatable {
         cursor = index
     }
 
+    /// Moves the cursor `count` rows of the text wrapped to `width` (up
+    /// when negative), keeping its column where the row is long enough;
+    /// past the first or last row it stops there.
+    public mutating func moveByRows(_ count: Int, width: Int) {
+        let (rows, row, column) = wrapped(width: width)
+        let target = min(max(0, row + count), rows.count - 1)
+        guard target != row else {
+            cursor = count < 0 ? 0 : characters.count
+            return
+        }
+        var index = rows[target].start
+        let end = target + 1 < rows.count ? rows[target + 1].start : characters.count
+        var used = 0
+        while index < end && !characters[index].isNewline {
+            let width = TextEditor.cellWidth(characters[index])
+            if used + width > column { break }
+            used += width
+            index += 1
+        }
+        // The end of a wrapped row is the start of the next: stay on this one.
+        cursor = index == end && target + 1 < rows.count && index > rows[target].start ? index - 1 : index
+    }
+
     // MARK: - Display
 
     /// Columns a character takes once drawn: control characters are shown
