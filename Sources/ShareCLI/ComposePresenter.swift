@@ -127,10 +127,12 @@ final class ComposeProgram: ScreenProgram {
         while !queue.isEmpty {
             let effect = queue.removeFirst()
             switch effect {
-            case .changed(let values, let field):
+            case .changed(let field):
                 if !loop.isScheduled("autosave") { loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave") }
-                if let validating, let declared = screen.fields.first(where: { $0.field.id == field })?.field {
-                    apply(.problem(field: field, validating.problem(in: declared, value: values[field] ?? "")))
+                // One-line fields are checked as they are typed; the body at Send (its warnings).
+                if let validating, let changed = screen.fields.first(where: { $0.field.id == field }),
+                   changed.field.kind != .multilineText {
+                    apply(.problem(field: field, validating.problem(in: changed.field, value: changed.value)))
                 }
             case .completeAddress(let token):
                 apply(.completions(services.addressBook.complete(token)))

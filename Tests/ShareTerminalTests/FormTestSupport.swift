@@ -121,10 +121,10 @@ extension FormState {
 }
 
 extension FormEffect {
-    /// The values an effect carries (submit, save, changed).
+    /// The values an effect carries (submit).
     var values: [String: String]? {
         switch self {
-        case .submit(_, let values, _), .changed(let values, _): values
+        case .submit(_, let values, _): values
         default: nil
         }
     }

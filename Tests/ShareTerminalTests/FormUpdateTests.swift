@@ -71,7 +71,7 @@ struct FormFocusTests {
         #expect(state.values["from"] == MailForm.identities[0])
         let effects = press(.right, in: &state)
         #expect(state.values["from"] == MailForm.identities[1])
-        #expect(effects == [.changed(state.values, field: "from")])
+        #expect(effects == [.changed(field: "from")])
         press(.right, in: &state)
         #expect(state.values["from"] == MailForm.identities[0], "the choice wraps around")
         press(.left, in: &state)
@@ -156,7 +156,7 @@ struct FormEditingTests {
         if edit.text == subjectText {
             #expect(effects == [], "moving the cursor is no change")
         } else {
-            #expect(effects == [.changed(state.values, field: "subject")])
+            #expect(effects == [.changed(field: "subject")])
         }
         // The cursor on screen is after the columns before it (Hangul: 2 each).
         let before = String(Array(edit.text)[..<edit.newCursor])
@@ -172,7 +172,7 @@ struct FormEditingTests {
         let effects = typeText("박지성", into: &state)
         #expect(state.text("subject") == "박지성")
         #expect(effects.count == 3)
-        #expect(effects.last == .changed(state.values, field: "subject"))
+        #expect(effects.last == .changed(field: "subject"))
         let frame = state.frame
         let row = try #require(labelRow("Subject", in: frame))
         let shown = try #require(frame.locate("박지성"))
@@ -243,12 +243,12 @@ struct FormEditingTests {
         var state = MailForm.empty()
         state.focus(on: "subject")
         #expect(!state.changed)
-        #expect(press(.character("안"), in: &state) == [.changed(state.values, field: "subject")])
+        #expect(press(.character("안"), in: &state) == [.changed(field: "subject")])
         #expect(state.changed)
         #expect(state.values["subject"] == "안")
         state.focus(on: "body")
-        #expect(typeText("x", into: &state) == [.changed(state.values, field: "body")])
-        #expect(press(.backspace, in: &state) == [.changed(state.values, field: "body")])
+        #expect(typeText("x", into: &state) == [.changed(field: "body")])
+        #expect(press(.backspace, in: &state) == [.changed(field: "body")])
         #expect(press(.backspace, in: &state) == [], "nothing to delete is no change")
         #expect(press(.left, .right, .home, .end, in: &state) == [])
     }
@@ -267,7 +267,7 @@ struct FormEditingTests {
         state.focus(on: "body")
         typeText("draft", into: &state)
         #expect(press(.control("g"), in: &state) == [.openEditor(field: "body", text: "draft")])
-        #expect(deliver(.edited(field: "body", text: "final\n본문"), to: &state) == [.changed(state.values, field: "body")])
+        #expect(deliver(.edited(field: "body", text: "final\n본문"), to: &state) == [.changed(field: "body")])
         #expect(state.text("body") == "final\n본문")
         #expect(deliver(.edited(field: "body", text: nil), to: &state) == [])
         #expect(state.text("body") == "final\n본문", "a failed editor keeps the text")
@@ -372,9 +372,9 @@ struct FormSendTests {
         #expect(!state.isBusy && state.typedWhileBusy.isEmpty)
         #expect(state.values["to"] == before.values["to"].map { $0 + "x" })
         #expect(state.focus == state.index(of: "cc"))
-        #expect(effects.contains(.changed(state.values, field: "to")))
+        #expect(effects.contains(.changed(field: "to")))
         state.focus(on: "subject")
-        #expect(typeText("!", into: &state) == [.changed(state.values, field: "subject")])
+        #expect(typeText("!", into: &state) == [.changed(field: "subject")])
     }
 
     /// "Sending…" describes the busy state: once the submission has ended it
@@ -483,17 +483,17 @@ struct FormAddressCompletionTests {
 
     @Test func twoCharactersAskForCompletions() {
         var state = MailForm.empty()
-        #expect(typeText("k", into: &state) == [.changed(state.values, field: "to")])
-        #expect(typeText("i", into: &state) == [.changed(state.values, field: "to"), .completeAddress("ki")])
-        #expect(typeText("m", into: &state) == [.changed(state.values, field: "to"), .completeAddress("kim")])
+        #expect(typeText("k", into: &state) == [.changed(field: "to")])
+        #expect(typeText("i", into: &state) == [.changed(field: "to"), .completeAddress("ki")])
+        #expect(typeText("m", into: &state) == [.changed(field: "to"), .completeAddress("kim")])
     }
 
     @Test func theTokenIsWhatFollowsTheLastComma() {
         var state = FormState(form: MailForm.form(to: "Lee Jiwon <jiwon@example.org>, 박지성 <park@example.kr>, "),
                               width: 80, height: 24)
         state.focus(on: "to")
-        #expect(typeText("김", into: &state) == [.changed(state.values, field: "to")])
-        #expect(typeText("민", into: &state) == [.changed(state.values, field: "to"), .completeAddress("김민")])
+        #expect(typeText("김", into: &state) == [.changed(field: "to")])
+        #expect(typeText("민", into: &state) == [.changed(field: "to"), .completeAddress("김민")])
     }
 
     @Test func completionsInCcAndBccToo() {
@@ -530,7 +530,7 @@ struct FormAddressCompletionTests {
         #expect(state.focusedID == "to", "Down and Up choose instead of moving between fields")
         let effects = press(.enter, in: &state)
         #expect(state.text("to") == "Lee Jiwon <jiwon@example.org>, \(jiyeon), ")
-        #expect(effects == [.changed(state.values, field: "to")])
+        #expect(effects == [.changed(field: "to")])
         #expect(state.completions.isEmpty)
         #expect(state.focusedID == "to")
     }
@@ -580,7 +580,7 @@ struct FormAddressCompletionTests {
 
     @Test func typingOnAfterTheListKeepsAsking() {
         var state = showingCompletions()
-        #expect(typeText("m", into: &state) == [.changed(state.values, field: "to"), .completeAddress("kim")])
+        #expect(typeText("m", into: &state) == [.changed(field: "to"), .completeAddress("kim")])
         press(.backspace, .backspace, in: &state)
         #expect(state.completions.isEmpty, "one character left: the list goes")
     }
@@ -719,7 +719,7 @@ struct FormAttachmentTests {
         let effects = deliver(.attached(MailForm.report), to: &state)
         #expect(state.dialog == nil)
         #expect(state.field("attachments").attachments == [MailForm.report])
-        #expect(effects == [.changed(state.values, field: "attachments")])
+        #expect(effects == [.changed(field: "attachments")])
         #expect(state.values["attachments"] == MailForm.report.file.line)
         #expect(state.frame.shows("분기 보고서 2024-Q3.pdf"))
     }
@@ -761,7 +761,7 @@ struct FormAttachmentTests {
         #expect(state.dialog == nil)
         #expect(state.field("attachments").attachments == [MailForm.report])
         #expect(state.field("attachments").selectedAttachment == 0)
-        #expect(effects == [.changed(state.values, field: "attachments")])
+        #expect(effects == [.changed(field: "attachments")])
     }
 
     @Test(arguments: [InputEvent.character("n"), .escape, .character("x"), .enter])

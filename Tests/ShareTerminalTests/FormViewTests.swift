@@ -581,7 +581,7 @@ struct GenericFormTests {
         press(.backspace, .backspace, in: &state)
         typeText("ink", into: &state)
         #expect(state.frame.shows("▸ home-inkjet"), "the only match is selected")
-        #expect(press(.enter, in: &state) == [.changed(state.values, field: "printer")])
+        #expect(press(.enter, in: &state) == [.changed(field: "printer")])
         #expect(state.values["printer"] == "home-inkjet")
         #expect(state.dialog == nil)
     }

@@ -119,8 +119,9 @@ public struct FormState: Sendable, Equatable {
     public var completionIndex = 0
     /// The field whose text the pending completions are for.
     public var completionField: String?
-    /// Lines of the body scrolled off the top.
-    public var bodyScroll = 0
+    /// The body's first row on screen (a line and a row of it), so that a
+    /// keystroke reads the rows shown, not the whole body.
+    public var bodyTop = TextEditor.RowPosition(line: 0, row: 0)
     public var width: Int
     public var height: Int
     public var colors: Bool

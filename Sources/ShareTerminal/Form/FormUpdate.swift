@@ -33,8 +33,10 @@ public enum FormEffect: Sendable, Equatable {
     case submit(FormAction, [String: String], confirmed: Bool)
     /// Close without sending or saving.
     case discard
-    /// The values changed: autosave them and check the field.
-    case changed([String: String], field: String)
+    /// A field's value changed: autosave the form and check the field
+    /// (the values are read from the state when needed, never copied on
+    /// each keystroke).
+    case changed(field: String)
     /// Look up completions for an address being typed.
     case completeAddress(String)
     /// Look up completions for a path being typed.
@@ -235,8 +237,10 @@ public enum FormUpdate {
                 // A page is the rows on screen, less one kept for context; the view moves with the cursor.
                 let layout = FormLayout(state)
                 let page = max(1, layout.bodyHeight - 1) * (event == .pageUp ? -1 : 1)
+                let editor = state.fields[index].editor
+                state.bodyTop = editor.position(editor.clamped(state.bodyTop, width: layout.bodyWidth), movedBy: page,
+                                                width: layout.bodyWidth)
                 state.fields[index].editor.moveByRows(page, width: layout.bodyWidth)
-                state.bodyScroll = max(0, state.bodyScroll + page)
                 return []
             }
             return edit(&state, index, event)
@@ -244,9 +248,10 @@ public enum FormUpdate {
     }
 
     private static func edit(_ state: inout FormState, _ index: Int, _ event: InputEvent) -> [FormEffect] {
-        let before = state.fields[index].editor
+        // Every edit adds or removes characters: the count tells whether the text changed.
+        let before = state.fields[index].editor.characters.count
         guard state.fields[index].editor.handle(event) else { return [] }
-        guard state.fields[index].editor.text != before.text else { return [] }
+        guard state.fields[index].editor.characters.count != before else { return [] }
         state.fields[index].problem = nil
         var effects = changed(&state, field: state.fields[index].field.id)
         if state.fields[index].field.kind == .addressList {
@@ -367,19 +372,33 @@ public enum FormUpdate {
     static func keepBodyCursorVisible(_ state: inout FormState) {
         guard let index = state.fields.firstIndex(where: { $0.field.kind == .multilineText }) else { return }
         let layout = FormLayout(state)
-        let (rows, cursorRow, _) = state.fields[index].editor.wrapped(width: layout.bodyWidth)
-        let visible = max(1, layout.bodyHeight)
-        var scroll = min(state.bodyScroll, max(0, rows.count - visible))
-        if cursorRow < scroll { scroll = cursorRow }
-        if cursorRow >= scroll + visible { scroll = cursorRow - visible + 1 }
-        state.bodyScroll = max(0, scroll)
+        state.bodyTop = bodyTop(state.fields[index].editor, from: state.bodyTop, visible: max(1, layout.bodyHeight),
+                                width: layout.bodyWidth)
+    }
+
+    /// The body's first row on screen: `top` unless the cursor would be
+    /// off screen (then the fewest rows that bring it back), and never
+    /// empty rows at the bottom while rows are hidden above. Reads only the
+    /// rows between `top` and the cursor, at most a screenful.
+    static func bodyTop(_ editor: TextEditor, from top: TextEditor.RowPosition, visible: Int,
+                        width: Int) -> TextEditor.RowPosition {
+        var top = editor.clamped(top, width: width)
+        let cursor = editor.cursorPosition(width: width).position
+        if cursor < top {
+            top = cursor
+        } else if editor.rows(from: top, to: cursor, limit: visible, width: width) == nil {
+            top = editor.position(cursor, movedBy: -(visible - 1), width: width)
+        }
+        let shown = editor.rows(from: top, count: visible, width: width).count
+        if shown < visible { top = editor.position(top, movedBy: shown - visible, width: width) }
+        return top
     }
 
     // MARK: - Helpers
 
     private static func changed(_ state: inout FormState, field: String) -> [FormEffect] {
         state.changed = true
-        return [.changed(state.values, field: field)]
+        return [.changed(field: field)]
     }
 
     private static func move(_ state: inout FormState, by step: Int) {

@@ -61,21 +61,21 @@ public enum FormView {
         let bodyBottom = layout.bodyBottom
         if let bodyIndex = state.fields.firstIndex(where: { $0.field.kind == .multilineText }), bodyBottom > bodyTop {
             let field = state.fields[bodyIndex]
-            let (rows, cursorRow, cursorColumn) = field.editor.wrapped(width: layout.bodyWidth)
             let visible = bodyBottom - bodyTop
-            // The update keeps the scroll; clamp it here only so a stale one never hides the cursor.
-            var scroll = min(state.bodyScroll, max(0, rows.count - visible))
-            if cursorRow < scroll { scroll = cursorRow }
-            if cursorRow >= scroll + visible { scroll = cursorRow - visible + 1 }
-            for (offset, row) in rows.dropFirst(scroll).prefix(visible).enumerated() {
+            // The update keeps the first row; it is checked here only so a stale one never hides the cursor.
+            let top = FormUpdate.bodyTop(field.editor, from: state.bodyTop, visible: visible, width: layout.bodyWidth)
+            let rows = field.editor.rows(from: top, count: visible, width: layout.bodyWidth)
+            for (offset, row) in rows.enumerated() {
                 let quoted = row.text.hasPrefix(">")
                 frame.put(row.text, x: 1, y: bodyTop + offset, style: quoted ? CellStyle(dim: true) : .plain)
             }
-            if let placeholder = field.field.placeholder, field.editor.text.isEmpty && bodyIndex != state.focus {
+            if let placeholder = field.field.placeholder, field.editor.characters.isEmpty && bodyIndex != state.focus {
                 frame.put(DisplayWidth.truncate(placeholder, to: layout.bodyWidth), x: 1, y: bodyTop, style: CellStyle(dim: true))
             }
             if bodyIndex == state.focus && state.dialog == nil {
-                cursor = (1 + cursorColumn, bodyTop + cursorRow - scroll)
+                let (position, column) = field.editor.cursorPosition(width: layout.bodyWidth)
+                let row = field.editor.rows(from: top, to: position, limit: visible, width: layout.bodyWidth) ?? 0
+                cursor = (1 + column, bodyTop + row)
             }
         }
         if let attachmentIndex = state.fields.firstIndex(where: { $0.field.kind == .attachmentList }) {

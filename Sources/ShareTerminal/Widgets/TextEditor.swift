@@ -138,29 +138,6 @@ public struct TextEditor: Sendable, Equatable {
         cursor = index
     }
 
-    /// Moves the cursor `count` rows of the text wrapped to `width` (up
-    /// when negative), keeping its column where the row is long enough;
-    /// past the first or last row it stops there.
-    public mutating func moveByRows(_ count: Int, width: Int) {
-        let (rows, row, column) = wrapped(width: width)
-        let target = min(max(0, row + count), rows.count - 1)
-        guard target != row else {
-            cursor = count < 0 ? 0 : characters.count
-            return
-        }
-        var index = rows[target].start
-        let end = target + 1 < rows.count ? rows[target + 1].start : characters.count
-        var used = 0
-        while index < end && !characters[index].isNewline {
-            let width = TextEditor.cellWidth(characters[index])
-            if used + width > column { break }
-            used += width
-            index += 1
-        }
-        // The end of a wrapped row is the start of the next: stay on this one.
-        cursor = index == end && target + 1 < rows.count && index > rows[target].start ? index - 1 : index
-    }
-
     // MARK: - Display
 
     /// Columns a character takes once drawn: control characters are shown
@@ -178,43 +155,169 @@ public struct TextEditor: Sendable, Equatable {
 
     /// The visual rows of the text wrapped to `width` columns (at spaces when
     /// a word fits, else anywhere between graphemes), each with the index of
-    /// its first character, and the row and column of the cursor.
+    /// its first character, and the row and column of the cursor. Reads the
+    /// whole text: the screen reads only what it shows (``rows(from:count:width:)``).
     public func wrapped(width: Int) -> (rows: [(start: Int, text: String)], cursorRow: Int, cursorColumn: Int) {
-        let width = max(1, width)
         var rows: [(start: Int, text: String)] = []
-        var cursorRow = 0
-        var cursorColumn = 0
-        var lineStartIndex = 0
-        func emit(_ range: Range<Int>) {
-            if cursor >= range.lowerBound && cursor <= range.upperBound {
-                cursorRow = rows.count
-                cursorColumn = TextEditor.columns(characters[range.lowerBound..<cursor])
+        var line = 0
+        while line <= characters.count {
+            for range in lineRows(from: line, width: width) { rows.append((range.lowerBound, String(characters[range]))) }
+            line = lineEnd(line) + 1
+        }
+        let (position, column) = cursorPosition(width: width)
+        let cursorRow = rows.firstIndex { $0.start == rowStart(of: position, width: width) } ?? 0
+        return (rows, cursorRow, column)
+    }
+
+    // MARK: - Wrapped rows, one line at a time
+
+    /// A row of the wrapped text: the first character of its line, and
+    /// which row of that line. The screen keeps its first row as one, so
+    /// that a keystroke reads the rows it shows, never the whole text.
+    public struct RowPosition: Sendable, Equatable, Comparable {
+        /// The index of the line's first character.
+        public var line: Int
+        /// The row within the line (0 for its first).
+        public var row: Int
+
+        public init(line: Int, row: Int) {
+            self.line = line
+            self.row = row
+        }
+
+        public static func < (a: RowPosition, b: RowPosition) -> Bool { (a.line, a.row) < (b.line, b.row) }
+    }
+
+    /// The rows of the line that starts at `start`, wrapped to `width`
+    /// columns: at spaces when a word fits, else between graphemes. An
+    /// empty line is one empty row.
+    func lineRows(from start: Int, width: Int) -> [Range<Int>] {
+        let width = max(1, width)
+        let end = lineEnd(start)
+        var rows: [Range<Int>] = []
+        var rowStart = start
+        repeat {
+            var used = 0
+            var index = rowStart
+            var lastSpace: Int?
+            while index < end {
+                let w = TextEditor.cellWidth(characters[index])
+                if used + w > width { break }
+                if characters[index] == " " { lastSpace = index }
+                used += w
+                index += 1
             }
-            rows.append((range.lowerBound, String(characters[range])))
+            var cut = index
+            if index < end, let space = lastSpace, space > rowStart { cut = space + 1 }
+            if cut == rowStart { cut = min(end, rowStart + 1) }
+            rows.append(rowStart..<cut)
+            rowStart = cut
+        } while rowStart < end
+        return rows
+    }
+
+    /// The position a character index is drawn at: a cursor at the end of a
+    /// full row belongs to the next row, at the end of its line to the last.
+    func position(of index: Int, width: Int) -> (position: RowPosition, column: Int) {
+        let line = lineStart(index)
+        let rows = lineRows(from: line, width: width)
+        let row = rows.firstIndex { index >= $0.lowerBound && index < $0.upperBound } ?? rows.count - 1
+        return (RowPosition(line: line, row: row), TextEditor.columns(characters[rows[row].lowerBound..<index]))
+    }
+
+    /// Where the cursor is drawn: its row and column.
+    public func cursorPosition(width: Int) -> (position: RowPosition, column: Int) {
+        position(of: cursor, width: width)
+    }
+
+    /// `position` made valid for the text as it is now: on a line's first
+    /// character, and a row that line has (after an edit or a resize).
+    public func clamped(_ position: RowPosition, width: Int) -> RowPosition {
+        let line = lineStart(min(max(0, position.line), characters.count))
+        return RowPosition(line: line, row: min(max(0, position.row), lineRows(from: line, width: width).count - 1))
+    }
+
+    /// `position` moved `count` rows down (up when negative), stopping at
+    /// the first and the last row. Reads only the lines it passes.
+    public func position(_ position: RowPosition, movedBy count: Int, width: Int) -> RowPosition {
+        var current = position
+        var remaining = count
+        while remaining > 0 {
+            let rows = lineRows(from: current.line, width: width).count
+            if current.row + remaining < rows { current.row += remaining; break }
+            let next = lineEnd(current.line) + 1
+            guard next <= characters.count else { current.row = rows - 1; break }
+            remaining -= rows - current.row
+            current = RowPosition(line: next, row: 0)
         }
-        while lineStartIndex <= characters.count {
-            let end = lineEnd(lineStartIndex)
-            var start = lineStartIndex
-            repeat {
-                var used = 0
-                var index = start
-                var lastSpace: Int?
-                while index < end {
-                    let w = TextEditor.cellWidth(characters[index])
-                    if used + w > width { break }
-                    if characters[index] == " " { lastSpace = index }
-                    used += w
-                    index += 1
-                }
-                var cut = index
-                if index < end, let space = lastSpace, space > start { cut = space + 1 }
-                if cut == start { cut = min(end, start + 1) }
-                // A cursor at the end of a full row belongs to the next row.
-                if cut < end && cursor == cut { emit(start..<cut); cursorRow = rows.count; cursorColumn = 0 } else { emit(start..<cut) }
-                start = cut
-            } while start < end
-            lineStartIndex = end + 1
+        while remaining < 0 {
+            if current.row + remaining >= 0 { current.row += remaining; break }
+            guard current.line > 0 else { current.row = 0; break }
+            remaining += current.row + 1
+            let previous = lineStart(current.line - 1)
+            current = RowPosition(line: previous, row: lineRows(from: previous, width: width).count - 1)
         }
-        return (rows, cursorRow, cursorColumn)
+        return current
+    }
+
+    /// How many rows `to` is below `from`, or `nil` when it is above `from`
+    /// or `limit` rows or more below: reads at most `limit` rows.
+    public func rows(from: RowPosition, to: RowPosition, limit: Int, width: Int) -> Int? {
+        guard from <= to else { return nil }
+        var current = from
+        var counted = 0
+        while counted < limit {
+            if current == to { return counted }
+            let next = position(current, movedBy: 1, width: width)
+            if next == current { return nil }
+            current = next
+            counted += 1
+        }
+        return nil
+    }
+
+    /// Up to `count` rows from `top` down: each row's first character and text.
+    public func rows(from top: RowPosition, count: Int, width: Int) -> [(start: Int, text: String)] {
+        var result: [(start: Int, text: String)] = []
+        var line = top.line
+        var skip = top.row
+        while result.count < count && line <= characters.count {
+            for range in lineRows(from: line, width: width).dropFirst(skip).prefix(count - result.count) {
+                result.append((range.lowerBound, String(characters[range])))
+            }
+            skip = 0
+            line = lineEnd(line) + 1
+        }
+        return result
+    }
+
+    /// The first character of the row at `position`.
+    func rowStart(of position: RowPosition, width: Int) -> Int {
+        let rows = lineRows(from: position.line, width: width)
+        return rows[min(position.row, rows.count - 1)].lowerBound
+    }
+
+    /// Moves the cursor `count` rows of the text wrapped to `width` (up
+    /// when negative), keeping its column where the row is long enough;
+    /// already on the first or last row, to the text's start or end.
+    public mutating func moveByRows(_ count: Int, width: Int) {
+        let (here, column) = cursorPosition(width: width)
+        let target = position(here, movedBy: count, width: width)
+        guard target != here else {
+            cursor = count < 0 ? 0 : characters.count
+            return
+        }
+        let rows = lineRows(from: target.line, width: width)
+        let row = rows[target.row]
+        var index = row.lowerBound
+        var used = 0
+        while index < row.upperBound {
+            let width = TextEditor.cellWidth(characters[index])
+            if used + width > column { break }
+            used += width
+            index += 1
+        }
+        // The end of a row that is not its line's last is drawn on the next row: stay on this one.
+        cursor = index == row.upperBound && target.row < rows.count - 1 && index > row.lowerBound ? index - 1 : index
     }
 }
