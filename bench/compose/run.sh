@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# bench/compose: what one keystroke costs in a long body, share's compose
+# screen beside nano and vim -u NONE editing the same text, in one run, each
+# in a fresh 100×30 pseudo-terminal (bench/compose/keys_bench.py says exactly
+# what is measured).
+#
+# The text: LINES lines, every third one Korean, the rest ASCII, none wider
+# than the screen. Each program starts with the cursor at the middle line:
+# nano and vim with +LINE; share with the first half as the body (--body-file)
+# and the second half as the signature, below the cursor. Then the same 200
+# keys: ten rounds of ten typed characters (ASCII and Hangul), the four
+# arrows, PageDown and PageUp, Ctrl-K twice, Enter and Backspace. Ctrl-K is
+# nano's cut line and share's kill to the end of the line; vim, in insert
+# mode, gets it mapped to <C-o>D.
+#   RUNS    runs per program and size (default 1): every key of every run counts
+#   SIZES   body lengths in lines (default "500 5000 50000")
+#   RAW     if set, a file for every key's figures (TSV)
+# Needs: nano, vim (Debian packages), /usr/bin/python3, and the release build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${RUNS:-1}
+SIZES=${SIZES:-500 5000 50000}
+SHARE=${SHARE:-$PWD/.build/release/share}
+PY=/usr/bin/python3
+for tool in "$SHARE" nano vim; do
+  command -v "$tool" >/dev/null || { echo "bench/compose: $tool not found" >&2; exit 1; }
+done
+WORK=$(mktemp -d /tmp/share-bench-compose.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+# The keys: one a line (keys_bench.py's names).
+for round in $(seq 10); do
+  printf '%s\n' a b " " 가 나 " " x 1 다 " " Down Right Up Left PgDn PgUp C-k C-k Enter BSpace
+done > "$WORK/keys"
+
+cases=()
+for n in $SIZES; do
+  "$PY" - "$n" "$WORK" <<'EOF'
+import sys
+n, work = int(sys.argv[1]), sys.argv[2]
+lines = []
+for i in range(1, n + 1):
+    if i % 3 == 0:
+        lines.append("%05d 3분기 보고서의 수치를 다시 확인했습니다 — 매출 %d원" % (i, i * 7))
+    else:
+        lines.append("%05d The quick brown fox jumps over the lazy dog; total %d" % (i, i * 13))
+middle = n // 2
+open("%s/body-%d.txt" % (work, n), "w").write("\n".join(lines) + "\n")
+open("%s/first-%d.txt" % (work, n), "w").write("\n".join(lines[:middle]))
+open("%s/second-%d.txt" % (work, n), "w").write("\n".join(lines[middle:]))
+EOF
+  middle=$((n / 2 + 1))
+  printf '[mail]\nfrom = 김민수 <kim@example.com>\nsignature-file = %s\n' "$WORK/second-$n.txt" > "$WORK/config-$n"
+  cases+=(--case "share $n" "New Message" -- "$SHARE" --config "$WORK/config-$n" --activity mail
+          --to park@example.com --subject Q4 --body-file "$WORK/first-$n.txt" ";;")
+  cases+=(--case "nano $n" "Help" -- nano --ignorercfiles "+$middle" "$WORK/body-$n.txt" ";;")
+  cases+=(--case "vim $n" "-- INSERT --" -- vim -N -u NONE -n -c 'inoremap <C-k> <C-o>D' -c startinsert
+          "+$middle" "$WORK/body-$n.txt" ";;")
+done
+
+echo "bench/compose: $RUNS runs, 200 keys each, 100×30; $(date -u +%Y-%m-%dT%H:%MZ)"
+"$PY" bench/compose/keys_bench.py --runs "$RUNS" --keys "$WORK/keys" ${RAW:+--raw "$RAW"} "${cases[@]}" \
+  | tee "$WORK/results.tsv" | column -t -s $'\t'
+echo
+echo "share ÷ nano (time median, time p95, bytes median):"
+awk -F'\t' 'NR > 1 { split($1, w, " "); v[w[1], w[2]] = $2 " " $3 " " $4; sizes[w[2]] = 1 }
+  END { for (n in sizes) { split(v["share", n], s, " "); split(v["nano", n], o, " ");
+        printf "  %6d lines: %.2f× %.2f× %.2f×\n", n, s[1] / o[1], s[2] / o[2], s[3] / o[3] } }' "$WORK/results.tsv" | sort -n -k1
