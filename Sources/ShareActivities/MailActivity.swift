@@ -203,15 +203,21 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
 
     // MARK: - Autosave
 
-    public func autosave(_ values: [String: String]) throws -> String {
-        let message = try lenientMessage(values)
-        let mailer = Mailer(settings: settings)
-        guard case .saved(let path) = mailer.saveDraft(message) else {
-            throw MailError(.io, "cannot autosave the draft in \(settings.drafts.path)")
+    /// Writes the values as a draft (what parses of them) and returns its path.
+    public func autosaveJob() -> AutosaveJob {
+        let settings = settings, html = request.html, detector = detector
+        return { values in
+            let message = try MailActivity.lenientMessage(values, settings: settings, html: html, detector: detector)
+            guard case .saved(let path) = Mailer(settings: settings).saveDraft(message) else {
+                throw MailError(.io, "cannot autosave the draft in \(settings.drafts.path)")
+            }
+            return path
         }
-        if let old = autosavePath, old != path { settings.drafts.remove(old) }
-        autosavePath = path
-        return path
+    }
+
+    public func autosaved(at place: String) {
+        if let old = autosavePath, old != place { settings.drafts.remove(old) }
+        autosavePath = place
     }
 
     public func discardAutosave() {
@@ -221,7 +227,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
 
     /// The message as far as it is valid: addresses that do not parse yet are
     /// left out of the draft (the form keeps them), attachments that vanished too.
-    private func lenientMessage(_ values: [String: String]) throws(MailError) -> MailMessage {
+    private nonisolated static func lenientMessage(_ values: [String: String], settings: MailSettings, html: Bool,
+                                                   detector: any ContentTypeDetector) throws(MailError) -> MailMessage {
         var lenient = values
         for field in ["to", "cc", "bcc"] {
             let parts = AddressList.entryTexts(values[field] ?? "")
@@ -231,7 +238,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
         lenient["attachments"] = AttachedFile.value(AttachedFile.list(values["attachments"] ?? "").filter {
             FileStamp(ofFileAt: $0.path) != nil
         })
-        var composer = try composer(from: lenient, checkUnchanged: false)
+        var composer = try MailActivity.composer(from: lenient, html: html, detector: detector, checkUnchanged: false)
         // A draft needs no sender: with no identity configured it is saved without a From.
         if (try? composer.makeMessage(identities: settings.identities, requireSender: false)) == nil {
             composer.preferredSendingAddress = nil
@@ -242,14 +249,21 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
     // MARK: - Building the composer
 
     /// The composer from the compose screen's values.
-    func composer(from values: [String: String], checkUnchanged: Bool = true) throws(MailError) -> MailComposer {
+    func composer(from values: [String: String]) throws(MailError) -> MailComposer {
+        try MailActivity.composer(from: values, html: request.html, detector: detector, checkUnchanged: true)
+    }
+
+    /// The composer from values; with `checkUnchanged`, an attachment that
+    /// changed since it was attached is refused (sending), else taken as it is (autosave).
+    nonisolated static func composer(from values: [String: String], html: Bool, detector: any ContentTypeDetector,
+                                     checkUnchanged: Bool) throws(MailError) -> MailComposer {
         var composer = MailComposer()
         composer.preferredSendingAddress = values["from"].flatMap { $0.isEmpty ? nil : $0 }
         composer.toRecipients = [values["to"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
         composer.ccRecipients = [values["cc"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
         composer.bccRecipients = [values["bcc"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
         composer.subject = values["subject"] ?? ""
-        composer.setMessageBody(values["body"] ?? "", isHTML: request.html)
+        composer.setMessageBody(values["body"] ?? "", isHTML: html)
         for attachment in AttachedFile.list(values["attachments"] ?? "") {
             let url = URL(fileURLWithPath: attachment.path)
             let name = attachment.name

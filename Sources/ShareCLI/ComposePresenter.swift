@@ -6,6 +6,7 @@ import ShareActivities
 import ShareCore
 import ShareMail
 import ShareTerminal
+import Synchronization
 
 /// Shows an activity's form on the terminal (Mail's compose screen) and
 /// drives it through the screen loop: autosave, address checks and
@@ -19,15 +20,18 @@ final class ComposePresenter: ActivityFormPresenter {
     let openTerminal: TerminalOpener
     private let services: ComposeServices
 
+    /// `autosaveOnAThread` false runs each autosave in the screen's own
+    /// turn (tests in the terminal's clock).
     init(colors: Bool, addressBook: AddressBook, detector: any ContentTypeDetector, environment: [String: String],
-         stateFile: ComposeStateFile, keys: FormKeys = FormKeys(), terminal: TerminalOpener? = nil) {
+         stateFile: ComposeStateFile, keys: FormKeys = FormKeys(), terminal: TerminalOpener? = nil,
+         autosaveOnAThread: Bool = true) {
         if let terminal {
             openTerminal = terminal
         } else {
             openTerminal = { try NcursesTerminal(wantColors: colors) }
         }
         services = ComposeServices(addressBook: addressBook, detector: detector, environment: environment,
-                                   stateFile: stateFile, keys: keys)
+                                   stateFile: stateFile, keys: keys, autosaveOnAThread: autosaveOnAThread)
     }
 
     func present(_ form: ActivityForm, for activity: any Activity,
@@ -50,6 +54,8 @@ struct ComposeServices {
     let environment: [String: String]
     let stateFile: ComposeStateFile
     let keys: FormKeys
+    /// Whether autosaves run on a thread of their own (off the keystrokes' way).
+    let autosaveOnAThread: Bool
 }
 
 /// An activity's form as a screen of the loop: `FormUpdate` decides, this
@@ -59,6 +65,8 @@ final class ComposeProgram: ScreenProgram {
     enum Message: Sendable {
         /// Half a second after a change: save what is typed.
         case autosave
+        /// The autosave of that number, running off the main actor, is done.
+        case autosaved(Int)
         /// A submission was answered.
         case answered(FormSubmission)
     }
@@ -72,6 +80,12 @@ final class ComposeProgram: ScreenProgram {
     private let validating: (any FormValidating)?
     private let submit: @MainActor (SubmittedForm) async -> FormSubmission
     private let services: ComposeServices
+    /// The autosave running now, if any, and whether another is due after it.
+    private var autosaveRunning: (thread: BackgroundThread.Joinable?, outcome: AutosaveOutcome)?
+    private var autosaveAgain = false
+    /// The number of the last autosave started: a report of an earlier one
+    /// (taken in already, before a send) is ignored.
+    private var autosaveNumber = 0
 
     init(form: ActivityForm, activity: any Activity, submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission,
          services: ComposeServices, size: (width: Int, height: Int), colors: Bool) {
@@ -95,7 +109,21 @@ final class ComposeProgram: ScreenProgram {
         case .tick:
             _ = FormUpdate.update(&screen, .tick)
         case .message(.autosave):
-            save()
+            // Not while a submission runs (it may remove the draft): once it is answered.
+            if screen.isBusy {
+                loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave")
+            } else if autosaveRunning != nil {
+                autosaveAgain = true
+            } else {
+                startAutosave(loop)
+            }
+        case .message(.autosaved(let number)):
+            guard number == autosaveNumber else { return nil }
+            finishAutosave()
+            if autosaveAgain {
+                autosaveAgain = false
+                startAutosave(loop)
+            }
         case .message(.answered(let answer)):
             let effects = FormUpdate.update(&screen, .busy(nil))
             switch answer {
@@ -113,6 +141,7 @@ final class ComposeProgram: ScreenProgram {
     /// A closed terminal (SIGHUP, reads that keep failing) or a TERM: save
     /// what was typed now, not within the half second, and stop.
     func terminalClosed(in loop: ScreenLoop<Message>) -> ActivityResult {
+        finishAutosave()
         if screen.changed { save() }
         let kept = services.stateFile.read() != nil ? " (share --resume reopens it)" : ""
         return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
@@ -149,6 +178,8 @@ final class ComposeProgram: ScreenProgram {
                 let edited = loop.terminal.suspend { ExternalEditor.edit(text, environment: services.environment) }
                 apply(.edited(field: field, text: edited))
             case .submit(let action, let values, let confirmed):
+                // What the activity does next (send, save for good) comes after the autosave running now.
+                finishAutosave()
                 let warnings = confirmed ? [] : validating?.warnings(before: action, values: values) ?? []
                 guard warnings.isEmpty else {
                     apply(.confirm(action, warnings: warnings))
@@ -159,6 +190,7 @@ final class ComposeProgram: ScreenProgram {
                 let submitted = SubmittedForm(action: action.id, values: values)
                 loop.start { .answered(await submit(submitted)) }
             case .discard:
+                finishAutosave()
                 autosaving?.discardAutosave()
                 services.stateFile.clear()
                 return ActivityResult(activityType: activity.activityType, outcome: .cancelled)
@@ -167,16 +199,63 @@ final class ComposeProgram: ScreenProgram {
         return nil
     }
 
-    /// Autosaves through the activity, and keeps the values for `--resume`.
+    /// Autosaves now, in this turn (the terminal went away).
     private func save() {
-        let values = screen.values
+        let outcome = AutosaveOutcome()
+        ComposeProgram.autosave(screen, job: autosaving?.autosaveJob(), stateFile: services.stateFile,
+                                activity: activity.activityType, into: outcome)
+        autosaveRunning = (nil, outcome)
+        finishAutosave()
+    }
+
+    /// Starts an autosave of the screen as it is: on a thread of its own,
+    /// so that the next keystroke never waits for the message to be
+    /// written; it posts `.autosaved` when done.
+    private func startAutosave(_ loop: ScreenLoop<Message>) {
+        let snapshot = screen, job = autosaving?.autosaveJob(), stateFile = services.stateFile, type = activity.activityType
+        let outcome = AutosaveOutcome(), poster = loop.poster
+        autosaveNumber += 1
+        let number = autosaveNumber
+        let work: @Sendable () -> Void = {
+            ComposeProgram.autosave(snapshot, job: job, stateFile: stateFile, activity: type, into: outcome)
+            poster.post(.autosaved(number))
+        }
+        if services.autosaveOnAThread, let thread = BackgroundThread.startJoinable(work) {
+            autosaveRunning = (thread, outcome)
+        } else {
+            autosaveRunning = (nil, outcome)
+            work()
+        }
+    }
+
+    /// Waits for the autosave running, if any, and takes in its outcome:
+    /// the activity learns where the values went, a failure is shown.
+    private func finishAutosave() {
+        guard let (thread, outcome) = autosaveRunning else { return }
+        thread?.join()
+        autosaveRunning = nil
+        switch outcome.result.withLock({ $0 }) {
+        case .saved(let place)?: autosaving?.autosaved(at: place)
+        case .failed(let reason)?:
+            _ = FormUpdate.update(&screen, .status(Localization.text("Autosave failed: %@", reason), isError: true))
+        case nil: break
+        }
+    }
+
+    /// The values of `form` saved through `job`, and kept for `--resume`; off the main actor.
+    nonisolated static func autosave(_ form: FormState, job: AutosaveJob?, stateFile: ComposeStateFile, activity: ActivityType,
+                                     into outcome: AutosaveOutcome) {
+        let values = form.values
         var draft: String?
-        if let autosaving {
-            do { draft = try autosaving.autosave(values) } catch {
-                _ = FormUpdate.update(&screen, .status(Localization.text("Autosave failed: %@", ErrorText.sentence(error)), isError: true))
+        if let job {
+            do {
+                draft = try job(values)
+                outcome.result.withLock { $0 = .saved(draft!) }
+            } catch {
+                outcome.result.withLock { $0 = .failed(ErrorText.sentence(error)) }
             }
         }
-        services.stateFile.write(activity: activity.activityType, values: values, draft: draft)
+        stateFile.write(activity: activity, values: values, draft: draft)
     }
 
     /// A row for a line of the attachment field (a resumed row keeps the
@@ -199,6 +278,16 @@ final class ComposeProgram: ScreenProgram {
 }
 
 /// Where the compose screen's values are kept between runs, for `--resume`:
+/// What an autosave came to, handed from its thread to the screen.
+final class AutosaveOutcome: Sendable {
+    enum Result: Sendable {
+        case saved(String)
+        case failed(String)
+    }
+
+    let result = Mutex<Result?>(nil)
+}
+
 /// `$XDG_STATE_HOME/share/compose.json`, written atomically on every autosave.
 struct ComposeStateFile: Sendable {
     let path: String

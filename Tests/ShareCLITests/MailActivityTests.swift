@@ -25,7 +25,7 @@ struct MailActivityTests {
         let (settings, root) = try Self.settings()
         defer { try? FileManager.default.removeItem(at: root) }
         let mail = MailActivity(settings: settings)
-        let path = try mail.autosave(["from": "", "to": "kim@example.com", "subject": "Minutes", "body": "every word counts"])
+        let path = try mail.autosaveJob()(["from": "", "to": "kim@example.com", "subject": "Minutes", "body": "every word counts"])
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("Subject: Minutes\r\n"))
         #expect(text.contains("every word counts"))
@@ -35,7 +35,7 @@ struct MailActivityTests {
     @Test func anAutosavedDraftKeepsAQuotedNameWithACommaAndDropsOnlyWhatIsUnfinished() throws {
         let (settings, root) = try Self.settings()
         defer { try? FileManager.default.removeItem(at: root) }
-        let path = try MailActivity(settings: settings).autosave([
+        let path = try MailActivity(settings: settings).autosaveJob()([
             "to": #""Lee, Jiwoo" <lee@example.com>, kim@"#, "cc": "Team: a@example.com, b@example.com;", "body": "x",
         ])
         let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -50,7 +50,7 @@ struct MailActivityTests {
     func aSubjectKeepsItsSpaces(_ subject: String) throws {
         let (settings, root) = try Self.settings(identities: [try MailAddress(parsing: "kim@example.com")])
         defer { try? FileManager.default.removeItem(at: root) }
-        let path = try MailActivity(settings: settings).autosave(["to": "lee@example.org", "subject": subject, "body": "x"])
+        let path = try MailActivity(settings: settings).autosaveJob()(["to": "lee@example.org", "subject": subject, "body": "x"])
         let check = try MailCheck.run(file: URL(fileURLWithPath: path))
         #expect(check.defects.isEmpty, "defects: \(check.defects)")
         #expect(check.header("Subject") == subject)

@@ -3,6 +3,7 @@ import ShareActivities
 import ShareCore
 import ShareTerminal
 import ShareTerminalTesting
+import Synchronization
 import Testing
 @testable import ShareCLI
 
@@ -19,13 +20,21 @@ struct ScreenLoopTests {
         let clock: () -> Int
         private(set) var autosaves: [(at: Int, values: [String: String])] = []
         private(set) var discarded = 0
+        /// The values the last job saved, handed from the job to `autosaved(at:)`.
+        final class Saved: Sendable { let values = Mutex<[String: String]>([:]) }
+        private let saved = Saved()
 
         init(clock: @escaping () -> Int) { self.clock = clock }
 
-        func autosave(_ values: [String: String]) throws -> String {
-            autosaves.append((clock(), values))
-            return "/drafts/note"
+        func autosaveJob() -> AutosaveJob {
+            let saved = saved
+            return { values in
+                saved.values.withLock { $0 = values }
+                return "/drafts/note"
+            }
         }
+
+        func autosaved(at place: String) { autosaves.append((clock(), saved.values.withLock { $0 })) }
 
         func discardAutosave() { discarded += 1 }
         func perform(_ session: ActivitySession) async { session.finish(.performed) }
@@ -51,7 +60,7 @@ struct ScreenLoopTests {
     async -> ActivityResult {
         let presenter = ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                                          detector: MagicContentTypeDetector(), environment: world.environment,
-                                         stateFile: world.stateFile, terminal: { terminal })
+                                         stateFile: world.stateFile, terminal: { terminal }, autosaveOnAThread: false)
         return await presenter.present(form, for: activity, submit: submit)
     }
 
@@ -264,7 +273,7 @@ struct ScreenLoopTests {
     static func presenter(on terminal: InMemoryTerminal, world: World) -> ComposePresenter {
         ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                          detector: MagicContentTypeDetector(), environment: world.environment, stateFile: world.stateFile,
-                         terminal: { terminal })
+                         terminal: { terminal }, autosaveOnAThread: false)
     }
 
     /// A provider that reports half its work, then finishes (or, with

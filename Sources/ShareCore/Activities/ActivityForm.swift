@@ -173,11 +173,21 @@ public protocol FormValidating: Activity {
 
 /// An activity whose form is saved while it is being filled in, so nothing
 /// typed is lost to a crash, a `kill -9` or a closed terminal.
+///
+/// Saving is split in two so that typing never waits for it: the activity
+/// hands out a job (cheaply, on the main actor), the screen runs it off the
+/// main actor with the values as they are, and tells the activity where
+/// they went.
 @MainActor
 public protocol FormAutosaving: Activity {
-    /// Saves the values as they are now (they may be incomplete or invalid),
-    /// replacing the previous autosave; returns where they went.
-    func autosave(_ values: [String: String]) throws -> String
+    /// The work of saving values as they are (they may be incomplete or
+    /// invalid): run anywhere, it returns where they went.
+    func autosaveJob() -> AutosaveJob
+    /// Where a job saved is now the autosave: the one before it goes.
+    func autosaved(at place: String)
     /// Forgets the autosave (the form was sent, saved for good, or discarded).
     func discardAutosave()
 }
+
+/// Saves a form's values and returns where they went; runs off the main actor.
+public typealias AutosaveJob = @Sendable (_ values: [String: String]) throws -> String

@@ -25,6 +25,38 @@ public enum BackgroundThread {
         return true
     }
 
+    /// A started thread that can be waited for: once, by its starter.
+    public final class Joinable: @unchecked Sendable {
+        private let thread: pthread_t
+        private var joined = false
+
+        fileprivate init(_ thread: pthread_t) { self.thread = thread }
+
+        /// Waits until the work has returned.
+        public func join() {
+            guard !joined else { return }
+            joined = true
+            pthread_join(thread, nil)
+        }
+    }
+
+    /// Starts `work` on a new thread that ``Joinable/join()`` waits for;
+    /// `nil` when no thread could be made.
+    public static func startJoinable(_ work: @escaping @Sendable () -> Void) -> Joinable? {
+        let box = Unmanaged.passRetained(Work(work)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { argument in
+            let work = Unmanaged<Work>.fromOpaque(argument!).takeRetainedValue()
+            work.body()
+            return nil
+        }, box)
+        guard status == 0 else {
+            Unmanaged<Work>.fromOpaque(box).release()
+            return nil
+        }
+        return Joinable(thread)
+    }
+
     private final class Work: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
