@@ -118,16 +118,17 @@ final class ComposeProgram: ScreenProgram {
                 startAutosave(loop)
             }
         case .message(.autosaved(let number)):
-            guard number == autosaveNumber else { return nil }
+            // A report of an autosave already taken in (before a Send) changes nothing.
+            guard number == autosaveNumber, autosaveRunning != nil else { return nil }
+            let again = autosaveAgain
             finishAutosave()
-            if autosaveAgain {
-                autosaveAgain = false
-                startAutosave(loop)
-            }
+            // Through the timer, so that the rule "none while a submission runs" holds for it too.
+            if again { loop.schedule(.autosave, after: 0, key: "autosave") }
         case .message(.answered(let answer)):
             let effects = FormUpdate.update(&screen, .busy(nil))
             switch answer {
             case .finished(let result):
+                finishAutosave()
                 services.stateFile.clear()
                 return result
             case .retry(let message):
@@ -229,8 +230,10 @@ final class ComposeProgram: ScreenProgram {
     }
 
     /// Waits for the autosave running, if any, and takes in its outcome:
-    /// the activity learns where the values went, a failure is shown.
+    /// the activity learns where the values went, a failure is shown. No
+    /// other is due after it (Send, discard and a closed terminal come next).
     private func finishAutosave() {
+        autosaveAgain = false
         guard let (thread, outcome) = autosaveRunning else { return }
         thread?.join()
         autosaveRunning = nil

@@ -82,9 +82,51 @@ struct TextEditorTests {
         #expect(editor.cursor == 26)  // "|See you": column 0 of the last row
         editor.moveByRows(9, width: 10)
         #expect(editor.cursor == editor.text.count)
+        // Onto a shorter row that is not its line's last: its last character, not the next row's first.
+        var short = TextEditor("The numbers are attached.", multiline: true)
+        type(&short, [.home, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right])
+        #expect(short.cursorPosition(width: 10).position == TextEditor.RowPosition(line: 0, row: 1))
+        short.moveByRows(-1, width: 10)
+        #expect(short.cursor == 3)  // "The| "
         var korean = TextEditor(String(repeating: "가", count: 12), multiline: true)
         type(&korean, [.home, .right, .right])  // column 4
         korean.moveByRows(2, width: 10)
         #expect(korean.cursor == 12 && korean.wrapped(width: 10).cursorRow == 2)  // "가가" is shorter: its end
+    }
+
+    /// The row functions that read a few lines agree with wrapping the
+    /// whole text, on texts of words, Hangul, spaces and empty lines.
+    @Test func rowsReadLineByLineAgreeWithTheWholeText() {
+        var seed: UInt64 = 42
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        let pieces = ["a", "bc", " ", "  ", "가", "나다", "\n", "\n\n", "word ", "longerword"]
+        for _ in 0..<200 {
+            let text = (0..<next(30)).map { _ in pieces[next(pieces.count)] }.joined()
+            let width = 1 + next(12)
+            let editor = TextEditor(text, multiline: true)
+            let (rows, _, _) = editor.wrapped(width: width)
+            // Every row's position, in order.
+            var positions: [TextEditor.RowPosition] = []
+            var line = 0
+            while line <= editor.characters.count {
+                for row in editor.lineRows(from: line, width: width).indices { positions.append(TextEditor.RowPosition(line: line, row: row)) }
+                line = editor.lineEnd(line) + 1
+            }
+            #expect(positions.count == rows.count, "\(text.debugDescription) at \(width)")
+            guard positions.count == rows.count else { continue }
+            for _ in 0..<10 {
+                let a = next(positions.count), b = next(positions.count), limit = 1 + next(positions.count + 2)
+                let expected = b >= a && b - a < limit ? b - a : nil
+                #expect(editor.rows(from: positions[a], to: positions[b], limit: limit, width: width) == expected,
+                        "\(text.debugDescription) at \(width): rows \(a) → \(b) within \(limit)")
+                let moved = editor.position(positions[a], movedBy: b - a, width: width)
+                #expect(moved == positions[b], "\(text.debugDescription) at \(width): row \(a) moved \(b - a)")
+                #expect(editor.rows(from: positions[a], count: limit, width: width).map(\.start)
+                        == rows[a...].prefix(limit).map(\.start))
+            }
+        }
     }
 }

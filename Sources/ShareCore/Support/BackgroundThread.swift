@@ -32,6 +32,9 @@ public enum BackgroundThread {
 
         fileprivate init(_ thread: pthread_t) { self.thread = thread }
 
+        /// Never waited for: its resources go when it ends.
+        deinit { if !joined { pthread_detach(thread) } }
+
         /// Waits until the work has returned.
         public func join() {
             guard !joined else { return }

@@ -264,16 +264,17 @@ public struct TextEditor: Sendable, Equatable {
     /// or `limit` rows or more below: reads at most `limit` rows.
     public func rows(from: RowPosition, to: RowPosition, limit: Int, width: Int) -> Int? {
         guard from <= to else { return nil }
-        var current = from
-        var counted = 0
-        while counted < limit {
-            if current == to { return counted }
-            let next = position(current, movedBy: 1, width: width)
-            if next == current { return nil }
-            current = next
-            counted += 1
+        // Each line between them is wrapped once, and only until `limit` rows are counted.
+        var counted = -from.row
+        var line = from.line
+        while line < to.line {
+            counted += lineRows(from: line, width: width).count
+            guard counted < limit else { return nil }
+            line = lineEnd(line) + 1
         }
-        return nil
+        guard line == to.line else { return nil }
+        counted += to.row
+        return counted < limit ? counted : nil
     }
 
     /// Up to `count` rows from `top` down: each row's first character and text.
