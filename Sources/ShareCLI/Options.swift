@@ -110,10 +110,10 @@ public struct Options: Sendable, Equatable {
 
         func setMode(_ mode: Mode, _ flag: String) throws(UsageError) {
             if let modeFlag, modeFlag != flag {
-                throw UsageError("\(modeFlag) and \(flag) cannot be used together")
+                throw UsageError(Localization.text("%@ and %@ cannot be used together", modeFlag, flag))
             }
             if case .activity = options.mode, flag == "--activity" {
-                throw UsageError("--activity can be given only once")
+                throw UsageError(Localization.text("--activity can be given only once"))
             }
             modeFlag = flag
             options.mode = mode
@@ -125,7 +125,7 @@ public struct Options: Sendable, Equatable {
             index += 1
             if onlyItems || word == "-" || !word.hasPrefix("-") {
                 if word == "-" {
-                    if options.items.contains(.standardInput) { throw UsageError("'-' (standard input) can be given only once") }
+                    if options.items.contains(.standardInput) { throw UsageError(Localization.text("'-' (standard input) can be given only once")) }
                     options.items.append(.standardInput)
                 } else {
                     options.items.append(.argument(word))
@@ -141,9 +141,9 @@ public struct Options: Sendable, Equatable {
                 inlineValue = String(word[word.index(after: equals)...])
             }
             guard let spec = OptionTable.spec(name) else {
-                let hint = OptionTable.suggestion(for: name).map { "did you mean \($0)? (share --help lists every option)" }
-                    ?? "valid options: " + OptionTable.all.map(\.name).sorted().joined(separator: ", ") + ", -h"
-                throw UsageError("unknown option '\(name)'; " + hint)
+                let hint = OptionTable.suggestion(for: name).map { Localization.text("did you mean %@? (share --help lists every option)", $0) }
+                    ?? Localization.text("valid options: %@", OptionTable.all.map(\.name).sorted().joined(separator: ", ") + ", -h")
+                throw UsageError(Localization.text("unknown option '%@'; %@", name, hint))
             }
             name = spec.name
             given.append(spec)
@@ -153,7 +153,7 @@ public struct Options: Sendable, Equatable {
                 if let inlineValue {
                     value = inlineValue
                 } else {
-                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    guard index < arguments.count else { throw UsageError(Localization.text("%@ needs a value", name)) }
                     value = arguments[index]
                     index += 1
                 }
@@ -178,37 +178,37 @@ public struct Options: Sendable, Equatable {
                 case "--body-file": options.items.append(.bodyFile(value))
                 case "--attach": options.items.append(.file(value))
                 case "--contact":
-                    guard !value.trimmingWhitespace().isEmpty else { throw UsageError("--contact needs a name, an address or a UID") }
+                    guard !value.trimmingWhitespace().isEmpty else { throw UsageError(Localization.text("--contact needs a name, an address or a UID")) }
                     options.contact = value
                 case "--printer":
                     guard !value.isEmpty, !value.contains(where: { $0 == "/" || $0 == "#" || $0 == " " || $0.asciiValue.map { $0 < 0x20 } == true }) else {
-                        throw UsageError("--printer: '\(value)' is not a printer name (no spaces, '/' or '#'); `lpstat -e` lists them")
+                        throw UsageError(Localization.text("--printer: '%@' is not a printer name (no spaces, '/' or '#'); `lpstat -e` lists them", value))
                     }
                     options.print.printer = value
                 case "--copies":
                     guard let copies = PrintRequest.copies(value) else {
-                        throw UsageError("--copies takes \(PrintRequest.copiesRule), not '\(value)'")
+                        throw UsageError(Localization.text("--copies takes a number from 1 to 999, not '%@'", value))
                     }
                     options.print.copies = copies
                 case "--pages":
                     guard PrintRequest.isPageRange(value) else {
-                        throw UsageError("--pages takes pages and ranges such as 1-3,7 or 5-, not '\(value)'")
+                        throw UsageError(Localization.text("--pages takes pages and ranges such as 1-3,7 or 5-, not '%@'", value))
                     }
                     options.print.pages = value
                 case "--sides":
-                    guard let sides = PrintRequest.Sides(rawValue: value) else { throw UsageError("--sides takes one, two or two-short-edge, not '\(value)'") }
+                    guard let sides = PrintRequest.Sides(rawValue: value) else { throw UsageError(Localization.text("--sides takes one, two or two-short-edge, not '%@'", value)) }
                     options.print.sides = sides
                 case "--limit":
-                    guard let limit = Int(value), limit > 0 else { throw UsageError("--limit takes a number of entries above 0, not '\(value)'") }
+                    guard let limit = Int(value), limit > 0 else { throw UsageError(Localization.text("--limit takes a number of entries above 0, not '%@'", value)) }
                     options.limit = limit
                 case "--completions":
                     guard Completions.shells.contains(value) else {
-                        throw UsageError("--completions takes " + Completions.shells.joined(separator: ", ") + ", not '\(value)'")
+                        throw UsageError(Localization.text("--completions takes %@, not '%@'", Completions.shells.joined(separator: ", "), value))
                     }
                     try setMode(.completions(value), name)
                 case "--complete":
                     guard Completions.kinds.contains(value) else {
-                        throw UsageError("--complete takes " + Completions.kinds.joined(separator: ", ") + ", not '\(value)'")
+                        throw UsageError(Localization.text("--complete takes %@, not '%@'", Completions.kinds.joined(separator: ", "), value))
                     }
                     try setMode(.complete(value), name)
                 default: break
@@ -216,7 +216,7 @@ public struct Options: Sendable, Equatable {
                 continue
             }
             if inlineValue != nil {
-                throw UsageError("\(name) takes no value")
+                throw UsageError(Localization.text("%@ takes no value", name))
             }
             switch name {
             case "--list": try setMode(.list, name)
@@ -228,7 +228,7 @@ public struct Options: Sendable, Equatable {
             case "--send", "--save-draft":
                 let mode: MailRequest.Mode = name == "--send" ? .send : .saveDraft
                 if options.mail.mode != .compose && options.mail.mode != mode {
-                    throw UsageError("--send and --save-draft cannot be used together")
+                    throw UsageError(Localization.text("--send and --save-draft cannot be used together"))
                 }
                 options.mail.mode = mode
             case "--flush": try setMode(.flush, name)
@@ -251,7 +251,7 @@ public struct Options: Sendable, Equatable {
             }
         }
         if options.limit != nil && options.mode != .history {
-            throw UsageError("--limit goes with --history")
+            throw UsageError(Localization.text("--limit goes with --history"))
         }
         // An activity's option goes with that activity, or with the picker.
         for spec in given {

@@ -68,6 +68,14 @@ import Testing
         #expect(translated.status == english.status)
         #expect(english.err.hasPrefix("share: the history is empty ("), "stderr: \(english.err)")
         #expect(translated.err.hasPrefix("share: 공유 기록이 비어 있습니다 ("), "stderr: \(translated.err)")
+        // A usage error: exit 2 in both, the words put in where Korean puts them.
+        for (arguments, words) in [(["--bogus"], "share: 알 수 없는 옵션 '--bogus'; "),
+                                   (["--completions", "tcsh"], "share: --completions에는 'tcsh' 대신 bash, zsh, fish 중 하나를 주세요")] {
+            let inEnglish = try fixtures.share(arguments)
+            let inKorean = try fixtures.share(arguments, changes: korean)
+            #expect(inEnglish.status == 2 && inKorean.status == 2, "\(arguments): \(inKorean.err)")
+            #expect(inKorean.err.hasPrefix(words), "\(arguments): \(inKorean.err)")
+        }
     }
 
     @Test func aLanguageWithoutACatalogReadsEnglishAndLANGUAGEIsHonoured() throws {
