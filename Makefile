@@ -79,7 +79,7 @@ build: static-libs locale
 # Translations: po/LANG.po compiled into .build/locale/LANG/LC_MESSAGES/share.mo,
 # where a build's binaries look for them (installed ones in PREFIX/share/locale).
 LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
-locale: deps $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/share.mo)
+locale: $(foreach l,$(LANGUAGES),.build/locale/$(l)/LC_MESSAGES/share.mo)
 
 .build/locale/%/LC_MESSAGES/share.mo: po/%.po | deps
 	@mkdir -p $(dir $@)

@@ -205,8 +205,7 @@ final class ComposeProgram: ScreenProgram {
         let outcome = AutosaveOutcome()
         ComposeProgram.autosave(screen, job: autosaving?.autosaveJob(), stateFile: services.stateFile,
                                 activity: activity.activityType, into: outcome)
-        autosaveRunning = (nil, outcome)
-        finishAutosave()
+        take(outcome)
     }
 
     /// Starts an autosave of the screen as it is: on a thread of its own,
@@ -229,14 +228,18 @@ final class ComposeProgram: ScreenProgram {
         }
     }
 
-    /// Waits for the autosave running, if any, and takes in its outcome:
-    /// the activity learns where the values went, a failure is shown. No
+    /// Waits for the autosave running, if any, and takes in its outcome. No
     /// other is due after it (Send, discard and a closed terminal come next).
     private func finishAutosave() {
         autosaveAgain = false
         guard let (thread, outcome) = autosaveRunning else { return }
         thread?.join()
         autosaveRunning = nil
+        take(outcome)
+    }
+
+    /// An autosave's outcome taken in: the activity learns where the values went, a failure is shown.
+    private func take(_ outcome: AutosaveOutcome) {
         switch outcome.result.withLock({ $0 }) {
         case .saved(let place)?: autosaving?.autosaved(at: place)
         case .failed(let reason)?:
@@ -252,8 +255,9 @@ final class ComposeProgram: ScreenProgram {
         var draft: String?
         if let job {
             do {
-                draft = try job(values)
-                outcome.result.withLock { $0 = .saved(draft!) }
+                let place = try job(values)
+                draft = place
+                outcome.result.withLock { $0 = .saved(place) }
             } catch {
                 outcome.result.withLock { $0 = .failed(ErrorText.sentence(error)) }
             }

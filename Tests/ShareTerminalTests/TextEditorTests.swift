@@ -1,6 +1,24 @@
 import Testing
 @testable import ShareTerminal
 
+extension TextEditor {
+    /// Every row of the text wrapped to `width`, each with its first
+    /// character's index, and the cursor's row and column: the whole text,
+    /// as the screen never reads it, to check the row functions against.
+    func wrapped(width: Int) -> (rows: [(start: Int, text: String)], cursorRow: Int, cursorColumn: Int) {
+        var rows: [(start: Int, text: String)] = []
+        var line = 0
+        while line <= characters.count {
+            for range in lineRows(from: line, width: width) { rows.append((range.lowerBound, String(characters[range]))) }
+            line = lineEnd(line) + 1
+        }
+        let (position, column) = cursorPosition(width: width)
+        let cursorLine = lineRows(from: position.line, width: width)
+        let cursorRow = rows.firstIndex { $0.start == cursorLine[position.row].lowerBound } ?? 0
+        return (rows, cursorRow, column)
+    }
+}
+
 struct TextEditorTests {
     private func type(_ editor: inout TextEditor, _ events: [InputEvent]) {
         for event in events { editor.handle(event) }

@@ -24,7 +24,6 @@ bytes per key over every key of every run, the median first-screen time, and
 the good and failed runs, tab-separated.
 """
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -32,7 +31,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tui"))
-from pty_bench import Run, application_cursor_keys  # noqa: E402
+from pty_bench import Run, application_cursor_keys, read_command  # noqa: E402
 
 ARROWS = {"Up": b"A", "Down": b"B", "Right": b"C", "Left": b"D"}
 NAMED = {"PgUp": b"\x1b[5~", "PgDn": b"\x1b[6~", "Enter": b"\r", "BSpace": b"\x7f", "C-k": b"\x0b"}
@@ -61,17 +60,8 @@ def parse(argv):
             name, marker = argv[i + 1:i + 3]
             if argv[i + 3] != "--":
                 sys.exit("keys_bench: expected -- after --case NAME MARKER")
-            j = i + 4
-            cmd = []
-            while j < len(argv) and argv[j] != ";;":
-                cmd.append(argv[j])
-                j += 1
-            assignments = {}
-            while cmd and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", cmd[0]):
-                key, _, value = cmd.pop(0).partition("=")
-                assignments[key] = value
+            cmd, assignments, i = read_command(argv, i + 4)
             cases.append({"name": name, "marker": marker.encode(), "stdin": "-", "cmd": cmd, "env": assignments})
-            i = j + 1
         elif a in ("--runs",):
             opts["runs"] = int(argv[i + 1])
             i += 2

@@ -76,6 +76,21 @@ STRIP = re.compile(
 )
 
 
+def read_command(argv, start):
+    """The words from argv[start] up to ";;": (command, environment, index
+    after ";;"). Leading NAME=VALUE words set the program's environment, as
+    in a shell: no env(1) process is started (and timed) in front of it."""
+    end = start
+    while end < len(argv) and argv[end] != ";;":
+        end += 1
+    cmd = argv[start:end]
+    assignments = {}
+    while cmd and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", cmd[0]):
+        key, _, value = cmd.pop(0).partition("=")
+        assignments[key] = value
+    return cmd, assignments, end + 1
+
+
 def parse(argv):
     opts = {"runs": 20, "warmup": 1, "cols": 100, "rows": 30, "silence": 0.1,
             "timeout": 10.0, "raw": None, "dump": None, "arrow": "auto"}
@@ -87,19 +102,8 @@ def parse(argv):
             name, marker, stdin = argv[i + 1:i + 4]
             if argv[i + 4] != "--":
                 sys.exit("pty_bench: expected -- after --case NAME MARKER STDIN")
-            j = i + 5
-            cmd = []
-            while j < len(argv) and argv[j] != ";;":
-                cmd.append(argv[j])
-                j += 1
-            # Leading NAME=VALUE words set the program's environment, as in a
-            # shell: no env(1) process is started (and timed) in front of it.
-            assignments = {}
-            while cmd and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", cmd[0]):
-                key, _, value = cmd.pop(0).partition("=")
-                assignments[key] = value
+            cmd, assignments, i = read_command(argv, i + 5)
             cases.append({"name": name, "marker": marker.encode(), "stdin": stdin, "cmd": cmd, "env": assignments})
-            i = j + 1
         elif a in ("--runs", "--warmup", "--cols", "--rows"):
             opts[a[2:]] = int(argv[i + 1])
             i += 2

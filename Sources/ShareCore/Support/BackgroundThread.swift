@@ -10,19 +10,8 @@ public enum BackgroundThread {
     /// Starts `work` on a new detached thread; false when no thread could be made.
     @discardableResult
     public static func start(_ work: @escaping @Sendable () -> Void) -> Bool {
-        let box = Unmanaged.passRetained(Work(work)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            let work = Unmanaged<Work>.fromOpaque(argument!).takeRetainedValue()
-            work.body()
-            return nil
-        }, box)
-        guard status == 0 else {
-            Unmanaged<Work>.fromOpaque(box).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
+        // A thread nobody waits for is detached when its handle goes.
+        startJoinable(work) != nil
     }
 
     /// A started thread that can be waited for: once, by its starter.

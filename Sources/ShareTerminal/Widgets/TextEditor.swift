@@ -153,22 +153,6 @@ public struct TextEditor: Sendable, Equatable {
         characters.reduce(0) { $0 + cellWidth($1) }
     }
 
-    /// The visual rows of the text wrapped to `width` columns (at spaces when
-    /// a word fits, else anywhere between graphemes), each with the index of
-    /// its first character, and the row and column of the cursor. Reads the
-    /// whole text: the screen reads only what it shows (``rows(from:count:width:)``).
-    public func wrapped(width: Int) -> (rows: [(start: Int, text: String)], cursorRow: Int, cursorColumn: Int) {
-        var rows: [(start: Int, text: String)] = []
-        var line = 0
-        while line <= characters.count {
-            for range in lineRows(from: line, width: width) { rows.append((range.lowerBound, String(characters[range]))) }
-            line = lineEnd(line) + 1
-        }
-        let (position, column) = cursorPosition(width: width)
-        let cursorRow = rows.firstIndex { $0.start == rowStart(of: position, width: width) } ?? 0
-        return (rows, cursorRow, column)
-    }
-
     // MARK: - Wrapped rows, one line at a time
 
     /// A row of the wrapped text: the first character of its line, and
@@ -290,12 +274,6 @@ public struct TextEditor: Sendable, Equatable {
             line = lineEnd(line) + 1
         }
         return result
-    }
-
-    /// The first character of the row at `position`.
-    func rowStart(of position: RowPosition, width: Int) -> Int {
-        let rows = lineRows(from: position.line, width: width)
-        return rows[min(position.row, rows.count - 1)].lowerBound
     }
 
     /// Moves the cursor `count` rows of the text wrapped to `width` (up
