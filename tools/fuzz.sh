@@ -3,6 +3,8 @@
 # each, on a copy of its seed corpus (Fuzz/corpus/TARGET) that grows in
 # .build/fuzz/corpus/TARGET. Prints executions per target; exits 1 when a
 # target failed, leaving the input in .build/fuzz/crashes/.
+# FUZZ_EXECUTIONS=N also ends a target's run after N executions, whichever
+# limit comes first (the long runs recorded in bench/RESULTS.md).
 # With FUZZ_RUNS=N instead, each target runs N inputs from its seeds alone
 # with a fixed seed: the same inputs every time (make test).
 # Needs the fuzzing build: make fuzz (which runs this).
@@ -22,6 +24,7 @@ for target in $TARGETS; do
     limits=(-runs="$FUZZ_RUNS" -seed=1)
   else
     limits=(-max_total_time="$SECONDS_EACH")
+    if [ -n "${FUZZ_EXECUTIONS:-}" ]; then limits+=(-runs="$FUZZ_EXECUTIONS"); fi
   fi
   mkdir -p "$corpus"
   cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true

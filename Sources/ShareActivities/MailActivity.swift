@@ -205,18 +205,19 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
 
     /// Writes the values as a draft (what parses of them) and returns its path.
     public func autosaveJob() -> AutosaveJob {
-        let settings = settings, html = request.html, detector = detector
+        let settings = settings, html = request.html, detector = detector, previous = autosavePath
         return { values in
             let message = try MailActivity.lenientMessage(values, settings: settings, html: html, detector: detector)
             guard case .saved(let path) = Mailer(settings: settings).saveDraft(message) else {
                 throw MailError(.io, "cannot autosave the draft in \(settings.drafts.path)")
             }
+            // The draft it replaces goes here too, off the keystrokes' way (a long one takes a while to unlink).
+            if let previous, previous != path { settings.drafts.remove(previous) }
             return path
         }
     }
 
     public func autosaved(at place: String) {
-        if let old = autosavePath, old != place { settings.drafts.remove(old) }
         autosavePath = place
     }
 
@@ -309,7 +310,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating 
             }
         }
         composer.subject = subject ?? mailtoSubject ?? ""
-        let paragraphs = bodyParts.map { String($0.reversed().drop { $0.isNewline }.reversed()) }
+        let paragraphs = bodyParts.map { part in
+            // Trailing line breaks go, read from the end: a long text is not walked.
+            var text = part[...]
+            while text.last?.isNewline == true { text = text.dropLast() }
+            return String(text)
+        }
         composer.setMessageBody(paragraphs.joined(separator: "\n\n"), isHTML: request.html)
         return composer
     }

@@ -32,6 +32,24 @@ struct MailActivityTests {
         #expect(!text.contains("\nFrom:") && !text.hasPrefix("From:"), "a draft with no sender has no From header")
     }
 
+    /// Each autosave replaces the one before: its job removes the older
+    /// draft, off the screen's thread, once the new one is written.
+    @Test func anAutosaveReplacesTheOneBefore() throws {
+        let (settings, root) = try Self.settings()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let mail = MailActivity(settings: settings)
+        let first = try mail.autosaveJob()(["to": "kim@example.com", "body": "first"])
+        mail.autosaved(at: first)
+        let job = mail.autosaveJob()
+        #expect(FileManager.default.fileExists(atPath: first), "nothing is removed before the job runs")
+        let second = try job(["to": "kim@example.com", "body": "second"])
+        mail.autosaved(at: second)
+        #expect(!FileManager.default.fileExists(atPath: first))
+        #expect(try String(contentsOfFile: second, encoding: .utf8).contains("second"))
+        mail.discardAutosave()
+        #expect(!FileManager.default.fileExists(atPath: second))
+    }
+
     @Test func anAutosavedDraftKeepsAQuotedNameWithACommaAndDropsOnlyWhatIsUnfinished() throws {
         let (settings, root) = try Self.settings()
         defer { try? FileManager.default.removeItem(at: root) }

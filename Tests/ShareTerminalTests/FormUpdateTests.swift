@@ -151,7 +151,7 @@ struct FormEditingTests {
         state.moveCursor(of: "subject", to: edit.cursor)
         let effects = press(edit.key, in: &state)
         #expect(state.text("subject") == edit.text)
-        #expect(state.field("subject").editor.cursor == edit.newCursor)
+        #expect(state.field("subject").editor.cursorIndex == edit.newCursor)
         #expect(state.focusedID == "subject", "an editing key keeps the focus")
         if edit.text == subjectText {
             #expect(effects == [], "moving the cursor is no change")
@@ -214,9 +214,9 @@ struct FormEditingTests {
         #expect(state.text("body") == "첫째 줄\n둘째 줄")
         #expect(state.focusedID == "body", "Enter stays in the body")
         press(.control("a"), in: &state)
-        #expect(state.field("body").editor.cursor == 5, "C-a goes to the start of the current line")
+        #expect(state.field("body").editor.cursorIndex == 5, "C-a goes to the start of the current line")
         press(.control("e"), in: &state)
-        #expect(state.field("body").editor.cursor == 9)
+        #expect(state.field("body").editor.cursorIndex == 9)
         press(.control("u"), in: &state)
         #expect(state.text("body") == "첫째 줄\n")
         press(.backspace, in: &state)
@@ -233,9 +233,9 @@ struct FormEditingTests {
         state.focus(on: "body")
         typeText("abcdef\n가나다\nxyz", into: &state)
         press(.up, in: &state)
-        #expect(state.field("body").editor.cursor == 8, "column 3 on 가나다 falls inside 나: the cursor stays after 가")
+        #expect(state.field("body").editor.cursorIndex == 8, "column 3 on 가나다 falls inside 나: the cursor stays after 가")
         press(.up, in: &state)
-        #expect(state.field("body").editor.cursor == 2)
+        #expect(state.field("body").editor.cursorIndex == 2)
         #expect(state.focusedID == "body", "Up in the body moves within it")
     }
 
@@ -459,7 +459,7 @@ struct FormSaveAndCancelTests {
         #expect(state.values == before)
         #expect(state.changed, "still changed: a later Esc asks again")
         #expect(state.focusedID == "to")
-        #expect(state.field("to").editor.cursor == 15)
+        #expect(state.field("to").editor.cursorIndex == 15)
         press(.escape, in: &state)
         #expect(state.dialog == .confirmCancel)
     }
@@ -540,7 +540,7 @@ struct FormAddressCompletionTests {
         press(.tab, in: &state)
         #expect(state.text("to") == "Lee Jiwon <jiwon@example.org>, Kim Minsu <kim@example.com>, ")
         #expect(state.focusedID == "to", "Tab accepts instead of moving on")
-        #expect(state.field("to").editor.cursor == state.field("to").editor.characters.count)
+        #expect(state.field("to").editor.cursorIndex == state.field("to").editor.text.count)
         press(.tab, in: &state)
         #expect(state.focusedID == "cc", "with the list gone, Tab moves on")
     }

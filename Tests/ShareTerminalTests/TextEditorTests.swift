@@ -3,18 +3,20 @@ import Testing
 
 extension TextEditor {
     /// Every row of the text wrapped to `width`, each with its first
-    /// character's index, and the cursor's row and column: the whole text,
-    /// as the screen never reads it, to check the row functions against.
-    func wrapped(width: Int) -> (rows: [(start: Int, text: String)], cursorRow: Int, cursorColumn: Int) {
-        var rows: [(start: Int, text: String)] = []
-        var line = 0
-        while line <= characters.count {
-            for range in lineRows(from: line, width: width) { rows.append((range.lowerBound, String(characters[range]))) }
-            line = lineEnd(line) + 1
+    /// place, and the cursor's row and column: the whole text, as the
+    /// screen never reads it, to check the row functions against.
+    func wrapped(width: Int) -> (rows: [(start: Position, text: String)], cursorRow: Int, cursorColumn: Int) {
+        var rows: [(start: Position, text: String)] = []
+        for (number, line) in lines.enumerated() {
+            let cells = TextEditor.cells(of: line)
+            for range in TextEditor.rows(of: cells, width: width) {
+                rows.append((Position(line: number, offset: range.lowerBound),
+                             String(line[cells.bounds[range.lowerBound]..<cells.bounds[range.upperBound]])))
+            }
         }
         let (position, column) = cursorPosition(width: width)
-        let cursorLine = lineRows(from: position.line, width: width)
-        let cursorRow = rows.firstIndex { $0.start == cursorLine[position.row].lowerBound } ?? 0
+        let first = Position(line: position.line, offset: lineRows(position.line, width: width)[position.row].lowerBound)
+        let cursorRow = rows.firstIndex { $0.start == first } ?? 0
         return (rows, cursorRow, column)
     }
 }
@@ -27,9 +29,9 @@ struct TextEditorTests {
     @Test func emacsLineKeys() {
         var editor = TextEditor("hello brave new world")
         type(&editor, [.control("a")])
-        #expect(editor.cursor == 0)
+        #expect(editor.cursorIndex == 0)
         type(&editor, [.alt("f"), .alt("f")])
-        #expect(editor.cursor == 11)
+        #expect(editor.cursorIndex == 11)
         type(&editor, [.control("w")])
         #expect(editor.text == "hello  new world")
         type(&editor, [.control("e"), .alt("b"), .control("k")])
@@ -44,7 +46,7 @@ struct TextEditorTests {
 
     @Test func koreanAndEmojiAreOneCursorStepEach() {
         var editor = TextEditor("안녕 👨‍👩‍👧 e\u{301}")
-        #expect(editor.characters.count == 6)
+        #expect(editor.text.count == 6)
         type(&editor, [.backspace])
         #expect(editor.text == "안녕 👨‍👩‍👧 ")
         type(&editor, [.left, .backspace])
@@ -70,7 +72,7 @@ struct TextEditorTests {
         #expect(rows.map(\.text) == ["The ", "numbers ", "are ", "attached.", "See you"])
         #expect(row == 4 && column == 7)
         type(&editor, [.up])
-        #expect(editor.cursor == 7)  // column 7 of "The numbers…" is before "ers"
+        #expect(editor.cursorIndex == 7)  // column 7 of "The numbers…" is before "ers"
         type(&editor, [.control("e"), .control("k")])
         #expect(editor.text == "The numbers are attached.See you")
         type(&editor, [.enter])
@@ -84,32 +86,32 @@ struct TextEditorTests {
     @Test func movingByRowsFollowsTheWrappedRows() {
         var editor = TextEditor("The numbers are attached.\nSee you", multiline: true)
         type(&editor, [.up, .home, .right, .right])  // "Th|e"
-        #expect(editor.cursor == 2)
+        #expect(editor.cursorIndex == 2)
         editor.moveByRows(1, width: 10)
-        #expect(editor.cursor == 6 && editor.wrapped(width: 10).cursorRow == 1)  // "nu|mbers"
+        #expect(editor.cursorIndex == 6 && editor.wrapped(width: 10).cursorRow == 1)  // "nu|mbers"
         editor.moveByRows(2, width: 10)
-        #expect(editor.cursor == 18 && editor.wrapped(width: 10).cursorRow == 3)  // "at|tached."
+        #expect(editor.cursorIndex == 18 && editor.wrapped(width: 10).cursorRow == 3)  // "at|tached."
         editor.moveByRows(-1, width: 10)
-        #expect(editor.cursor == 14 && editor.wrapped(width: 10).cursorRow == 2)
+        #expect(editor.cursorIndex == 14 && editor.wrapped(width: 10).cursorRow == 2)
         // Past the first row: the first row at that column, then its start.
         editor.moveByRows(-9, width: 10)
-        #expect(editor.cursor == 2)
+        #expect(editor.cursorIndex == 2)
         editor.moveByRows(-9, width: 10)
-        #expect(editor.cursor == 0)
+        #expect(editor.cursorIndex == 0)
         editor.moveByRows(9, width: 10)
-        #expect(editor.cursor == 26)  // "|See you": column 0 of the last row
+        #expect(editor.cursorIndex == 26)  // "|See you": column 0 of the last row
         editor.moveByRows(9, width: 10)
-        #expect(editor.cursor == editor.text.count)
+        #expect(editor.cursorIndex == editor.text.count)
         // Onto a shorter row that is not its line's last: its last character, not the next row's first.
         var short = TextEditor("The numbers are attached.", multiline: true)
         type(&short, [.home, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right, .right])
         #expect(short.cursorPosition(width: 10).position == TextEditor.RowPosition(line: 0, row: 1))
         short.moveByRows(-1, width: 10)
-        #expect(short.cursor == 3)  // "The| "
+        #expect(short.cursorIndex == 3)  // "The| "
         var korean = TextEditor(String(repeating: "가", count: 12), multiline: true)
         type(&korean, [.home, .right, .right])  // column 4
         korean.moveByRows(2, width: 10)
-        #expect(korean.cursor == 12 && korean.wrapped(width: 10).cursorRow == 2)  // "가가" is shorter: its end
+        #expect(korean.cursorIndex == 12 && korean.wrapped(width: 10).cursorRow == 2)  // "가가" is shorter: its end
     }
 
     /// The row functions that read a few lines agree with wrapping the
@@ -128,10 +130,8 @@ struct TextEditorTests {
             let (rows, _, _) = editor.wrapped(width: width)
             // Every row's position, in order.
             var positions: [TextEditor.RowPosition] = []
-            var line = 0
-            while line <= editor.characters.count {
-                for row in editor.lineRows(from: line, width: width).indices { positions.append(TextEditor.RowPosition(line: line, row: row)) }
-                line = editor.lineEnd(line) + 1
+            for line in editor.lines.indices {
+                for row in editor.lineRows(line, width: width).indices { positions.append(TextEditor.RowPosition(line: line, row: row)) }
             }
             #expect(positions.count == rows.count, "\(text.debugDescription) at \(width)")
             guard positions.count == rows.count else { continue }
@@ -146,5 +146,63 @@ struct TextEditorTests {
                         == rows[a...].prefix(limit).map(\.start))
             }
         }
+    }
+
+    /// Lines break at LF, CR LF and CR; any other control character stays
+    /// in its line. A one-line field keeps its value as given.
+    @Test func linesBreakAtLineEndsOnly() {
+        let body = TextEditor("a\r\nb\rc\nd\u{0C}e\u{2028}f", multiline: true)
+        #expect(Array(body.lines) == ["a", "b", "c", "d\u{0C}e\u{2028}f"])
+        #expect(body.text == "a\nb\nc\nd\u{0C}e\u{2028}f")
+        #expect(Array(TextEditor("", multiline: true).lines) == [""])
+        #expect(Array(TextEditor("x\n", multiline: true).lines) == ["x", ""])
+        let subject = TextEditor("one\ntwo")
+        #expect(Array(subject.lines) == ["one\ntwo"] && subject.text == "one\ntwo")
+    }
+
+    /// Editing across line breaks: Backspace and Delete join lines, C-k at
+    /// a line's end joins the next, words are found across lines, and a
+    /// paste of several lines leaves the cursor after it.
+    @Test func editingAcrossLines() {
+        var editor = TextEditor("first line\nsecond", multiline: true)
+        editor.moveCursor(to: 11)  // "|second"
+        #expect(editor.cursor == TextEditor.Position(line: 1, offset: 0))
+        type(&editor, [.backspace])
+        #expect(editor.text == "first linesecond" && editor.cursorIndex == 10)
+        type(&editor, [.enter, .up, .control("e"), .control("k")])
+        #expect(editor.text == "first linesecond" && editor.lines.count == 1)
+        type(&editor, [.control("a"), .alt("f"), .alt("f")])
+        #expect(editor.cursorIndex == 16)
+        editor.moveCursor(to: 5)
+        editor.insert("\n가나\r\n다 ")
+        #expect(Array(editor.lines) == ["first", "가나", "다  linesecond"])
+        #expect(editor.cursor == TextEditor.Position(line: 2, offset: 2))
+        type(&editor, [.alt("b"), .alt("b")])
+        #expect(editor.cursor == TextEditor.Position(line: 1, offset: 0), "M-b crosses the line break")
+        type(&editor, [.control("w")])
+        #expect(Array(editor.lines) == ["가나", "다  linesecond"], "C-w removes the word before and the line break")
+        type(&editor, [.control("e"), .delete])
+        #expect(Array(editor.lines) == ["가나다  linesecond"])
+        type(&editor, [.control("e"), .delete, .right])
+        #expect(editor.text == "가나다  linesecond" && editor.cursorIndex == editor.text.count)
+    }
+
+    /// An accent typed after its letter joins it: one grapheme, one step.
+    @Test func aTypedAccentJoinsItsLetter() {
+        var editor = TextEditor("", multiline: true)
+        type(&editor, [.character("e"), .character("\u{301}")])
+        #expect(editor.text == "e\u{301}" && editor.cursor.offset == 1)
+        type(&editor, [.backspace])
+        #expect(editor.isEmpty)
+    }
+
+    /// Only what changes the text counts as an edit.
+    @Test func editsCountChangesNotMoves() {
+        var editor = TextEditor("ab\ncd", multiline: true)
+        let start = editor.edits
+        type(&editor, [.left, .up, .home, .end, .alt("b"), .control("a"), .backspace, .control("u")])
+        #expect(editor.edits == start)
+        type(&editor, [.character("x")])
+        #expect(editor.edits == start + 1)
     }
 }

@@ -181,9 +181,10 @@ public protocol FormValidating: Activity {
 @MainActor
 public protocol FormAutosaving: Activity {
     /// The work of saving values as they are (they may be incomplete or
-    /// invalid): run anywhere, it returns where they went.
+    /// invalid): run anywhere, it returns where they went, and removes the
+    /// autosave it replaces.
     func autosaveJob() -> AutosaveJob
-    /// Where a job saved is now the autosave: the one before it goes.
+    /// Where a job saved is now the autosave.
     func autosaved(at place: String)
     /// Forgets the autosave (the form was sent, saved for good, or discarded).
     func discardAutosave()

@@ -196,26 +196,23 @@ public struct MIMEWriter {
         return nonASCII * 5 <= total ? .quotedPrintable : .base64
     }
 
-    /// `text` with every line end as CRLF.
+    /// `text` with every line end as CRLF. By bytes: CR and LF are never
+    /// part of another character's UTF-8.
     static func crlf(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + text.utf8.count / 16 + 2)
         var previousCR = false
-        for scalar in text.unicodeScalars {
-            if scalar == "\n" {
-                if !previousCR { out.append("\r") }
-                out.append("\n")
+        for byte in text.utf8 {
+            if byte == 0x0A {
+                if !previousCR { out.append(0x0D) }
             } else if previousCR {
-                out.append("\n")
-                if scalar != "\r" { out.append(scalar) } else { out.append("\r") }
-            } else if scalar != "\r" {
-                out.append(scalar)
-            } else {
-                out.append("\r")
+                out.append(0x0A)
             }
-            previousCR = scalar == "\r"
+            out.append(byte)
+            previousCR = byte == 0x0D
         }
-        if previousCR { out.append("\n") }
-        return String(out)
+        if previousCR { out.append(0x0A) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Reads `file` in large chunks (a multiple of 57 bytes, one base64 line each).

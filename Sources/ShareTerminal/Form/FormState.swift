@@ -68,7 +68,7 @@ public struct FormFieldState: Sendable, Equatable {
         switch field.kind {
         case .attachmentList: attachments.isEmpty
         case .choice: false
-        default: editor.text.isEmpty
+        default: editor.isEmpty
         }
     }
 }

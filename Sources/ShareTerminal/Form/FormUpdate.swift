@@ -248,10 +248,9 @@ public enum FormUpdate {
     }
 
     private static func edit(_ state: inout FormState, _ index: Int, _ event: InputEvent) -> [FormEffect] {
-        // Every edit adds or removes characters: the count tells whether the text changed.
-        let before = state.fields[index].editor.characters.count
+        let before = state.fields[index].editor.edits
         guard state.fields[index].editor.handle(event) else { return [] }
-        guard state.fields[index].editor.characters.count != before else { return [] }
+        guard state.fields[index].editor.edits != before else { return [] }
         state.fields[index].problem = nil
         var effects = changed(&state, field: state.fields[index].field.id)
         if state.fields[index].field.kind == .addressList {
@@ -389,7 +388,7 @@ public enum FormUpdate {
         } else if editor.rows(from: top, to: cursor, limit: visible, width: width) == nil {
             top = editor.position(cursor, movedBy: -(visible - 1), width: width)
         }
-        let shown = editor.rows(from: top, count: visible, width: width).count
+        let shown = editor.rowCount(from: top, limit: visible, width: width)
         if shown < visible { top = editor.position(top, movedBy: shown - visible, width: width) }
         return top
     }
@@ -419,11 +418,12 @@ public enum FormUpdate {
         var editor = state.fields[index].editor
         // Replace what was typed of this address (from the comma before the
         // cursor up to the cursor); whatever follows the cursor is kept.
-        let characters = editor.characters
-        var start = editor.cursor
+        let characters = Array(editor.text)
+        let cursor = min(editor.cursorIndex, characters.count)
+        var start = cursor
         while start > 0 && characters[start - 1] != "," { start -= 1 }
         let before = String(characters[..<start]).trimmingWhitespace(includingNewlines: true)
-        let after = String(characters[editor.cursor...]).trimmingWhitespace(includingNewlines: true)
+        let after = String(characters[cursor...]).trimmingWhitespace(includingNewlines: true)
         let head = (before.isEmpty ? "" : before + " ") + choice + ", "
         editor.setText(head + after)
         editor.moveCursor(to: Array(head).count)
@@ -434,8 +434,8 @@ public enum FormUpdate {
     }
 
     /// The address being typed: the text after the last comma, trimmed.
-    static func currentAddressToken(_ editor: TextEditor) -> String {
-        let text = String(editor.characters[..<editor.cursor])
+    public static func currentAddressToken(_ editor: TextEditor) -> String {
+        let text = String(editor.text.prefix(editor.cursorIndex))
         let token = text.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? text
         return token.trimmingWhitespace(includingNewlines: true)
     }

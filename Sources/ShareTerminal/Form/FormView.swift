@@ -69,7 +69,7 @@ public enum FormView {
                 let quoted = row.text.hasPrefix(">")
                 frame.put(row.text, x: 1, y: bodyTop + offset, style: quoted ? CellStyle(dim: true) : .plain)
             }
-            if let placeholder = field.field.placeholder, field.editor.characters.isEmpty && bodyIndex != state.focus {
+            if let placeholder = field.field.placeholder, field.editor.isEmpty && bodyIndex != state.focus {
                 frame.put(DisplayWidth.truncate(placeholder, to: layout.bodyWidth), x: 1, y: bodyTop, style: CellStyle(dim: true))
             }
             if bodyIndex == state.focus && state.dialog == nil {
@@ -185,23 +185,26 @@ public enum FormView {
 
     /// The part of a one-line field that fits, keeping the cursor in view.
     static func window(_ editor: TextEditor, width: Int) -> (String, Int) {
-        let cursorColumn = TextEditor.columns(editor.characters[..<editor.cursor])
+        // A one-line field: its one line.
+        let characters = Array(editor.text)
+        let cursor = min(editor.cursorIndex, characters.count)
+        let cursorColumn = TextEditor.columns(characters[..<cursor])
         guard width > 2 else { return ("", 0) }
         let text = TerminalText.sanitized(editor.text)
-        if TextEditor.columns(editor.characters) < width { return (text, cursorColumn) }
+        if TextEditor.columns(characters) < width { return (text, cursorColumn) }
         // Scroll so the cursor sits within the field; "…" marks text hidden on the left.
         var start = 0
         var column = cursorColumn
-        while column > width - 1 && start < editor.characters.count {
-            column -= TextEditor.cellWidth(editor.characters[start])
+        while column > width - 1 && start < characters.count {
+            column -= TextEditor.cellWidth(characters[start])
             start += 1
         }
         var shown = ""
         var used = 0
         if start > 0 {
             // Make room for the "…" by hiding one more character when needed.
-            while used < 1 && start < editor.cursor {
-                column -= TextEditor.cellWidth(editor.characters[start])
+            while used < 1 && start < cursor {
+                column -= TextEditor.cellWidth(characters[start])
                 start += 1
                 used = 1
             }
@@ -209,7 +212,7 @@ public enum FormView {
             used = 1
             column += 1
         }
-        for character in editor.characters[start...] {
+        for character in characters[start...] {
             let w = TextEditor.cellWidth(character)
             if used + w > width { break }
             shown += TerminalText.sanitized(String(character))

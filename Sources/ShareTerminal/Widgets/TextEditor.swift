@@ -1,46 +1,134 @@
 /// Editable text with a cursor, for one-line fields and the body editor.
 ///
-/// The text is kept as graphemes, so the cursor never lands inside a
+/// The text is kept as lines, so that a keystroke in a body of fifty
+/// thousand lines touches one line and the rows on screen, never the
+/// whole text. The cursor counts graphemes, so it never lands inside a
 /// Hangul syllable, an emoji sequence or a letter with its accent. Keys
 /// follow Emacs and readline: C-a C-e C-b C-f C-d C-k C-u C-w M-b M-f,
 /// Backspace, Delete, Home, End; in multi-line text, C-a/C-e/Home/End and
 /// C-k/C-u act on the current line, and up/down keep the column.
+///
+/// A multi-line text breaks lines at LF, CR LF and CR (its `text` joins
+/// them with LF); any other control character stays in its line and is
+/// drawn as a symbol. A one-line field keeps its value as given, whatever
+/// it holds, and drops line breaks from what is typed or pasted.
 public struct TextEditor: Sendable, Equatable {
-    /// The text, one `Character` per grapheme.
-    public private(set) var characters: [Character]
-    /// The cursor, as an index into `characters` (0 … count).
-    public private(set) var cursor: Int
+    /// A place in the text: a line, and how many graphemes into it.
+    public struct Position: Sendable, Equatable, Comparable {
+        /// The line's index.
+        public var line: Int
+        /// Graphemes before the place, in its line.
+        public var offset: Int
+
+        public init(line: Int, offset: Int) {
+            self.line = line
+            self.offset = offset
+        }
+
+        public static func < (a: Position, b: Position) -> Bool { (a.line, a.offset) < (b.line, b.offset) }
+    }
+
+    /// The lines, without their line breaks: at least one.
+    public private(set) var lines: TextLines
+    /// The cursor.
+    public private(set) var cursor: Position
     /// Whether Enter inserts a line break.
     public let multiline: Bool
+    /// How many edits changed the text, so that an edit is told from a
+    /// move without comparing texts. Not part of equality.
+    public private(set) var edits = 0
 
     /// Creates an editor with the cursor at the end.
     public init(_ text: String = "", multiline: Bool = false) {
-        characters = Array(text)
-        cursor = characters.count
         self.multiline = multiline
+        lines = TextLines(multiline ? TextEditor.lines(of: text) : [text])
+        cursor = Position(line: 0, offset: 0)
+        cursor = end
+    }
+
+    public static func == (a: TextEditor, b: TextEditor) -> Bool {
+        a.cursor == b.cursor && a.multiline == b.multiline && a.lines == b.lines
     }
 
     /// The text.
-    public var text: String { String(characters) }
+    public var text: String { lines.count == 1 ? lines[0] : lines.joined(separator: "\n") }
+
+    /// Whether there is no text.
+    public var isEmpty: Bool { lines.count == 1 && lines[0].isEmpty }
 
     /// Replaces the text, cursor at the end.
     public mutating func setText(_ text: String) {
-        characters = Array(text)
-        cursor = characters.count
+        lines = TextLines(multiline ? TextEditor.lines(of: text) : [text])
+        cursor = end
+        edits += 1
     }
 
-    /// Moves the cursor to `index` (clamped).
+    /// The cursor as a count of graphemes from the start, a line break
+    /// counting one. Reads every line before the cursor.
+    public var cursorIndex: Int {
+        lines[..<cursor.line].reduce(0) { $0 + $1.count + 1 } + cursor.offset
+    }
+
+    /// Moves the cursor to the grapheme `index` counted as ``cursorIndex`` (clamped).
     public mutating func moveCursor(to index: Int) {
-        cursor = max(0, min(index, characters.count))
+        var remaining = max(0, index)
+        for (number, line) in lines.enumerated() {
+            let count = line.count
+            if remaining <= count {
+                cursor = Position(line: number, offset: remaining)
+                return
+            }
+            remaining -= count + 1
+        }
+        cursor = end
+    }
+
+    /// The text's lines: split at LF, CR LF and CR, by bytes (a line
+    /// break is always a grapheme of its own).
+    static func lines(of text: String) -> [String] {
+        var lines: [String] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == 0x0A || byte == 0x0D else {
+                index = utf8.index(after: index)
+                continue
+            }
+            lines.append(String(text[start..<index]))
+            var next = utf8.index(after: index)
+            if byte == 0x0D, next < utf8.endIndex, utf8[next] == 0x0A { next = utf8.index(after: next) }
+            start = next
+            index = next
+        }
+        lines.append(String(text[start...]))
+        return lines
     }
 
     // MARK: - Editing
 
     /// Inserts text at the cursor (line breaks dropped in a one-line field).
     public mutating func insert(_ text: String) {
-        let new = multiline ? Array(text) : Array(text).filter { !$0.isNewline }
-        characters.insert(contentsOf: new, at: cursor)
-        cursor += new.count
+        guard !text.isEmpty else { return }
+        let pieces = multiline ? TextEditor.lines(of: text) : [text.filter { !$0.isNewline }]
+        let line = lines[cursor.line]
+        let at = stringIndex(cursor.offset, in: line)
+        let head = String(line[..<at]), tail = String(line[at...])
+        if pieces.count == 1 {
+            let before = head + pieces[0]
+            lines[cursor.line] = before + tail
+            // Counted after joining: a typed accent joins the letter before it.
+            cursor.offset = before.count
+        } else {
+            var added = Array(pieces.dropFirst())
+            let last = added[added.count - 1]
+            added[added.count - 1] = last + tail
+            lines[cursor.line] = head + pieces[0]
+            lines.insert(contentsOf: added, at: cursor.line + 1)
+            cursor = Position(line: cursor.line + added.count, offset: last.count)
+        }
+        edits += 1
     }
 
     /// Applies an editing key; returns false when the key is not an editing key.
@@ -52,31 +140,22 @@ public struct TextEditor: Sendable, Equatable {
             guard multiline else { return false }
             insert("\n")
         case .backspace:
-            if cursor > 0 { characters.remove(at: cursor - 1); cursor -= 1 }
+            if cursor != start { remove(from: position(before: cursor), to: cursor) }
         case .delete, .control("d"):
-            if cursor < characters.count { characters.remove(at: cursor) }
-        case .left, .control("b"): cursor = max(0, cursor - 1)
-        case .right, .control("f"): cursor = min(characters.count, cursor + 1)
-        case .home, .control("a"): cursor = lineStart(cursor)
-        case .end, .control("e"): cursor = lineEnd(cursor)
+            if cursor != end { remove(from: cursor, to: position(after: cursor)) }
+        case .left, .control("b"): cursor = position(before: cursor)
+        case .right, .control("f"): cursor = position(after: cursor)
+        case .home, .control("a"): cursor.offset = 0
+        case .end, .control("e"): cursor.offset = lines[cursor.line].count
         case .control("k"):
-            let end = lineEnd(cursor)
-            if end == cursor, end < characters.count, multiline { characters.remove(at: cursor) } else {
-                characters.removeSubrange(cursor..<end)
-            }
-        case .control("u"):
-            let start = lineStart(cursor)
-            characters.removeSubrange(start..<cursor)
-            cursor = start
-        case .control("w"):
-            let start = wordStart(before: cursor)
-            characters.removeSubrange(start..<cursor)
-            cursor = start
+            let lineEnd = Position(line: cursor.line, offset: lines[cursor.line].count)
+            // At the end of a line, C-k joins the next one to it.
+            remove(from: cursor, to: cursor == lineEnd && cursor != end ? position(after: cursor) : lineEnd)
+        case .control("u"): remove(from: Position(line: cursor.line, offset: 0), to: cursor)
+        case .control("w"): remove(from: wordStart(before: cursor), to: cursor)
         case .alt("b"): cursor = wordStart(before: cursor)
         case .alt("f"): cursor = wordEnd(after: cursor)
-        case .alt("d"):
-            let end = wordEnd(after: cursor)
-            characters.removeSubrange(cursor..<end)
+        case .alt("d"): remove(from: cursor, to: wordEnd(after: cursor))
         case .up where multiline: moveVertically(-1)
         case .down where multiline: moveVertically(1)
         default: return false
@@ -84,58 +163,89 @@ public struct TextEditor: Sendable, Equatable {
         return true
     }
 
+    /// Removes the text from `from` to `to` (across lines); the cursor goes to `from`.
+    private mutating func remove(from: Position, to: Position) {
+        cursor = from
+        guard from < to else { return }
+        let first = lines[from.line], last = lines[to.line]
+        let joined = String(first[..<stringIndex(from.offset, in: first)]) + String(last[stringIndex(to.offset, in: last)...])
+        lines.replaceSubrange(from.line..<(to.line + 1), with: CollectionOfOne(joined))
+        edits += 1
+    }
+
     // MARK: - Positions
 
-    func lineStart(_ index: Int) -> Int {
-        var start = index
-        while start > 0 && !characters[start - 1].isNewline { start -= 1 }
-        return start
+    /// The start of the text.
+    var start: Position { Position(line: 0, offset: 0) }
+
+    /// The end of the text.
+    var end: Position { Position(line: lines.count - 1, offset: lines[lines.count - 1].count) }
+
+    /// The index in `line` of its grapheme number `offset` (its end when past it).
+    func stringIndex(_ offset: Int, in line: String) -> String.Index {
+        line.index(line.startIndex, offsetBy: offset, limitedBy: line.endIndex) ?? line.endIndex
     }
 
-    func lineEnd(_ index: Int) -> Int {
-        var end = index
-        while end < characters.count && !characters[end].isNewline { end += 1 }
-        return end
+    /// One grapheme back; from a line's start, the end of the line before.
+    func position(before position: Position) -> Position {
+        if position.offset > 0 { return Position(line: position.line, offset: position.offset - 1) }
+        guard position.line > 0 else { return position }
+        return Position(line: position.line - 1, offset: lines[position.line - 1].count)
     }
 
-    private func isWord(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "_" }
-
-    func wordStart(before index: Int) -> Int {
-        var start = index
-        while start > 0 && !isWord(characters[start - 1]) { start -= 1 }
-        while start > 0 && isWord(characters[start - 1]) { start -= 1 }
-        return start
+    /// One grapheme on; from a line's end, the start of the line after.
+    func position(after position: Position) -> Position {
+        if position.offset < lines[position.line].count { return Position(line: position.line, offset: position.offset + 1) }
+        guard position.line < lines.count - 1 else { return position }
+        return Position(line: position.line + 1, offset: 0)
     }
 
-    func wordEnd(after index: Int) -> Int {
-        var end = index
-        while end < characters.count && !isWord(characters[end]) { end += 1 }
-        while end < characters.count && isWord(characters[end]) { end += 1 }
-        return end
+    private static func isWord(_ character: Character) -> Bool { character.isLetter || character.isNumber || character == "_" }
+
+    /// The start of the word before `position`: back over what is not a
+    /// word (line breaks included), then over the word.
+    func wordStart(before position: Position) -> Position {
+        var line = position.line
+        var characters = Array(lines[line])
+        var index = min(position.offset, characters.count)
+        while true {
+            while index > 0 && !TextEditor.isWord(characters[index - 1]) { index -= 1 }
+            guard index == 0, line > 0 else { break }
+            line -= 1
+            characters = Array(lines[line])
+            index = characters.count
+        }
+        while index > 0 && TextEditor.isWord(characters[index - 1]) { index -= 1 }
+        return Position(line: line, offset: index)
+    }
+
+    /// The end of the word after `position`: on over what is not a word
+    /// (line breaks included), then over the word.
+    func wordEnd(after position: Position) -> Position {
+        var line = position.line
+        var characters = Array(lines[line])
+        var index = min(position.offset, characters.count)
+        while true {
+            while index < characters.count && !TextEditor.isWord(characters[index]) { index += 1 }
+            guard index == characters.count, line < lines.count - 1 else { break }
+            line += 1
+            characters = Array(lines[line])
+            index = 0
+        }
+        while index < characters.count && TextEditor.isWord(characters[index]) { index += 1 }
+        return Position(line: line, offset: index)
     }
 
     /// Up or down one logical line, keeping the display column where possible.
     private mutating func moveVertically(_ direction: Int) {
-        let start = lineStart(cursor)
-        let column = TextEditor.columns(characters[start..<cursor])
-        let target: Int
-        if direction < 0 {
-            guard start > 0 else { cursor = 0; return }
-            target = lineStart(start - 1)
-        } else {
-            let end = lineEnd(cursor)
-            guard end < characters.count else { cursor = characters.count; return }
-            target = end + 1
+        let target = cursor.line + direction
+        guard lines.indices.contains(target) else {
+            cursor = direction < 0 ? start : end
+            return
         }
-        var index = target
-        var used = 0
-        while index < characters.count && !characters[index].isNewline {
-            let width = TextEditor.cellWidth(characters[index])
-            if used + width > column { break }
-            used += width
-            index += 1
-        }
-        cursor = index
+        let cells = TextEditor.cells(of: lines[cursor.line])
+        let column = cells.columns(0..<min(cursor.offset, cells.count))
+        cursor = Position(line: target, offset: TextEditor.cells(of: lines[target]).offset(atColumn: column, in: 0..<Int.max))
     }
 
     // MARK: - Display
@@ -153,13 +263,82 @@ public struct TextEditor: Sendable, Equatable {
         characters.reduce(0) { $0 + cellWidth($1) }
     }
 
+    /// A line's graphemes as drawn: where each starts, its width, and
+    /// whether it is a space.
+    struct Cells {
+        /// Where each grapheme starts in the line, and the line's end last.
+        var bounds: [String.Index]
+        var widths: [Int]
+        var spaces: [Bool]
+
+        var count: Int { widths.count }
+
+        /// The columns the graphemes in `range` take.
+        func columns(_ range: Range<Int>) -> Int {
+            var total = 0
+            for index in range { total += widths[index] }
+            return total
+        }
+
+        /// The offset in `range` whose column is the last not past `column`.
+        func offset(atColumn column: Int, in range: Range<Int>) -> Int {
+            var index = range.lowerBound
+            var used = 0
+            let upper = min(range.upperBound, count)
+            while index < upper {
+                if used + widths[index] > column { break }
+                used += widths[index]
+                index += 1
+            }
+            return index
+        }
+    }
+
+    /// The cells of `line`. A line of scalars that are each a grapheme of
+    /// a known width (ASCII, Latin, Hangul syllables) needs no grapheme
+    /// breaking and no property lookups; printable ASCII not even a look
+    /// at each scalar's width.
+    static func cells(of line: String) -> Cells {
+        let utf8 = line.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Printable ASCII: a byte is a grapheme one column wide.
+            var bounds = Array(utf8.indices)
+            bounds.append(utf8.endIndex)
+            return Cells(bounds: bounds, widths: Array(repeating: 1, count: utf8.count), spaces: utf8.map { $0 == 0x20 })
+        }
+        var cells = Cells(bounds: [], widths: [], spaces: [])
+        let scalars = line.unicodeScalars
+        if scalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
+            cells.bounds.reserveCapacity(line.utf8.count + 1)
+            var index = scalars.startIndex
+            while index < scalars.endIndex {
+                let scalar = scalars[index]
+                cells.bounds.append(index)
+                cells.widths.append(DisplayWidth.simpleWidth(of: scalar) ?? 1)
+                cells.spaces.append(scalar == " ")
+                index = scalars.index(after: index)
+            }
+        } else {
+            var index = line.startIndex
+            while index < line.endIndex {
+                let character = line[index]
+                cells.bounds.append(index)
+                cells.widths.append(cellWidth(character))
+                cells.spaces.append(character == " ")
+                index = line.index(after: index)
+            }
+        }
+        cells.bounds.append(line.endIndex)
+        return cells
+    }
+
     // MARK: - Wrapped rows, one line at a time
 
-    /// A row of the wrapped text: the first character of its line, and
-    /// which row of that line. The screen keeps its first row as one, so
-    /// that a keystroke reads the rows it shows, never the whole text.
+    /// A row of the wrapped text: its line, and which row of that line.
+    /// The screen keeps its first row as one, so that a keystroke reads
+    /// the rows it shows, never the whole text.
     public struct RowPosition: Sendable, Equatable, Comparable {
-        /// The index of the line's first character.
+        /// The line's index.
         public var line: Int
         /// The row within the line (0 for its first).
         public var row: Int
@@ -172,41 +351,46 @@ public struct TextEditor: Sendable, Equatable {
         public static func < (a: RowPosition, b: RowPosition) -> Bool { (a.line, a.row) < (b.line, b.row) }
     }
 
-    /// The rows of the line that starts at `start`, wrapped to `width`
-    /// columns: at spaces when a word fits, else between graphemes. An
-    /// empty line is one empty row.
-    func lineRows(from start: Int, width: Int) -> [Range<Int>] {
+    /// The rows of a line with `cells`, wrapped to `width` columns, as
+    /// grapheme offsets: at spaces when a word fits, else between
+    /// graphemes. An empty line is one empty row.
+    static func rows(of cells: Cells, width: Int) -> [Range<Int>] {
         let width = max(1, width)
-        let end = lineEnd(start)
         var rows: [Range<Int>] = []
-        var rowStart = start
+        var rowStart = 0
         repeat {
             var used = 0
             var index = rowStart
             var lastSpace: Int?
-            while index < end {
-                let w = TextEditor.cellWidth(characters[index])
+            while index < cells.count {
+                let w = cells.widths[index]
                 if used + w > width { break }
-                if characters[index] == " " { lastSpace = index }
+                if cells.spaces[index] { lastSpace = index }
                 used += w
                 index += 1
             }
             var cut = index
-            if index < end, let space = lastSpace, space > rowStart { cut = space + 1 }
-            if cut == rowStart { cut = min(end, rowStart + 1) }
+            if index < cells.count, let space = lastSpace, space > rowStart { cut = space + 1 }
+            if cut == rowStart { cut = min(cells.count, rowStart + 1) }
             rows.append(rowStart..<cut)
             rowStart = cut
-        } while rowStart < end
+        } while rowStart < cells.count
         return rows
     }
 
-    /// The position a character index is drawn at: a cursor at the end of a
-    /// full row belongs to the next row, at the end of its line to the last.
-    func position(of index: Int, width: Int) -> (position: RowPosition, column: Int) {
-        let line = lineStart(index)
-        let rows = lineRows(from: line, width: width)
-        let row = rows.firstIndex { index >= $0.lowerBound && index < $0.upperBound } ?? rows.count - 1
-        return (RowPosition(line: line, row: row), TextEditor.columns(characters[rows[row].lowerBound..<index]))
+    /// The rows of line `line` wrapped to `width`, as grapheme offsets.
+    func lineRows(_ line: Int, width: Int) -> [Range<Int>] {
+        TextEditor.rows(of: TextEditor.cells(of: lines[line]), width: width)
+    }
+
+    /// The position a place is drawn at: a place at the end of a full row
+    /// belongs to the next row, at the end of its line to the last.
+    func position(of place: Position, width: Int) -> (position: RowPosition, column: Int) {
+        let cells = TextEditor.cells(of: lines[place.line])
+        let rows = TextEditor.rows(of: cells, width: width)
+        let offset = min(place.offset, cells.count)
+        let row = rows.firstIndex { offset >= $0.lowerBound && offset < $0.upperBound } ?? rows.count - 1
+        return (RowPosition(line: place.line, row: row), cells.columns(rows[row].lowerBound..<offset))
     }
 
     /// Where the cursor is drawn: its row and column.
@@ -214,11 +398,11 @@ public struct TextEditor: Sendable, Equatable {
         position(of: cursor, width: width)
     }
 
-    /// `position` made valid for the text as it is now: on a line's first
-    /// character, and a row that line has (after an edit or a resize).
+    /// `position` made valid for the text as it is now: a line the text
+    /// has, and a row that line has (after an edit or a resize).
     public func clamped(_ position: RowPosition, width: Int) -> RowPosition {
-        let line = lineStart(min(max(0, position.line), characters.count))
-        return RowPosition(line: line, row: min(max(0, position.row), lineRows(from: line, width: width).count - 1))
+        let line = min(max(0, position.line), lines.count - 1)
+        return RowPosition(line: line, row: min(max(0, position.row), lineRows(line, width: width).count - 1))
     }
 
     /// `position` moved `count` rows down (up when negative), stopping at
@@ -227,19 +411,17 @@ public struct TextEditor: Sendable, Equatable {
         var current = position
         var remaining = count
         while remaining > 0 {
-            let rows = lineRows(from: current.line, width: width).count
+            let rows = lineRows(current.line, width: width).count
             if current.row + remaining < rows { current.row += remaining; break }
-            let next = lineEnd(current.line) + 1
-            guard next <= characters.count else { current.row = rows - 1; break }
+            guard current.line + 1 < lines.count else { current.row = rows - 1; break }
             remaining -= rows - current.row
-            current = RowPosition(line: next, row: 0)
+            current = RowPosition(line: current.line + 1, row: 0)
         }
         while remaining < 0 {
             if current.row + remaining >= 0 { current.row += remaining; break }
             guard current.line > 0 else { current.row = 0; break }
             remaining += current.row + 1
-            let previous = lineStart(current.line - 1)
-            current = RowPosition(line: previous, row: lineRows(from: previous, width: width).count - 1)
+            current = RowPosition(line: current.line - 1, row: lineRows(current.line - 1, width: width).count - 1)
         }
         return current
     }
@@ -252,26 +434,39 @@ public struct TextEditor: Sendable, Equatable {
         var counted = -from.row
         var line = from.line
         while line < to.line {
-            counted += lineRows(from: line, width: width).count
+            counted += lineRows(line, width: width).count
             guard counted < limit else { return nil }
-            line = lineEnd(line) + 1
+            line += 1
         }
-        guard line == to.line else { return nil }
         counted += to.row
         return counted < limit ? counted : nil
     }
 
-    /// Up to `count` rows from `top` down: each row's first character and text.
-    public func rows(from top: RowPosition, count: Int, width: Int) -> [(start: Int, text: String)] {
-        var result: [(start: Int, text: String)] = []
+    /// How many rows there are from `top` down, counting at most `limit`.
+    public func rowCount(from top: RowPosition, limit: Int, width: Int) -> Int {
+        var counted = -top.row
+        var line = top.line
+        while counted < limit && line < lines.count {
+            counted += lineRows(line, width: width).count
+            line += 1
+        }
+        return min(counted, limit)
+    }
+
+    /// Up to `count` rows from `top` down: each row's first place and text.
+    public func rows(from top: RowPosition, count: Int, width: Int) -> [(start: Position, text: String)] {
+        var result: [(start: Position, text: String)] = []
         var line = top.line
         var skip = top.row
-        while result.count < count && line <= characters.count {
-            for range in lineRows(from: line, width: width).dropFirst(skip).prefix(count - result.count) {
-                result.append((range.lowerBound, String(characters[range])))
+        while result.count < count && line < lines.count {
+            let text = lines[line]
+            let cells = TextEditor.cells(of: text)
+            for range in TextEditor.rows(of: cells, width: width).dropFirst(skip).prefix(count - result.count) {
+                result.append((Position(line: line, offset: range.lowerBound),
+                               String(text[cells.bounds[range.lowerBound]..<cells.bounds[range.upperBound]])))
             }
             skip = 0
-            line = lineEnd(line) + 1
+            line += 1
         }
         return result
     }
@@ -283,20 +478,15 @@ public struct TextEditor: Sendable, Equatable {
         let (here, column) = cursorPosition(width: width)
         let target = position(here, movedBy: count, width: width)
         guard target != here else {
-            cursor = count < 0 ? 0 : characters.count
+            cursor = count < 0 ? start : end
             return
         }
-        let rows = lineRows(from: target.line, width: width)
+        let cells = TextEditor.cells(of: lines[target.line])
+        let rows = TextEditor.rows(of: cells, width: width)
         let row = rows[target.row]
-        var index = row.lowerBound
-        var used = 0
-        while index < row.upperBound {
-            let width = TextEditor.cellWidth(characters[index])
-            if used + width > column { break }
-            used += width
-            index += 1
-        }
+        let index = cells.offset(atColumn: column, in: row)
         // The end of a row that is not its line's last is drawn on the next row: stay on this one.
-        cursor = index == row.upperBound && target.row < rows.count - 1 && index > row.lowerBound ? index - 1 : index
+        let offset = index == row.upperBound && target.row < rows.count - 1 && index > row.lowerBound ? index - 1 : index
+        cursor = Position(line: target.line, offset: offset)
     }
 }
