@@ -17,7 +17,7 @@ APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 \
                 python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
-BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim
+BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # Release builds start fast (see DECISIONS.md, "Start-up"):
 # - the Swift runtime linked statically, and no PIE: no relocation pass over

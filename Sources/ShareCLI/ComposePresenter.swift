@@ -20,18 +20,18 @@ final class ComposePresenter: ActivityFormPresenter {
     let openTerminal: TerminalOpener
     private let services: ComposeServices
 
-    /// `autosaveOnAThread` false runs each autosave in the screen's own
-    /// turn (tests in the terminal's clock).
+    /// `usesThreads` false runs autosaves, the address book's reading and
+    /// `query-command` in the screen's own turn (tests in the terminal's clock).
     init(colors: Bool, addressBook: AddressBook, detector: any ContentTypeDetector, environment: [String: String],
          stateFile: ComposeStateFile, keys: FormKeys = FormKeys(), terminal: TerminalOpener? = nil,
-         autosaveOnAThread: Bool = true) {
+         usesThreads: Bool = true) {
         if let terminal {
             openTerminal = terminal
         } else {
             openTerminal = { try NcursesTerminal(wantColors: colors) }
         }
         services = ComposeServices(addressBook: addressBook, detector: detector, environment: environment,
-                                   stateFile: stateFile, keys: keys, autosaveOnAThread: autosaveOnAThread)
+                                   stateFile: stateFile, keys: keys, usesThreads: usesThreads)
     }
 
     func present(_ form: ActivityForm, for activity: any Activity,
@@ -43,7 +43,10 @@ final class ComposePresenter: ActivityFormPresenter {
         defer { terminal.end() }
         let program = ComposeProgram(form: form, activity: activity, submit: submit, services: services,
                                      size: terminal.size, colors: terminal.colors)
-        return await ScreenLoop<ComposeProgram.Message>(terminal: terminal).run(program)
+        let loop = ScreenLoop<ComposeProgram.Message>(terminal: terminal)
+        // Taken after the first frame is drawn.
+        loop.post(.loadAddresses)
+        return await loop.run(program)
     }
 }
 
@@ -54,8 +57,9 @@ struct ComposeServices {
     let environment: [String: String]
     let stateFile: ComposeStateFile
     let keys: FormKeys
-    /// Whether autosaves run on a thread of their own (off the keystrokes' way).
-    let autosaveOnAThread: Bool
+    /// Whether autosaves, the address book's reading and `query-command`
+    /// run on threads of their own (off the keystrokes' way).
+    let usesThreads: Bool
 }
 
 /// An activity's form as a screen of the loop: `FormUpdate` decides, this
@@ -69,6 +73,12 @@ final class ComposeProgram: ScreenProgram {
         case autosaved(Int)
         /// A submission was answered.
         case answered(FormSubmission)
+        /// Time to read the address book (the first frame is drawn).
+        case loadAddresses
+        /// The address book's vCards and aliases are read.
+        case addressesLoaded
+        /// `query-command` answered for this token.
+        case queried(token: String, [AddressBook.Entry])
     }
 
     /// How long after the first unsaved change the autosave runs, in milliseconds.
@@ -86,6 +96,11 @@ final class ComposeProgram: ScreenProgram {
     /// The number of the last autosave started: a report of an earlier one
     /// (taken in already, before a send) is ignored.
     private var autosaveNumber = 0
+    /// The address token last looked up, what `query-command` last
+    /// answered (and for which token), and whether a query is running.
+    private var addressToken: String?
+    private var queryAnswer: (token: String, entries: [AddressBook.Entry])?
+    private var queryRunning = false
 
     init(form: ActivityForm, activity: any Activity, submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission,
          services: ComposeServices, size: (width: Int, height: Int), colors: Bool) {
@@ -101,6 +116,16 @@ final class ComposeProgram: ScreenProgram {
     }
 
     func view() -> Frame { FormView.view(screen) }
+
+    /// Reads the address book on a thread of its own, so that neither the
+    /// first frame nor a keystroke waits for ten thousand vCards.
+    private func loadAddresses(_ loop: ScreenLoop<Message>) {
+        let book = services.addressBook, poster = loop.poster
+        guard !book.isLoaded else { return }
+        let work: @Sendable () -> Void = { book.load(); poster.post(.addressesLoaded) }
+        // Without a thread (none to be had, or tests in the terminal's clock): now.
+        if !services.usesThreads || !BackgroundThread.start(work) { work() }
+    }
 
     func handle(_ event: ScreenEvent<Message>, in loop: ScreenLoop<Message>) -> ActivityResult? {
         switch event {
@@ -124,6 +149,18 @@ final class ComposeProgram: ScreenProgram {
             finishAutosave()
             // Through the timer, so that the rule "none while a submission runs" holds for it too.
             if again { loop.schedule(.autosave, after: 0, key: "autosave") }
+        case .message(.loadAddresses):
+            loadAddresses(loop)
+        case .message(.addressesLoaded):
+            if let token = addressToken { return perform(showCompletions(for: token), in: loop) }
+        case .message(.queried(let token, let entries)):
+            queryRunning = false
+            queryAnswer = (token, entries)
+            if let wanted = addressToken, wanted != token {
+                startQuery(wanted, loop)
+            } else {
+                return perform(showCompletions(for: token), in: loop)
+            }
         case .message(.answered(let answer)):
             let effects = FormUpdate.update(&screen, .busy(nil))
             switch answer {
@@ -165,7 +202,10 @@ final class ComposeProgram: ScreenProgram {
                     apply(.problem(field: field, validating.problem(in: changed.field, value: changed.value)))
                 }
             case .completeAddress(let token):
-                apply(.completions(services.addressBook.complete(token)))
+                // What is loaded shows in this frame; the rest as it comes (addressesLoaded, queried).
+                addressToken = token
+                queue += showCompletions(for: token)
+                if services.addressBook.hasQueryCommand && !queryRunning { startQuery(token, loop) }
             case .completePath(let text):
                 apply(.pathCompletions(PathCompletion.candidates(for: text, environment: services.environment)))
             case .attach(let typed):
@@ -200,6 +240,27 @@ final class ComposeProgram: ScreenProgram {
         return nil
     }
 
+    /// The completions known for `token`, if it is still the one being
+    /// typed: the vCards' and aliases' (none while they load), then what
+    /// `query-command` answered for it.
+    private func showCompletions(for token: String) -> [FormEffect] {
+        guard token == addressToken, let field = screen.completionField, screen.fields.indices.contains(screen.focus),
+              screen.fields[screen.focus].field.id == field,
+              FormUpdate.currentAddressToken(screen.fields[screen.focus].editor) == token else { return [] }
+        let local = services.addressBook.loadedMatches(token) ?? []
+        let queried = queryAnswer?.token == token ? queryAnswer?.entries ?? [] : []
+        return FormUpdate.update(&screen, .completions(AddressBook.merge(local, queried).map(\.formatted)))
+    }
+
+    /// Runs `query-command` for `token` on a thread of its own (one at a
+    /// time: the token typed meanwhile is asked next).
+    private func startQuery(_ token: String, _ loop: ScreenLoop<Message>) {
+        let book = services.addressBook, poster = loop.poster
+        queryRunning = true
+        let work: @Sendable () -> Void = { poster.post(.queried(token: token, book.query(token))) }
+        if !services.usesThreads || !BackgroundThread.start(work) { work() }
+    }
+
     /// Autosaves now, in this turn (the terminal went away).
     private func save() {
         let outcome = AutosaveOutcome()
@@ -220,7 +281,7 @@ final class ComposeProgram: ScreenProgram {
             ComposeProgram.autosave(snapshot, job: job, stateFile: stateFile, activity: type, into: outcome)
             poster.post(.autosaved(number))
         }
-        if services.autosaveOnAThread, let thread = BackgroundThread.startJoinable(work) {
+        if services.usesThreads, let thread = BackgroundThread.startJoinable(work) {
             autosaveRunning = (thread, outcome)
         } else {
             autosaveRunning = (nil, outcome)

@@ -55,6 +55,28 @@ struct AddressBookTests {
         #expect(query.complete("a b;$(x)") == [#""Query a b;$(x)" <q@example.com>"#])
     }
 
+    /// The lookup over the read entries: substrings of the name or the
+    /// address whatever their case, a nickname's start only, never a match
+    /// across name and address, one suggestion per address, in order.
+    @Test func lookupsMatchNamesAddressesAndNicknameStarts() {
+        let entries: [AddressBook.Entry] = [
+            .init(name: "Émile Dubois", email: "emile@example.fr", nickname: "mimi"),
+            .init(name: "김민수", email: "minsu@example.kr"),
+            .init(name: "Ann", email: "ann@example.com"),
+            .init(name: "Ann Again", email: "ANN@example.com"),
+            .init(name: "Bob", email: "b@example.org", nickname: "xmim"),
+        ]
+        let index = AddressBook.Indexed(entries)
+        #expect(index.search("ÉMILE", limit: 8).map(\.email) == ["emile@example.fr"])
+        #expect(index.search("민수", limit: 8).map(\.email) == ["minsu@example.kr"])
+        #expect(index.search("mim", limit: 8).map(\.email) == ["emile@example.fr"], "a nickname's start, not its middle")
+        #expect(index.search("boisemile", limit: 8).isEmpty && index.search("dubois\u{0}e", limit: 8).isEmpty)
+        #expect(index.search("ann", limit: 8).map(\.name) == ["Ann"], "one suggestion per address")
+        #expect(index.search("example", limit: 2).map(\.email) == ["emile@example.fr", "minsu@example.kr"])
+        #expect(index.search("", limit: 8).count == 4)
+        #expect(AddressBook.Indexed([]).search("a", limit: 8).isEmpty)
+    }
+
     @Test func pathsCompleteFromTheTypedFolderWithTildeKept() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(at: root) }

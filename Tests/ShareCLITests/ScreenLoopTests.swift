@@ -60,7 +60,7 @@ struct ScreenLoopTests {
     async -> ActivityResult {
         let presenter = ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                                          detector: MagicContentTypeDetector(), environment: world.environment,
-                                         stateFile: world.stateFile, terminal: { terminal }, autosaveOnAThread: false)
+                                         stateFile: world.stateFile, terminal: { terminal }, usesThreads: false)
         return await presenter.present(form, for: activity, submit: submit)
     }
 
@@ -268,12 +268,90 @@ struct ScreenLoopTests {
         #expect(sheet.evaluate(slow).detail == "no printer", "the answer is kept for --explain")
     }
 
+    // MARK: - Address completion off the keystrokes' way
+
+    /// A vdir of `count` vCards, the last one Jiwoo's.
+    static func contacts(_ count: Int, in world: World) throws -> String {
+        let folder = world.root.appendingPathComponent("contacts")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for n in 0..<count {
+            let (name, email) = n == count - 1 ? ("Jiwoo Unique", "jiwoo.unique@example.com") : ("김민수 \(n)", "minsu.\(n)@example.kr")
+            let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:c\(n)\r\nFN:\(name)\r\nEMAIL:\(email)\r\nEMAIL:other.\(n)@example.org\r\nEND:VCARD\r\n"
+            try card.write(to: folder.appendingPathComponent("c\(n).vcf"), atomically: false, encoding: .utf8)
+        }
+        return folder.path
+    }
+
+    static func presentWithThreads(on terminal: InMemoryTerminal, book: AddressBook, world: World) async -> ActivityResult {
+        let presenter = ComposePresenter(colors: true, addressBook: book, detector: MagicContentTypeDetector(),
+                                         environment: world.environment, stateFile: world.stateFile, terminal: { terminal })
+        let activity = NoteActivity { terminal.milliseconds }
+        return await presenter.present(form, for: activity) { _ in .retry("unused") }
+    }
+
+    /// The vCards are read on a thread of their own: suggestions for what
+    /// was typed come when they are read, with no further key, and follow
+    /// the typing from then on.
+    @Test func suggestionsComeFromVCardsReadOffTheScreensThread() async throws {
+        let world = World()
+        let book = AddressBook(vcardDirectory: try Self.contacts(200, in: world), aliasFile: nil, queryCommand: nil)
+        let terminal = InMemoryTerminal(script: Self.type("ji") + [
+            .until("Jiwoo suggested") { $0.lines.contains { $0.contains("jiwoo.unique@example.com") } },
+            .input(.character("w")), .input(.character("x")),
+            .until("nothing suggested for jiwx") { !$0.lines.contains { $0.contains("jiwoo.unique@") } },
+            .input(.backspace),
+            .until("Jiwoo suggested again") { $0.lines.contains { $0.contains("Jiwoo Unique <jiwoo.unique@example.com>") } },
+            // Esc hides the suggestions, the second asks, d discards.
+            .input(.escape), .input(.escape), .input(.character("d")),
+        ])
+        let result = await Self.presentWithThreads(on: terminal, book: book, world: world)
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+        #expect(book.isLoaded)
+        #expect(result.outcome == .cancelled)
+    }
+
+    /// A slow `query-command` never holds up typing: keys are taken and
+    /// drawn while it runs, and its answer shows when it comes, for the
+    /// text typed by then.
+    @Test func aSlowQueryCommandNeverHoldsUpTyping() async throws {
+        let world = World()
+        try FileManager.default.createDirectory(at: world.root, withIntermediateDirectories: true)
+        let gate = world.root.appendingPathComponent("gate").path
+        #expect(mkfifo(gate, 0o600) == 0)
+        let script = world.root.appendingPathComponent("query")
+        // The first query waits until the test opens the gate (and removes it); every query answers Jiwoo.
+        try "#!/bin/sh\nif [ -p \"\(gate)\" ]; then cat \"\(gate)\" >/dev/null; rm -f \"\(gate)\"; fi\nprintf 'jiwoo.unique@example.com\\tJiwoo Unique\\n'\n"
+            .write(to: script, atomically: false, encoding: .utf8)
+        #expect(chmod(script.path, 0o755) == 0)
+        let book = AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: script.path + " %s")
+        var opened = false
+        let terminal = InMemoryTerminal(script: Self.type("jiwoo") + [
+            .until("the typing on screen while the query waits") { frame in
+                guard frame.lines.contains(where: { $0.contains("jiwoo") }) else { return false }
+                // Every key was drawn with the first query still waiting; now let the queries answer.
+                #expect(!frame.lines.contains { $0.contains("jiwoo.unique@") })
+                if !opened {
+                    opened = true
+                    // Blocks until the first query's reader is there: it started with "ji".
+                    let descriptor = open(gate, O_WRONLY)
+                    if descriptor >= 0 { close(descriptor) }
+                }
+                return true
+            },
+            .until("the query's answer") { $0.lines.contains { $0.contains("Jiwoo Unique <jiwoo.unique@example.com>") } },
+            .input(.escape), .input(.escape), .input(.character("d")),
+        ])
+        let result = await Self.presentWithThreads(on: terminal, book: book, world: world)
+        #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+        #expect(result.outcome == .cancelled)
+    }
+
     // MARK: - Item providers at work
 
     static func presenter(on terminal: InMemoryTerminal, world: World) -> ComposePresenter {
         ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                          detector: MagicContentTypeDetector(), environment: world.environment, stateFile: world.stateFile,
-                         terminal: { terminal }, autosaveOnAThread: false)
+                         terminal: { terminal }, usesThreads: false)
     }
 
     /// A provider that reports half its work, then finishes (or, with
