@@ -44,8 +44,8 @@ final class ComposePresenter: ActivityFormPresenter {
         let program = ComposeProgram(form: form, activity: activity, submit: submit, services: services,
                                      size: terminal.size, colors: terminal.colors)
         let loop = ScreenLoop<ComposeProgram.Message>(terminal: terminal)
-        // Taken after the first frame is drawn.
-        loop.post(.loadAddresses)
+        // Taken after the first frame is drawn; only a form with addresses needs the book.
+        if form.fields.contains(where: { $0.kind == .addressList }) { loop.post(.loadAddresses) }
         return await loop.run(program)
     }
 }
@@ -156,7 +156,8 @@ final class ComposeProgram: ScreenProgram {
         case .message(.queried(let token, let entries)):
             queryRunning = false
             queryAnswer = (token, entries)
-            if let wanted = addressToken, wanted != token {
+            // The token typed meanwhile is asked next, if it is still being typed.
+            if let wanted = currentToken(), wanted != token {
                 startQuery(wanted, loop)
             } else {
                 return perform(showCompletions(for: token), in: loop)
@@ -244,12 +245,18 @@ final class ComposeProgram: ScreenProgram {
     /// typed: the vCards' and aliases' (none while they load), then what
     /// `query-command` answered for it.
     private func showCompletions(for token: String) -> [FormEffect] {
-        guard token == addressToken, let field = screen.completionField, screen.fields.indices.contains(screen.focus),
-              screen.fields[screen.focus].field.id == field,
-              FormUpdate.currentAddressToken(screen.fields[screen.focus].editor) == token else { return [] }
+        guard token == addressToken, currentToken() == token else { return [] }
         let local = services.addressBook.loadedMatches(token) ?? []
         let queried = queryAnswer?.token == token ? queryAnswer?.entries ?? [] : []
         return FormUpdate.update(&screen, .completions(AddressBook.merge(local, queried).map(\.formatted)))
+    }
+
+    /// The address being typed in the focused field, while completions are
+    /// wanted for it (not after Esc, not in another field).
+    private func currentToken() -> String? {
+        guard let field = screen.completionField, screen.fields.indices.contains(screen.focus),
+              screen.fields[screen.focus].field.id == field else { return nil }
+        return FormUpdate.currentAddressToken(screen.fields[screen.focus].editor)
     }
 
     /// Runs `query-command` for `token` on a thread of its own (one at a

@@ -70,7 +70,7 @@ struct AddressBookTests {
         #expect(index.search("ÉMILE", limit: 8).map(\.email) == ["emile@example.fr"])
         #expect(index.search("민수", limit: 8).map(\.email) == ["minsu@example.kr"])
         #expect(index.search("mim", limit: 8).map(\.email) == ["emile@example.fr"], "a nickname's start, not its middle")
-        #expect(index.search("boisemile", limit: 8).isEmpty && index.search("dubois\u{0}e", limit: 8).isEmpty)
+        #expect(index.search("boisemile", limit: 8).isEmpty, "no match across the name and the address")
         #expect(index.search("ann", limit: 8).map(\.name) == ["Ann"], "one suggestion per address")
         #expect(index.search("example", limit: 2).map(\.email) == ["emile@example.fr", "minsu@example.kr"])
         #expect(index.search("", limit: 8).count == 4)

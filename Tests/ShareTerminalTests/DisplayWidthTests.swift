@@ -36,6 +36,8 @@ struct TerminalTextTests {
         let safe = TerminalText.sanitized(hostile)
         #expect(!safe.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
         #expect(safe == "red␛[31m␇�2J�txt.exe␍␊")
+        // Line and paragraph separators stay in a body's line (they are not line breaks there): drawn as one cell.
+        #expect(TerminalText.sanitized("a\u{2028}b\u{2029}") == "a�b�")
     }
 
     @Test func excerptsJoinLinesAndFitTheWidth() {

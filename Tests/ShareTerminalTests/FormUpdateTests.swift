@@ -560,6 +560,8 @@ struct FormAddressCompletionTests {
         #expect(state.dialog == nil, "the first Esc closes the list, not the form")
         #expect(state.text("to") == "Lee Jiwon <jiwon@example.org>, ki")
         #expect(!state.frame.shows(kim))
+        deliver(.completions([kim]), to: &state)
+        #expect(state.completions.isEmpty, "an answer arriving after Esc does not bring the list back")
     }
 
     @Test func theListIsDrawnUnderTheField() throws {

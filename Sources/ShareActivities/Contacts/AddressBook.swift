@@ -94,7 +94,8 @@ public final class AddressBook: Sendable {
         }
 
         /// Whether `needle` occurs in `range` of `bytes` (UTF-8 on both
-        /// sides, so a byte match is a match of whole characters).
+        /// sides, so a byte match is a match of whole scalars; an accent
+        /// written as a letter and a combining mark matches only the same).
         static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
                              _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
             guard let first = needle.first, needle.count <= range.count else { return needle.isEmpty }
@@ -123,10 +124,11 @@ public final class AddressBook: Sendable {
         text.isEmpty ? [] : matches(text, limit: limit).map(\.formatted)
     }
 
-    /// Up to `limit` entries whose name, address or nickname contains `text`
-    /// (case-insensitive; every entry for an empty `text`), one per address:
-    /// the vCards and aliases (read now if they are not yet), then what
-    /// `query-command` answers.
+    /// Up to `limit` entries, one per address: those of the vCards and
+    /// aliases (read now if they are not yet) whose name or address
+    /// contains `text` or whose nickname starts with it (case-insensitive;
+    /// every entry for an empty `text`), then what `query-command` answers
+    /// for it, as it answers (it does its own matching, as in mutt).
     public func matches(_ text: String, limit: Int) -> [Entry] {
         AddressBook.merge(indexed().search(text, limit: limit), query(text), limit: limit)
     }

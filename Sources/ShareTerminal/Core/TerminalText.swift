@@ -3,7 +3,9 @@ public enum TerminalText {
     /// `text` with every control character shown as a visible symbol.
     ///
     /// C0 controls become their Control Pictures (`\n` → `␊`, ESC → `␛`),
-    /// DEL becomes `␡`, C1 controls and bidi overrides become `�`. Item text
+    /// DEL becomes `␡`, C1 controls, the line and paragraph separators
+    /// (U+2028, U+2029: no width a terminal agrees on) and bidi overrides
+    /// become `�`. Item text
     /// and titles go through this before reaching a terminal, so a shared
     /// string can never move the cursor, change colours or set the title.
     public static func sanitized(_ text: String) -> String {
@@ -15,7 +17,7 @@ public enum TerminalText {
             switch scalar.value {
             case 0x00...0x1F: out.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
             case 0x7F: out.append("\u{2421}")
-            case 0x80...0x9F, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
+            case 0x80...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: out.append("\u{FFFD}")
             default: out.append(scalar)
             }
         }

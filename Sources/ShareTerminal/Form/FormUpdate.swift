@@ -148,6 +148,8 @@ public enum FormUpdate {
         case keys.cancel, .escape:
             if !state.completions.isEmpty {
                 state.completions = []
+                // Answers still on their way for this token are not wanted either.
+                state.completionField = nil
                 return []
             }
             if state.changed {

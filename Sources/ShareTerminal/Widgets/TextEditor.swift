@@ -4,13 +4,13 @@
 /// thousand lines touches one line and the rows on screen, never the
 /// whole text. The cursor counts graphemes, so it never lands inside a
 /// Hangul syllable, an emoji sequence or a letter with its accent. Keys
-/// follow Emacs and readline: C-a C-e C-b C-f C-d C-k C-u C-w M-b M-f,
+/// follow Emacs and readline: C-a C-e C-b C-f C-d C-k C-u C-w M-b M-f M-d,
 /// Backspace, Delete, Home, End; in multi-line text, C-a/C-e/Home/End and
 /// C-k/C-u act on the current line, and up/down keep the column.
 ///
 /// A multi-line text breaks lines at LF, CR LF and CR (its `text` joins
-/// them with LF); any other control character stays in its line and is
-/// drawn as a symbol. A one-line field keeps its value as given, whatever
+/// them with LF); any other control character, and the Unicode line and
+/// paragraph separators, stay in their line, drawn as a symbol. A one-line field keeps its value as given, whatever
 /// it holds, and drops line breaks from what is typed or pasted.
 public struct TextEditor: Sendable, Equatable {
     /// A place in the text: a line, and how many graphemes into it.
@@ -250,11 +250,13 @@ public struct TextEditor: Sendable, Equatable {
 
     // MARK: - Display
 
-    /// Columns a character takes once drawn: control characters are shown
-    /// as one visible symbol (␉, ␛), everything else by display width.
+    /// Columns a character takes once drawn: control characters and the
+    /// line and paragraph separators are shown as one visible symbol (␉, ␛,
+    /// �; ``TerminalText/sanitized(_:)``), everything else by display width.
     public static func cellWidth(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
-        if first.value < 0x20 || first.value == 0x7F || (0x80...0x9F).contains(first.value) { return 1 }
+        if first.value < 0x20 || first.value == 0x7F || (0x80...0x9F).contains(first.value)
+            || first.value == 0x2028 || first.value == 0x2029 { return 1 }
         return DisplayWidth.of(character)
     }
 
