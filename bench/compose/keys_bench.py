@@ -16,7 +16,7 @@ Usage:
   keys_bench.py [--runs N] [--silence S] [--timeout T] [--raw FILE]
                 --keys KEYS --case NAME MARKER -- [NAME=VALUE...] COMMAND ARG... ;; [--case ...]
 KEYS is a file of one key a line: a character, or one of Up Down Left Right
-PgUp PgDn Enter BSpace C-k. Arrows are sent as the terminal would after the
+PgUp PgDn Enter BSpace C-k Tab. Arrows are sent as the terminal would after the
 program's DECCKM choice (ESC O A in application cursor mode, else ESC [ A).
 
 Prints, per case: the median and 95th percentile of the milliseconds and the
@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from pty_bench import Run, application_cursor_keys, read_command  # noqa: E402
 
 ARROWS = {"Up": b"A", "Down": b"B", "Right": b"C", "Left": b"D"}
-NAMED = {"PgUp": b"\x1b[5~", "PgDn": b"\x1b[6~", "Enter": b"\r", "BSpace": b"\x7f", "C-k": b"\x0b"}
+NAMED = {"PgUp": b"\x1b[5~", "PgDn": b"\x1b[6~", "Enter": b"\r", "BSpace": b"\x7f", "C-k": b"\x0b", "Tab": b"\t"}
 
 
 def key_bytes(name, application):
