@@ -204,5 +204,9 @@ struct TextEditorTests {
         #expect(editor.edits == start)
         type(&editor, [.character("x")])
         #expect(editor.edits == start + 1)
+        var subject = TextEditor("a")
+        subject.insert("\r\n")
+        subject.insert("")
+        #expect(subject.edits == 0 && subject.text == "a", "nothing inserted is no edit")
     }
 }

@@ -66,7 +66,13 @@ public struct TextEditor: Sendable, Equatable {
     /// The cursor as a count of graphemes from the start, a line break
     /// counting one. Reads every line before the cursor.
     public var cursorIndex: Int {
-        lines[..<cursor.line].reduce(0) { $0 + $1.count + 1 } + cursor.offset
+        var index = cursor.offset
+        // Through the lines' iterator, which walks the blocks: no lookup per line.
+        for (number, line) in lines.enumerated() {
+            guard number < cursor.line else { break }
+            index += line.count + 1
+        }
+        return index
     }
 
     /// Moves the cursor to the grapheme `index` counted as ``cursorIndex`` (clamped).
@@ -110,8 +116,9 @@ public struct TextEditor: Sendable, Equatable {
 
     /// Inserts text at the cursor (line breaks dropped in a one-line field).
     public mutating func insert(_ text: String) {
-        guard !text.isEmpty else { return }
         let pieces = multiline ? TextEditor.lines(of: text) : [text.filter { !$0.isNewline }]
+        // Nothing left to insert (an empty paste, or only line breaks in a one-line field): no edit.
+        guard pieces.count > 1 || !pieces[0].isEmpty else { return }
         let line = lines[cursor.line]
         let at = stringIndex(cursor.offset, in: line)
         let head = String(line[..<at]), tail = String(line[at...])
