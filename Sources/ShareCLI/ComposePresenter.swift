@@ -96,9 +96,8 @@ final class ComposeProgram: ScreenProgram {
     /// The number of the last autosave started: a report of an earlier one
     /// (taken in already, before a send) is ignored.
     private var autosaveNumber = 0
-    /// The address token last looked up, what `query-command` last
-    /// answered (and for which token), and whether a query is running.
-    private var addressToken: String?
+    /// What `query-command` last answered (and for which token), and
+    /// whether a query is running.
     private var queryAnswer: (token: String, entries: [AddressBook.Entry])?
     private var queryRunning = false
 
@@ -152,7 +151,7 @@ final class ComposeProgram: ScreenProgram {
         case .message(.loadAddresses):
             loadAddresses(loop)
         case .message(.addressesLoaded):
-            if let token = addressToken { return perform(showCompletions(for: token), in: loop) }
+            if let token = currentToken() { return perform(showCompletions(for: token), in: loop) }
         case .message(.queried(let token, let entries)):
             queryRunning = false
             queryAnswer = (token, entries)
@@ -204,7 +203,6 @@ final class ComposeProgram: ScreenProgram {
                 }
             case .completeAddress(let token):
                 // What is loaded shows in this frame; the rest as it comes (addressesLoaded, queried).
-                addressToken = token
                 queue += showCompletions(for: token)
                 if services.addressBook.hasQueryCommand && !queryRunning { startQuery(token, loop) }
             case .completePath(let text):
@@ -245,18 +243,19 @@ final class ComposeProgram: ScreenProgram {
     /// typed: the vCards' and aliases' (none while they load), then what
     /// `query-command` answered for it.
     private func showCompletions(for token: String) -> [FormEffect] {
-        guard token == addressToken, currentToken() == token else { return [] }
+        guard currentToken() == token else { return [] }
         let local = services.addressBook.loadedMatches(token) ?? []
         let queried = queryAnswer?.token == token ? queryAnswer?.entries ?? [] : []
         return FormUpdate.update(&screen, .completions(AddressBook.merge(local, queried).map(\.formatted)))
     }
 
     /// The address being typed in the focused field, while completions are
-    /// wanted for it (not after Esc, not in another field).
+    /// wanted for it (two characters or more; not after Esc, not in another field).
     private func currentToken() -> String? {
         guard let field = screen.completionField, screen.fields.indices.contains(screen.focus),
               screen.fields[screen.focus].field.id == field else { return nil }
-        return FormUpdate.currentAddressToken(screen.fields[screen.focus].editor)
+        let token = FormUpdate.currentAddressToken(screen.fields[screen.focus].editor)
+        return token.count >= 2 ? token : nil
     }
 
     /// Runs `query-command` for `token` on a thread of its own (one at a
