@@ -43,5 +43,17 @@ struct FrameTests {
         filled.fill(x: 1, y: 0, width: 2, height: 1, style: .plain)
         expectWellFormed(filled)
         #expect(filled.lines == [""], "both characters lost a half, so both go")
+
+        // A run of simple scalars over the halves of two wide characters.
+        var run = Frame(width: 6, height: 1)
+        run.put("사진", x: 0, y: 0)
+        run.put("ab", x: 1, y: 0)
+        expectWellFormed(run)
+        #expect(run.lines == [" ab"])
+        var hangul = Frame(width: 6, height: 1)
+        hangul.put("사진", x: 0, y: 0)
+        hangul.put("a가", x: 1, y: 0)
+        expectWellFormed(hangul)
+        #expect(hangul.lines == [" a가"])
     }
 }

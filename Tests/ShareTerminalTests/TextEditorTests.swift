@@ -122,7 +122,7 @@ struct TextEditorTests {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int((seed >> 33) % UInt64(bound))
         }
-        let pieces = ["a", "bc", " ", "  ", "가", "나다", "\n", "\n\n", "word ", "longerword"]
+        let pieces = ["a", "bc", " ", "  ", "가", "나다", "\n", "\n\n", "word ", "longerword", "👍", "e\u{301}", "\t", "─"]
         for _ in 0..<200 {
             let text = (0..<next(30)).map { _ in pieces[next(pieces.count)] }.joined()
             let width = 1 + next(12)
@@ -144,6 +144,25 @@ struct TextEditorTests {
                 #expect(moved == positions[b], "\(text.debugDescription) at \(width): row \(a) moved \(b - a)")
                 #expect(editor.rows(from: positions[a], count: limit, width: width).map(\.start)
                         == rows[a...].prefix(limit).map(\.start))
+            }
+        }
+    }
+
+    /// A line of no more UTF-8 bytes than columns is one row without being
+    /// measured: that holds because no character is wider than its bytes
+    /// (every scalar of one or two bytes is at most as wide; longer ones
+    /// take at most two columns).
+    @Test func noCharacterIsWiderThanItsBytes() {
+        for value in UInt32(0)..<0x800 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            #expect(TextEditor.cellWidth(Character(scalar)) <= scalar.utf8.count, "U+\(String(value, radix: 16))")
+        }
+        for line in ["한국어 문장", "👍👍", "e\u{301}e\u{301}", "\t\u{1B}", "──", "abc"] {
+            let editor = TextEditor(line, multiline: true)
+            for width in 1...12 {
+                let rows = TextEditor.rows(of: TextEditor.cells(of: line), width: width).count
+                if TextEditor.fitsInOneRow(line, width: width) { #expect(rows == 1, "\(line.debugDescription) at \(width)") }
+                #expect(editor.lineRowCount(0, width: width) == rows, "\(line.debugDescription) at \(width)")
             }
         }
     }

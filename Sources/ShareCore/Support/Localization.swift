@@ -46,6 +46,9 @@ public enum Localization {
         let locale: locale_t
         /// The first language gettext tries: LANGUAGE's first, else the locale's (`ko` of ko_KR.UTF-8).
         let language: String
+        /// Texts looked up so far, each as read (a screen asks for the same
+        /// words every frame, and a catalog lookup reads the environment).
+        var translations: [String: String] = [:]
     }
 
     private static let messages = Mutex<Messages?>(nil)
@@ -95,12 +98,18 @@ public enum Localization {
         guard !english.isEmpty else { return english }
         // dgettext hands back its argument when there is no translation:
         // that pointer lives only inside withCString.
-        return lookUp {
-            english.withCString { key in
-                guard let translated = dgettext(domain, key), translated != UnsafeMutablePointer(mutating: key) else { return nil }
+        return messages.withLock { current in
+            guard let locale = current?.locale else { return english }
+            if let known = current?.translations[english] { return known }
+            let previous = uselocale(locale)
+            defer { uselocale(previous) }
+            let translated = english.withCString { key in
+                guard let translated = dgettext(domain, key), translated != UnsafeMutablePointer(mutating: key) else { return english }
                 return String(cString: translated)
             }
-        } ?? english
+            current?.translations[english] = translated
+            return translated
+        }
     }
 
     /// A message with words put in: `%@` takes the next argument, `%1$@`

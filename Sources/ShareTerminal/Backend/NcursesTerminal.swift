@@ -23,6 +23,9 @@ public final class NcursesTerminal: TerminalBackend {
     private var pairs: [Int: Int16] = [:]
     private var ended = false
     private var inputReady = false
+    /// The frame in ncurses' window: the next one rewrites only the rows
+    /// that differ from it. `nil` when the window must be drawn whole.
+    private var shown: Frame?
 
     /// Opens `/dev/tty` and starts ncurses on it.
     ///
@@ -131,6 +134,7 @@ public final class NcursesTerminal: TerminalBackend {
         let result = body()
         reset_prog_mode()
         clearok(nc_stdscr(), true)
+        shown = nil
         refresh()
         return result
     }
@@ -161,16 +165,24 @@ public final class NcursesTerminal: TerminalBackend {
         refresh()
     }
 
-    /// `frame` in ncurses' window, not yet sent.
+    /// `frame` in ncurses' window, not yet sent: the rows that differ from
+    /// the frame before (all of them after a resize), each cleared and
+    /// written where it is not blank. A keystroke changes a row or two, and
+    /// ncurses compares and sends only the rows it was given.
     private func compose(_ frame: Frame) {
-        // Start from a blank screen and write only what is not blank; ncurses
-        // still sends only the difference from what the terminal shows.
-        erase()
         let width = min(frame.width, Int(nc_cols()))
         let height = min(frame.height, Int(nc_lines()))
+        let previous = shown.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
+        if previous == nil { erase() }
+        shown = frame
         frame.storage.withUnsafeBufferPointer { cells in
             withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(6, width)) { buffer in
                 for y in 0..<height {
+                    if let previous {
+                        if frame.sameRow(y, as: previous) { continue }
+                        move(Int32(y), 0)
+                        clrtoeol()
+                    }
                     let row = y * frame.width
                     var x = 0
                     while x < width {
@@ -287,7 +299,10 @@ public final class NcursesTerminal: TerminalBackend {
         case KEY_ENTER: return .enter
         case KEY_BACKSPACE: return .backspace
         case KEY_DC: return .delete
-        case KEY_RESIZE: return .resize(width: Int(nc_cols()), height: Int(nc_lines()))
+        case KEY_RESIZE:
+            // ncurses cut or padded its window to the new size: the next frame is drawn whole.
+            shown = nil
+            return .resize(width: Int(nc_cols()), height: Int(nc_lines()))
         case KEY_MOUSE:
             var event = MEVENT()
             guard getmouse(&event) == OK else { return nil }

@@ -123,6 +123,14 @@ public struct Frame: Sendable, Equatable {
         return lhs.storage.indices.allSatisfy { lhs.cell(at: $0) == rhs.cell(at: $0) }
     }
 
+    /// Whether row `y` holds the same cells as row `y` of `other` (a frame
+    /// of the same width).
+    func sameRow(_ y: Int, as other: Frame) -> Bool {
+        let range = (y * width)..<((y + 1) * width)
+        guard storage[range] == other.storage[range] else { return false }
+        return range.allSatisfy { storage[$0].cluster == 0 || text(of: storage[$0]) == other.text(of: other.storage[$0]) }
+    }
+
     /// The cell at a position.
     public subscript(x: Int, y: Int) -> Cell {
         cell(at: y * width + x)
@@ -174,30 +182,37 @@ public struct Frame: Sendable, Equatable {
         guard y >= 0 && y < height else { return x }
         let limit = min(maxX ?? width, width)
         var column = x
-        // Printable ASCII needs no grapheme breaking, no width lookup, no sanitizing.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            for byte in text.utf8 {
-                if column + 1 > limit { break }
-                if column >= 0 {
-                    unsplit(x: column, y: y)
-                    storage[y * width + column] = StoredCell(scalar: UInt32(byte), cluster: 0, style: style)
+        // Printable ASCII needs no grapheme breaking, no width lookup, no
+        // sanitizing; nor do scalars that are each a grapheme of a known
+        // width (box drawing, arrows, Latin letters, Hangul syllables). Only
+        // the cells at either end of such a run can split a wide character.
+        let ascii = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        if ascii || text.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
+            let start = max(0, column)
+            let width = self.width
+            storage.withUnsafeMutableBufferPointer { cells in
+                let row = y * width
+                func write(_ value: UInt32, columns: Int) -> Bool {
+                    if column + columns > limit { return false }
+                    if column >= 0 {
+                        if column == start && cells[row + column].isContinuation && column > 0 {
+                            cells[row + column - 1] = StoredCell(scalar: 0x20, cluster: 0, style: cells[row + column - 1].style)
+                        }
+                        cells[row + column] = StoredCell(scalar: value, cluster: 0, style: style)
+                        if columns == 2 { cells[row + column + 1] = .continuation(style) }
+                    }
+                    column += columns
+                    return true
                 }
-                column += 1
-            }
-            return column
-        }
-        // Box drawing, arrows, Latin letters, Hangul syllables: each scalar is a
-        // grapheme of a known width, so neither breaking nor property lookups.
-        if text.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
-            for scalar in text.unicodeScalars {
-                let columns = DisplayWidth.simpleWidth(of: scalar) ?? 1
-                if column + columns > limit { break }
-                if column >= 0 {
-                    for covered in column..<(column + columns) { unsplit(x: covered, y: y) }
-                    storage[y * width + column] = StoredCell(scalar: scalar.value, cluster: 0, style: style)
-                    if columns == 2 { storage[y * width + column + 1] = .continuation(style) }
+                if ascii {
+                    for byte in text.utf8 where !write(UInt32(byte), columns: 1) { break }
+                } else {
+                    for scalar in text.unicodeScalars where !write(scalar.value, columns: DisplayWidth.simpleWidth(of: scalar) ?? 1) { break }
                 }
-                column += columns
+                // The right half of a wide character whose left half was written over.
+                if column > start && column < width && cells[row + column].isContinuation {
+                    cells[row + column] = StoredCell(scalar: 0x20, cluster: 0, style: cells[row + column].style)
+                }
             }
             return column
         }

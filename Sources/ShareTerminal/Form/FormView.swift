@@ -56,7 +56,7 @@ public enum FormView {
 
         let bottomReserved = 2  // status and help bar
         let attachmentLines = layout.attachmentLines
-        frame.put(String(repeating: "─", count: state.width), x: 0, y: y, style: CellStyle(dim: true))
+        frame.put(repeating: "─", count: state.width, x: 0, y: y, style: CellStyle(dim: true))
         let bodyTop = layout.bodyTop
         let bodyBottom = layout.bodyBottom
         if let bodyIndex = state.fields.firstIndex(where: { $0.field.kind == .multilineText }), bodyBottom > bodyTop {
@@ -84,7 +84,7 @@ public enum FormView {
             var row = state.height - bottomReserved - attachmentLines
             let heading = "\(field.field.label) (\(field.attachments.count))"
                 + "  " + (focused ? Localization.text("↑↓ select  d remove") : Localization.text("%@ to add", KeyNames.label(state.keys.attach)))
-            frame.put(String(repeating: "─", count: state.width), x: 0, y: row, style: CellStyle(dim: true))
+            frame.put(repeating: "─", count: state.width, x: 0, y: row, style: CellStyle(dim: true))
             frame.put(" " + heading + " ", x: 2, y: row, style: focused ? accent : CellStyle(dim: true))
             row += 1
             let first = max(0, min(field.selectedAttachment - 3, field.attachments.count - 4))

@@ -392,6 +392,29 @@ public struct TextEditor: Sendable, Equatable {
         TextEditor.rows(of: TextEditor.cells(of: lines[line]), width: width)
     }
 
+    /// Whether `line` surely fits in one row of `width` columns, told
+    /// without breaking it into graphemes: no character is wider in columns
+    /// than in UTF-8 bytes (a wide one takes three or four), so a line of
+    /// no more bytes than columns fits; else a line of simple scalars is
+    /// summed scalar by scalar. `false` for any other line, which then
+    /// needs measuring.
+    static func fitsInOneRow(_ line: String, width: Int) -> Bool {
+        let utf8 = line.utf8
+        if utf8.count <= width { return true }
+        var columns = 0
+        for scalar in line.unicodeScalars {
+            guard let w = DisplayWidth.simpleWidth(of: scalar) else { return false }
+            columns += w
+            if columns > width { return false }
+        }
+        return true
+    }
+
+    /// How many rows line `line` takes wrapped to `width`.
+    func lineRowCount(_ line: Int, width: Int) -> Int {
+        TextEditor.fitsInOneRow(lines[line], width: max(1, width)) ? 1 : lineRows(line, width: width).count
+    }
+
     /// The position a place is drawn at: a place at the end of a full row
     /// belongs to the next row, at the end of its line to the last.
     func position(of place: Position, width: Int) -> (position: RowPosition, column: Int) {
@@ -411,7 +434,7 @@ public struct TextEditor: Sendable, Equatable {
     /// has, and a row that line has (after an edit or a resize).
     public func clamped(_ position: RowPosition, width: Int) -> RowPosition {
         let line = min(max(0, position.line), lines.count - 1)
-        return RowPosition(line: line, row: min(max(0, position.row), lineRows(line, width: width).count - 1))
+        return RowPosition(line: line, row: min(max(0, position.row), lineRowCount(line, width: width) - 1))
     }
 
     /// `position` moved `count` rows down (up when negative), stopping at
@@ -420,7 +443,7 @@ public struct TextEditor: Sendable, Equatable {
         var current = position
         var remaining = count
         while remaining > 0 {
-            let rows = lineRows(current.line, width: width).count
+            let rows = lineRowCount(current.line, width: width)
             if current.row + remaining < rows { current.row += remaining; break }
             guard current.line + 1 < lines.count else { current.row = rows - 1; break }
             remaining -= rows - current.row
@@ -430,7 +453,7 @@ public struct TextEditor: Sendable, Equatable {
             if current.row + remaining >= 0 { current.row += remaining; break }
             guard current.line > 0 else { current.row = 0; break }
             remaining += current.row + 1
-            current = RowPosition(line: current.line - 1, row: lineRows(current.line - 1, width: width).count - 1)
+            current = RowPosition(line: current.line - 1, row: lineRowCount(current.line - 1, width: width) - 1)
         }
         return current
     }
@@ -443,7 +466,7 @@ public struct TextEditor: Sendable, Equatable {
         var counted = -from.row
         var line = from.line
         while line < to.line {
-            counted += lineRows(line, width: width).count
+            counted += lineRowCount(line, width: width)
             guard counted < limit else { return nil }
             line += 1
         }
@@ -456,7 +479,7 @@ public struct TextEditor: Sendable, Equatable {
         var counted = -top.row
         var line = top.line
         while counted < limit && line < lines.count {
-            counted += lineRows(line, width: width).count
+            counted += lineRowCount(line, width: width)
             line += 1
         }
         return min(counted, limit)
@@ -469,6 +492,11 @@ public struct TextEditor: Sendable, Equatable {
         var skip = top.row
         while result.count < count && line < lines.count {
             let text = lines[line]
+            if skip == 0 && TextEditor.fitsInOneRow(text, width: max(1, width)) {
+                result.append((Position(line: line, offset: 0), text))
+                line += 1
+                continue
+            }
             let cells = TextEditor.cells(of: text)
             for range in TextEditor.rows(of: cells, width: width).dropFirst(skip).prefix(count - result.count) {
                 result.append((Position(line: line, offset: range.lowerBound),
