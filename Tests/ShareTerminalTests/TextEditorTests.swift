@@ -11,7 +11,7 @@ extension TextEditor {
             let cells = TextEditor.cells(of: line)
             for range in TextEditor.rows(of: cells, width: width) {
                 rows.append((Position(line: number, offset: range.lowerBound),
-                             String(line[cells.bounds[range.lowerBound]..<cells.bounds[range.upperBound]])))
+                             String(cells.text(range, of: line))))
             }
         }
         let (position, column) = cursorPosition(width: width)
@@ -157,12 +157,21 @@ struct TextEditorTests {
             guard let scalar = Unicode.Scalar(value) else { continue }
             #expect(TextEditor.cellWidth(Character(scalar)) <= scalar.utf8.count, "U+\(String(value, radix: 16))")
         }
-        for line in ["한국어 문장", "👍👍", "e\u{301}e\u{301}", "\t\u{1B}", "──", "abc"] {
+        for line in ["한국어 문장", "👍👍", "e\u{301}e\u{301}", "\t\u{1B}", "──", "abc", "a b가", "a\u{200D}b"] {
             let editor = TextEditor(line, multiline: true)
             for width in 1...12 {
                 let rows = TextEditor.rows(of: TextEditor.cells(of: line), width: width).count
                 if TextEditor.fitsInOneRow(line, width: width) { #expect(rows == 1, "\(line.debugDescription) at \(width)") }
                 #expect(editor.lineRowCount(0, width: width) == rows, "\(line.debugDescription) at \(width)")
+                // Where each place is drawn, as measured grapheme by grapheme.
+                let cells = TextEditor.cells(of: line)
+                let wrapped = TextEditor.rows(of: cells, width: width)
+                for offset in 0...line.count {
+                    let row = wrapped.firstIndex { offset >= $0.lowerBound && offset < $0.upperBound } ?? wrapped.count - 1
+                    let (position, column) = editor.position(of: TextEditor.Position(line: 0, offset: offset), width: width)
+                    #expect(position == TextEditor.RowPosition(line: 0, row: row) && column == cells.columns(wrapped[row].lowerBound..<offset),
+                            "\(line.debugDescription) at \(width), offset \(offset)")
+                }
             }
         }
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A colour from the terminal's own palette: the 8 ANSI colours for the
 /// UI (so it follows the user's theme), or an index of the 256-colour
 /// palette for thumbnails.
@@ -127,7 +131,16 @@ public struct Frame: Sendable, Equatable {
     /// of the same width).
     func sameRow(_ y: Int, as other: Frame) -> Bool {
         let range = (y * width)..<((y + 1) * width)
-        guard storage[range] == other.storage[range] else { return false }
+        guard !range.isEmpty else { return true }
+        // Byte for byte: a cell is plain values (a difference in padding would only redraw the row).
+        let same = storage.withUnsafeBytes { mine in
+            other.storage.withUnsafeBytes { theirs in
+                let stride = MemoryLayout<StoredCell>.stride
+                return memcmp(mine.baseAddress! + range.lowerBound * stride, theirs.baseAddress! + range.lowerBound * stride,
+                              range.count * stride) == 0
+            }
+        }
+        guard same else { return false }
         return range.allSatisfy { storage[$0].cluster == 0 || text(of: storage[$0]) == other.text(of: other.storage[$0]) }
     }
 

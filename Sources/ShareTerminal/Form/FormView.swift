@@ -136,15 +136,21 @@ public enum FormView {
     /// The help bar: each command the form offers, with the key bound to it now.
     static func helpBar(_ state: FormState) -> String {
         let keys = state.keys
-        var parts: [String] = []
-        for (key, role) in [(keys.primary, FormAction.Role.primary), (keys.secondary, .secondary)] {
-            if let action = state.action(role) { parts.append("\(KeyNames.label(key)) \(action.label)") }
+        var bar = ""
+        func add(_ key: InputEvent, _ label: String) {
+            if !bar.isEmpty { bar += "  " }
+            bar += KeyNames.label(key)
+            bar += " "
+            bar += label
         }
-        if state.fields.contains(where: { $0.field.kind == .attachmentList }) { parts.append(KeyNames.label(keys.attach) + " " + Localization.text("Attach")) }
-        if state.fields.contains(where: { $0.field.kind == .multilineText }) { parts.append("\(KeyNames.label(keys.editor)) $EDITOR") }
-        if state.fields.filter(\.isFocusable).count > 1 { parts.append("Tab " + Localization.text("Next")) }
-        parts.append(KeyNames.label(keys.cancel) + " " + Localization.text("Cancel"))
-        return parts.joined(separator: "  ")
+        for (key, role) in [(keys.primary, FormAction.Role.primary), (keys.secondary, .secondary)] {
+            if let action = state.action(role) { add(key, action.label) }
+        }
+        if state.fields.contains(where: { $0.field.kind == .attachmentList }) { add(keys.attach, Localization.text("Attach")) }
+        if state.fields.contains(where: { $0.field.kind == .multilineText }) { add(keys.editor, "$EDITOR") }
+        if state.fields.lazy.filter(\.isFocusable).dropFirst().first != nil { add(.tab, Localization.text("Next")) }
+        add(keys.cancel, Localization.text("Cancel"))
+        return bar
     }
 
     /// The chooser of a choice field: the filter as typed, and the options

@@ -1,5 +1,11 @@
 import Synchronization
 
+/// A timer of ``ScreenLoop``: its key and when it comes due.
+private struct ScreenTimer {
+    let key: String
+    let due: Int
+}
+
 /// What a screen hears from the loop.
 public enum ScreenEvent<Message: Sendable>: Sendable {
     /// A key, a click, the wheel, or a new size.
@@ -50,7 +56,10 @@ public final class ScreenLoop<Message: Sendable> {
     /// How often a screen with running work hears ``ScreenEvent/tick``, in milliseconds.
     public var tickInterval = 80
     private let mailbox: Mailbox
-    private var timers: [(key: String, due: Int, message: Message)] = []
+    /// Timers by key and due time, and the message of each (same order):
+    /// the keys apart, so that asking for one is not generic code.
+    private var timers: [ScreenTimer] = []
+    private var timerMessages: [Message] = []
     private var running = 0
 
     /// A loop on `terminal`.
@@ -93,11 +102,16 @@ public final class ScreenLoop<Message: Sendable> {
     /// with the same key.
     public func schedule(_ message: Message, after milliseconds: Int, key: String) {
         cancelTimer(key)
-        timers.append((key, terminal.milliseconds + max(0, milliseconds), message))
+        timers.append(ScreenTimer(key: key, due: terminal.milliseconds + max(0, milliseconds)))
+        timerMessages.append(message)
     }
 
     /// Forgets the timer with `key`, if any.
-    public func cancelTimer(_ key: String) { timers.removeAll { $0.key == key } }
+    public func cancelTimer(_ key: String) {
+        guard let index = timers.firstIndex(where: { $0.key == key }) else { return }
+        timers.remove(at: index)
+        timerMessages.remove(at: index)
+    }
 
     /// Whether a timer with `key` is waiting.
     public func isScheduled(_ key: String) -> Bool { timers.contains { $0.key == key } }
@@ -127,7 +141,8 @@ public final class ScreenLoop<Message: Sendable> {
         if let message = mailbox.take() { return program.handle(.message(message), in: self) }
         let now = terminal.milliseconds
         if let index = timers.indices.min(by: { timers[$0].due < timers[$1].due }), timers[index].due <= now {
-            let message = timers.remove(at: index).message
+            timers.remove(at: index)
+            let message = timerMessages.remove(at: index)
             return program.handle(.message(message), in: self)
         }
         var timeout = timers.map { $0.due - now }.min()

@@ -273,19 +273,40 @@ public struct TextEditor: Sendable, Equatable {
     }
 
     /// A line's graphemes as drawn: where each starts, its width, and
-    /// whether it is a space.
+    /// whether it is a space; one number each, in one array.
     struct Cells {
-        /// Where each grapheme starts in the line, and the line's end last.
-        var bounds: [String.Index]
-        var widths: [Int]
-        var spaces: [Bool]
+        /// Per grapheme: its first byte in the line's UTF-8 × 8, plus its
+        /// width × 2, plus 1 for a space; then the line's length × 8.
+        private var packed: [UInt64]
 
-        var count: Int { widths.count }
+        init(capacity: Int) {
+            packed = []
+            packed.reserveCapacity(capacity + 1)
+        }
+
+        mutating func append(at offset: Int, width: Int, space: Bool) {
+            packed.append(UInt64(offset) << 3 | UInt64(width) << 1 | (space ? 1 : 0))
+        }
+
+        /// Ends the line at `length` bytes.
+        mutating func end(at length: Int) { packed.append(UInt64(length) << 3) }
+
+        var count: Int { packed.count - 1 }
+        func width(_ index: Int) -> Int { Int(packed[index] >> 1 & 3) }
+        func isSpace(_ index: Int) -> Bool { packed[index] & 1 != 0 }
+
+        /// Graphemes `range` of `line` (the line these cells were made of).
+        func text(_ range: Range<Int>, of line: String) -> Substring {
+            let utf8 = line.utf8
+            let from = utf8.index(utf8.startIndex, offsetBy: Int(packed[range.lowerBound] >> 3))
+            let to = utf8.index(utf8.startIndex, offsetBy: Int(packed[range.upperBound] >> 3))
+            return line[from..<to]
+        }
 
         /// The columns the graphemes in `range` take.
         func columns(_ range: Range<Int>) -> Int {
             var total = 0
-            for index in range { total += widths[index] }
+            for index in range { total += width(index) }
             return total
         }
 
@@ -295,8 +316,8 @@ public struct TextEditor: Sendable, Equatable {
             var used = 0
             let upper = min(range.upperBound, count)
             while index < upper {
-                if used + widths[index] > column { break }
-                used += widths[index]
+                if used + width(index) > column { break }
+                used += width(index)
                 index += 1
             }
             return index
@@ -309,35 +330,24 @@ public struct TextEditor: Sendable, Equatable {
     /// at each scalar's width.
     static func cells(of line: String) -> Cells {
         let utf8 = line.utf8
+        var cells = Cells(capacity: utf8.count)
         if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
             // Printable ASCII: a byte is a grapheme one column wide.
-            var bounds = Array(utf8.indices)
-            bounds.append(utf8.endIndex)
-            return Cells(bounds: bounds, widths: Array(repeating: 1, count: utf8.count), spaces: utf8.map { $0 == 0x20 })
-        }
-        var cells = Cells(bounds: [], widths: [], spaces: [])
-        let scalars = line.unicodeScalars
-        if scalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
-            cells.bounds.reserveCapacity(line.utf8.count + 1)
-            var index = scalars.startIndex
-            while index < scalars.endIndex {
-                let scalar = scalars[index]
-                cells.bounds.append(index)
-                cells.widths.append(DisplayWidth.simpleWidth(of: scalar) ?? 1)
-                cells.spaces.append(scalar == " ")
-                index = scalars.index(after: index)
+            for (offset, byte) in utf8.enumerated() { cells.append(at: offset, width: 1, space: byte == 0x20) }
+        } else if line.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
+            var offset = 0
+            for scalar in line.unicodeScalars {
+                cells.append(at: offset, width: DisplayWidth.simpleWidth(of: scalar) ?? 1, space: scalar == " ")
+                offset += UTF8.width(scalar)
             }
         } else {
-            var index = line.startIndex
-            while index < line.endIndex {
-                let character = line[index]
-                cells.bounds.append(index)
-                cells.widths.append(cellWidth(character))
-                cells.spaces.append(character == " ")
-                index = line.index(after: index)
+            var offset = 0
+            for character in line {
+                cells.append(at: offset, width: cellWidth(character), space: character == " ")
+                offset += character.utf8.count
             }
         }
-        cells.bounds.append(line.endIndex)
+        cells.end(at: utf8.count)
         return cells
     }
 
@@ -372,9 +382,9 @@ public struct TextEditor: Sendable, Equatable {
             var index = rowStart
             var lastSpace: Int?
             while index < cells.count {
-                let w = cells.widths[index]
+                let w = cells.width(index)
                 if used + w > width { break }
-                if cells.spaces[index] { lastSpace = index }
+                if cells.isSpace(index) { lastSpace = index }
                 used += w
                 index += 1
             }
@@ -410,6 +420,20 @@ public struct TextEditor: Sendable, Equatable {
         return true
     }
 
+    /// The columns of the first `offset` graphemes of a line whose every
+    /// scalar is a grapheme of a known width; `nil` for any other line.
+    static func simpleColumns(_ line: String, before offset: Int) -> Int? {
+        if line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return min(offset, line.utf8.count) }
+        var columns = 0
+        var index = 0
+        for scalar in line.unicodeScalars {
+            guard let w = DisplayWidth.simpleWidth(of: scalar) else { return nil }
+            if index < offset { columns += w }
+            index += 1
+        }
+        return columns
+    }
+
     /// How many rows line `line` takes wrapped to `width`.
     func lineRowCount(_ line: Int, width: Int) -> Int {
         TextEditor.fitsInOneRow(lines[line], width: max(1, width)) ? 1 : lineRows(line, width: width).count
@@ -418,7 +442,11 @@ public struct TextEditor: Sendable, Equatable {
     /// The position a place is drawn at: a place at the end of a full row
     /// belongs to the next row, at the end of its line to the last.
     func position(of place: Position, width: Int) -> (position: RowPosition, column: Int) {
-        let cells = TextEditor.cells(of: lines[place.line])
+        let line = lines[place.line]
+        if TextEditor.fitsInOneRow(line, width: max(1, width)), let column = TextEditor.simpleColumns(line, before: place.offset) {
+            return (RowPosition(line: place.line, row: 0), column)
+        }
+        let cells = TextEditor.cells(of: line)
         let rows = TextEditor.rows(of: cells, width: width)
         let offset = min(place.offset, cells.count)
         let row = rows.firstIndex { offset >= $0.lowerBound && offset < $0.upperBound } ?? rows.count - 1
@@ -500,7 +528,7 @@ public struct TextEditor: Sendable, Equatable {
             let cells = TextEditor.cells(of: text)
             for range in TextEditor.rows(of: cells, width: width).dropFirst(skip).prefix(count - result.count) {
                 result.append((Position(line: line, offset: range.lowerBound),
-                               String(text[cells.bounds[range.lowerBound]..<cells.bounds[range.upperBound]])))
+                               String(cells.text(range, of: text))))
             }
             skip = 0
             line += 1
