@@ -117,7 +117,11 @@ public struct Frame: Sendable, Equatable {
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        storage = Array(repeating: .blank, count: self.width * self.height)
+        let count = self.width * self.height
+        storage = Array(unsafeUninitializedCapacity: count) { cells, initialized in
+            cells.initialize(repeating: .blank)
+            initialized = count
+        }
     }
 
     public static func == (lhs: Frame, rhs: Frame) -> Bool {

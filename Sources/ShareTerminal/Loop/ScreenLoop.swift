@@ -158,17 +158,28 @@ public final class ScreenLoop<Message: Sendable> {
     /// Messages waiting for the screen, safe to fill from any thread.
     fileprivate final class Mailbox: Sendable {
         private let queue = Mutex<[Message]>([])
+        /// How many messages wait: read before each wait for a key, so
+        /// that an empty mailbox costs no lock.
+        private let waiting = Atomic<Int>(0)
         private let wake: TerminalWake
 
         init(wake: TerminalWake) { self.wake = wake }
 
         func post(_ message: Message, wake signal: Bool) {
-            queue.withLock { $0.append(message) }
+            queue.withLock { queue in
+                queue.append(message)
+                waiting.add(1, ordering: .releasing)
+            }
             if signal { wake.signal() }
         }
 
         func take() -> Message? {
-            queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+            guard waiting.load(ordering: .acquiring) > 0 else { return nil }
+            return queue.withLock { queue in
+                guard !queue.isEmpty else { return nil }
+                waiting.subtract(1, ordering: .relaxed)
+                return queue.removeFirst()
+            }
         }
     }
 }

@@ -116,14 +116,17 @@ public struct TextEditor: Sendable, Equatable {
 
     /// Inserts text at the cursor (line breaks dropped in a one-line field).
     public mutating func insert(_ text: String) {
-        let pieces = multiline ? TextEditor.lines(of: text) : [text.filter { !$0.isNewline }]
+        let breaks = text.utf8.contains { $0 == 0x0A || $0 == 0x0D }
+        // A keystroke is one piece: no list of lines made for it.
+        let pieces = multiline && breaks ? TextEditor.lines(of: text) : []
+        let single = breaks && !multiline ? text.filter { !$0.isNewline } : text
         // Nothing left to insert (an empty paste, or only line breaks in a one-line field): no edit.
-        guard pieces.count > 1 || !pieces[0].isEmpty else { return }
+        guard !pieces.isEmpty || !single.isEmpty else { return }
         let line = lines[cursor.line]
         let at = stringIndex(cursor.offset, in: line)
         let head = String(line[..<at]), tail = String(line[at...])
-        if pieces.count == 1 {
-            let before = head + pieces[0]
+        if pieces.isEmpty {
+            let before = head + single
             lines[cursor.line] = before + tail
             // Counted after joining: a typed accent joins the letter before it.
             cursor.offset = before.count
