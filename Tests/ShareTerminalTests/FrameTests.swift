@@ -55,5 +55,18 @@ struct FrameTests {
         hangul.put("a가", x: 1, y: 0)
         expectWellFormed(hangul)
         #expect(hangul.lines == [" a가"])
+
+        // From left of the edge: the wide character across it is not drawn,
+        // and what the run writes first still takes a cut half with it.
+        var offEdge = Frame(width: 6, height: 1)
+        offEdge.put("사진", x: 0, y: 0)
+        offEdge.put("가b", x: -1, y: 0)
+        expectWellFormed(offEdge)
+        #expect(offEdge.lines == [" b진"])
+        var nothing = Frame(width: 6, height: 1)
+        nothing.put("사진", x: 0, y: 0)
+        nothing.put("가", x: -1, y: 0)
+        expectWellFormed(nothing)
+        #expect(nothing.lines == ["사진"], "nothing written, nothing changed")
     }
 }

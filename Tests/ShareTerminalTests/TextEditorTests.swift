@@ -64,6 +64,10 @@ struct TextEditorTests {
         #expect(!handled)
         editor.insert("b\nc\r\nd")
         #expect(editor.text == "abcd")
+        // Every line break, not only CR and LF.
+        editor.insert("\u{2028}e\u{85}")
+        editor.insert("\u{2029}")
+        #expect(editor.text == "abcde")
     }
 
     @Test func bodyWrapsAtSpacesAndKeepsTheCursorVisible() {

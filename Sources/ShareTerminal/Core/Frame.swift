@@ -205,16 +205,18 @@ public struct Frame: Sendable, Equatable {
         // the cells at either end of such a run can split a wide character.
         let ascii = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         if ascii || text.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
-            let start = max(0, column)
+            var written = false
             let width = self.width
             storage.withUnsafeMutableBufferPointer { cells in
                 let row = y * width
                 func write(_ value: UInt32, columns: Int) -> Bool {
                     if column + columns > limit { return false }
                     if column >= 0 {
-                        if column == start && cells[row + column].isContinuation && column > 0 {
+                        // The left half of a wide character whose right half is the run's first cell.
+                        if !written && cells[row + column].isContinuation && column > 0 {
                             cells[row + column - 1] = StoredCell(scalar: 0x20, cluster: 0, style: cells[row + column - 1].style)
                         }
+                        written = true
                         cells[row + column] = StoredCell(scalar: value, cluster: 0, style: style)
                         if columns == 2 { cells[row + column + 1] = .continuation(style) }
                     }
@@ -227,7 +229,7 @@ public struct Frame: Sendable, Equatable {
                     for scalar in text.unicodeScalars where !write(scalar.value, columns: DisplayWidth.simpleWidth(of: scalar) ?? 1) { break }
                 }
                 // The right half of a wide character whose left half was written over.
-                if column > start && column < width && cells[row + column].isContinuation {
+                if written && column < width && cells[row + column].isContinuation {
                     cells[row + column] = StoredCell(scalar: 0x20, cluster: 0, style: cells[row + column].style)
                 }
             }

@@ -116,10 +116,11 @@ public struct TextEditor: Sendable, Equatable {
 
     /// Inserts text at the cursor (line breaks dropped in a one-line field).
     public mutating func insert(_ text: String) {
-        let breaks = text.utf8.contains { $0 == 0x0A || $0 == 0x0D }
-        // A keystroke is one piece: no list of lines made for it.
-        let pieces = multiline && breaks ? TextEditor.lines(of: text) : []
-        let single = breaks && !multiline ? text.filter { !$0.isNewline } : text
+        // A keystroke is one piece: no list of lines made for it. A one-line
+        // field drops every line break (NEL, U+2028 and U+2029 too).
+        let pieces = multiline && text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) ? TextEditor.lines(of: text) : []
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        let single = multiline || plain ? text : text.filter { !$0.isNewline }
         // Nothing left to insert (an empty paste, or only line breaks in a one-line field): no edit.
         guard !pieces.isEmpty || !single.isEmpty else { return }
         let line = lines[cursor.line]
