@@ -313,6 +313,51 @@ import Testing
         #expect(try run.finish().status == 1)
     }
 
+    /// Only the rows that changed are given to ncurses after the first
+    /// frame: after typing over wide characters and a dialog opened and
+    /// closed over the body, the screen must be what a draw from scratch
+    /// shows (forced by a resize away and back).
+    @Test func editsAndADialogLeaveTheScreenAsADrawFromScratch() throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "다시 그리기",
+                                         "--text", "가나다라 abc 마바사"])
+        let session = run.session
+        try run.waitForCompose()
+        for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow] {
+            try session.send("Tab")
+            try run.waitForCursor(row: row, "the next field")
+        }
+        try session.send("Tab")
+        try run.waitForCursor(row: ComposeRun.bodyRow + 1, "the body's fresh line")
+        try session.send("Up")
+        try session.send("C-a")
+        try session.send("Right")
+        try session.sendLiteral("x한")
+        try session.waitUntil("the typed text") { $0.lines[ComposeRun.bodyRow] == " 가x한나다라 abc 마바사" }
+        try session.send("Escape")
+        try session.waitFor("There are unsaved changes.")
+        try session.send("Escape")
+        // Every row but the status line, which the autosave may change meanwhile.
+        func steady(_ screen: Screen) -> [String] {
+            var lines = screen.lines
+            if lines.count == ComposeRun.height { lines.remove(at: ComposeRun.height - 2) }
+            return lines
+        }
+        let edited = try session.waitUntil("the dialog gone", colors: true) { !$0.contains("There are unsaved changes.") }
+        try session.resize(width: 40, height: 12)
+        try session.waitUntil("the form at 40×12") { $0.lines.count == 12 }
+        try session.resize(width: ComposeRun.width, height: ComposeRun.height)
+        let redrawn = try session.waitUntil("the form drawn whole again, as before the resize", colors: true) {
+            steady($0) == steady(edited)
+        }
+        #expect(steady(redrawn) == steady(edited))
+        try session.send("C-x")
+        #expect(try run.finish().status == 0, "stderr: \(session.stderr)")
+    }
+
     // MARK: - 6. A temporary refusal (4xx)
 
     @Test func temporaryRefusalQueuesInTheOutbox() throws {
