@@ -30,8 +30,8 @@ for target in $TARGETS; do
   cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
   log="$WORK/logs/$target.log"
   # The Swift runtime's backtracer would stop each crash for half a minute.
-  # Recording where each block was allocated costs a third of the speed;
-  # a failing input is kept and replays with it (share-fuzz TARGET FILE).
+  # Recording where each block was allocated costs a third of the speed; a
+  # failing input is kept, and run alone it shows them (Fuzz/README.md).
   if SHARE_FUZZ_TARGET=$target SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:malloc_context_size=0 \
      "$BIN" "${limits[@]}" -max_len=4096 -print_final_stats=1 \
        -artifact_prefix="$WORK/crashes/$target-" "$corpus" >"$log" 2>&1; then
