@@ -203,7 +203,7 @@ public struct Frame: Sendable, Equatable {
         // sanitizing; nor do scalars that are each a grapheme of a known
         // width (box drawing, arrows, Latin letters, Hangul syllables). Only
         // the cells at either end of such a run can split a wide character.
-        let ascii = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        let ascii = TerminalText.isPrintableASCII(text)
         if ascii || text.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
             var written = false
             let width = self.width

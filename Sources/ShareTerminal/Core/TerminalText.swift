@@ -1,5 +1,12 @@
 /// Text made safe to write to a terminal.
 public enum TerminalText {
+    /// Whether `text` is printable ASCII only: each byte one grapheme one
+    /// column wide, with nothing to sanitize (the fast path of measuring and drawing).
+    @inline(__always)
+    public static func isPrintableASCII<S: StringProtocol>(_ text: S) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
     /// `text` with every control character shown as a visible symbol.
     ///
     /// C0 controls become their Control Pictures (`\n` → `␊`, ESC → `␛`),

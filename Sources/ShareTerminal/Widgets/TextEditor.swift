@@ -10,8 +10,9 @@
 ///
 /// A multi-line text breaks lines at LF, CR LF and CR (its `text` joins
 /// them with LF); any other control character, and the Unicode line and
-/// paragraph separators, stay in their line, drawn as a symbol. A one-line field keeps its value as given, whatever
-/// it holds, and drops line breaks from what is typed or pasted.
+/// paragraph separators, stay in their line, drawn as a symbol. A
+/// one-line field keeps its value as given, whatever it holds, and drops
+/// line breaks from what is typed or pasted.
 public struct TextEditor: Sendable, Equatable {
     /// A place in the text: a line, and how many graphemes into it.
     public struct Position: Sendable, Equatable, Comparable {
@@ -119,8 +120,7 @@ public struct TextEditor: Sendable, Equatable {
         // A keystroke is one piece: no list of lines made for it. A one-line
         // field drops every line break (NEL, U+2028 and U+2029 too).
         let pieces = multiline && text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) ? TextEditor.lines(of: text) : []
-        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        let single = multiline || plain ? text : text.filter { !$0.isNewline }
+        let single = multiline || TerminalText.isPrintableASCII(text) ? text : text.filter { !$0.isNewline }
         // Nothing left to insert (an empty paste, or only line breaks in a one-line field): no edit.
         guard !pieces.isEmpty || !single.isEmpty else { return }
         let line = lines[cursor.line]
@@ -335,7 +335,7 @@ public struct TextEditor: Sendable, Equatable {
     static func cells(of line: String) -> Cells {
         let utf8 = line.utf8
         var cells = Cells(capacity: utf8.count)
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+        if TerminalText.isPrintableASCII(line) {
             // Printable ASCII: a byte is a grapheme one column wide.
             for (offset, byte) in utf8.enumerated() { cells.append(at: offset, width: 1, space: byte == 0x20) }
         } else if line.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
@@ -410,29 +410,22 @@ public struct TextEditor: Sendable, Equatable {
     /// without breaking it into graphemes: no character is wider in columns
     /// than in UTF-8 bytes (a wide one takes three or four), so a line of
     /// no more bytes than columns fits; else a line of simple scalars is
-    /// summed scalar by scalar. `false` for any other line, which then
-    /// needs measuring.
+    /// summed. `false` for any other line, which then needs measuring.
     static func fitsInOneRow(_ line: String, width: Int) -> Bool {
-        let utf8 = line.utf8
-        if utf8.count <= width { return true }
-        var columns = 0
-        for scalar in line.unicodeScalars {
-            guard let w = DisplayWidth.simpleWidth(of: scalar) else { return false }
-            columns += w
-            if columns > width { return false }
-        }
-        return true
+        line.utf8.count <= width || simpleColumns(line, before: 0).map { $0.total <= width } ?? false
     }
 
-    /// The columns of the first `offset` graphemes of a line whose every
-    /// scalar is a grapheme of a known width; `nil` for any other line.
-    static func simpleColumns(_ line: String, before offset: Int) -> Int? {
-        if line.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return min(offset, line.utf8.count) }
-        var columns = 0
+    /// The columns of a line whose every scalar is a grapheme of a known
+    /// width (ASCII, Latin, Hangul syllables), in all and before grapheme
+    /// `offset`; `nil` for any other line.
+    static func simpleColumns(_ line: String, before offset: Int) -> (before: Int, total: Int)? {
+        if TerminalText.isPrintableASCII(line) { return (min(offset, line.utf8.count), line.utf8.count) }
+        var columns = (before: 0, total: 0)
         var index = 0
         for scalar in line.unicodeScalars {
             guard let w = DisplayWidth.simpleWidth(of: scalar) else { return nil }
-            if index < offset { columns += w }
+            if index < offset { columns.before += w }
+            columns.total += w
             index += 1
         }
         return columns
@@ -447,8 +440,8 @@ public struct TextEditor: Sendable, Equatable {
     /// belongs to the next row, at the end of its line to the last.
     func position(of place: Position, width: Int) -> (position: RowPosition, column: Int) {
         let line = lines[place.line]
-        if TextEditor.fitsInOneRow(line, width: max(1, width)), let column = TextEditor.simpleColumns(line, before: place.offset) {
-            return (RowPosition(line: place.line, row: 0), column)
+        if let columns = TextEditor.simpleColumns(line, before: place.offset), columns.total <= max(1, width) {
+            return (RowPosition(line: place.line, row: 0), columns.before)
         }
         let cells = TextEditor.cells(of: line)
         let rows = TextEditor.rows(of: cells, width: width)
