@@ -183,6 +183,11 @@ enum FuzzTargets {
 
     // MARK: - MIME
 
+    /// The sender of every message, and the recipient when the fuzzed To:
+    /// field gives none (parsed once: they are not what is being fuzzed).
+    static let mimeSender = try! MailAddress(parsing: "Lee <lee@example.org>")
+    static let mimeRecipient = AddressListEntry.mailbox(try! MailAddress(parsing: "Kim <kim@example.com>"))
+
     /// A message built from fuzzed fields is well-formed on the wire (CRLF
     /// only, lines within 998 octets, headers in ASCII) and reads back as
     /// the same subject, recipients, text and attachment.
@@ -194,8 +199,7 @@ enum FuzzTargets {
         let fields = bytes.split(separator: 0, maxSplits: 5, omittingEmptySubsequences: false).map(Array.init)
         func field(_ index: Int) -> [UInt8] { index < fields.count ? fields[index] : [] }
         let subject = String(decoding: field(0), as: UTF8.self)
-        let fallback = AddressListEntry.mailbox(try! MailAddress(parsing: "Kim <kim@example.com>"))
-        let to = (try? AddressList.parse(String(decoding: field(1), as: UTF8.self))).flatMap { $0.isEmpty ? nil : $0 } ?? [fallback]
+        let to = (try? AddressList.parse(String(decoding: field(1), as: UTF8.self))).flatMap { $0.isEmpty ? nil : $0 } ?? [mimeRecipient]
         let flags = field(5).first ?? 0
         let text = String(decoding: field(2), as: UTF8.self)
         var attachments: [MailAttachment] = []
@@ -205,7 +209,7 @@ enum FuzzTargets {
                                                        source: .data(Data(field(4)))) else { return }
             attachments.append(attachment)
         }
-        guard let message = try? MailMessage(from: try! MailAddress(parsing: "Lee <lee@example.org>"), to: to,
+        guard let message = try? MailMessage(from: mimeSender, to: to,
                                              subject: subject, body: flags & 1 == 1 ? .html(text) : .plain(text),
                                              attachments: attachments, messageID: "fuzz@share.localhost") else { return }
         let mail = WrittenMail(message)
