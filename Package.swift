@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "CThumbnail"),
         // CUPS' client library, loaded when a print job is followed.
         .target(name: "CCups"),
+        // libstrophe (XMPP) for Message, loaded when a message is sent.
+        .target(name: "CStrophe"),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -26,7 +28,7 @@ let package = Package(
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
         .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.
-        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups"]),
+        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
         .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail"]),
         // A terminal in memory for tests of screens: never linked into share.

@@ -21,11 +21,15 @@ public struct ActivityContext {
     public var title: String?
     /// What the command line asked of Mail (`--to`, `--send` …); nothing by default.
     public var mailRequest = MailRequest()
+    /// `--to` given with `--activity message`: Message's recipients (JIDs), the form skipped.
+    public var messageRecipients: [String] = []
     /// `--contact NAME|UID`: Assign to Contact's contact, chosen in its form when absent.
     public var contact: String?
     /// What the command line asked of Print (`--printer`, `--copies` …); nothing by default.
     public var printRequest = PrintRequest()
     private let configuration: (String) -> ConfigSection
+    /// The sections named `PREFIX.NAME` (`[message.team]`), by name.
+    public var subsections: (String) -> [ConfigSection] = { _ in [] }
 
     /// A context; `section` gives the config section of a name (empty when absent).
     public init(environment: [String: String], locations: Locations, hasTerminal: Bool, detector: any ContentTypeDetector,

@@ -14,6 +14,7 @@ public enum SystemActivities {
             SaveToPicturesActivity.self,
             AssignToContactActivity.self,
             PrintActivity.self,
+            MessageActivity.self,
         ]
     }
 

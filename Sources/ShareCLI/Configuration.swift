@@ -65,6 +65,11 @@ public struct Configuration: Sendable, Equatable {
         sections[name] ?? ConfigSection(file: path ?? "config", name: name)
     }
 
+    /// The sections named `PREFIX.NAME` (`[message.team]`), by name.
+    public func sections(under prefix: String) -> [ConfigSection] {
+        sections.values.filter { $0.name.hasPrefix(prefix + ".") }.sorted { $0.name < $1.name }
+    }
+
     /// Reads settings from INI text, naming `path` in errors; `schema` is
     /// every key that may appear.
     public init(parsing text: String, path: String, environment: [String: String],
@@ -75,9 +80,11 @@ public struct Configuration: Sendable, Equatable {
         var valid: [String: [ConfigKeys]] = [:]
         for part in schema { valid[part.section, default: []].append(part) }
         for section in file.sections {
-            guard let parts = valid[section.name] else {
+            // `[message.team]` is one of the sections the schema names `message.*`.
+            let family = section.name.firstIndex(of: ".").map { String(section.name[..<$0]) + ".*" }
+            guard let parts = valid[section.name] ?? family.flatMap({ valid[$0] }) else {
                 throw ConfigurationError("\(path):\(section.line): unknown section [\(section.name)]; valid sections: "
-                    + valid.keys.sorted().map { "[\($0)]" }.joined(separator: ", "))
+                    + valid.keys.sorted().map { "[\($0.hasSuffix(".*") ? $0.dropLast() + "NAME" : $0[...])]" }.joined(separator: ", "))
             }
             let read = ConfigSection(file: path, name: section.name, entries: section.entries)
             sections[section.name] = read

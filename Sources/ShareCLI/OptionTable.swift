@@ -47,6 +47,8 @@ public struct OptionSpec: Sendable, Equatable {
     /// `--activity` of another type, or with a mode that runs none, it is a
     /// usage error naming its activity.
     public var activity: ActivityType?
+    /// Other activities the option serves too (`--to` is Message's recipients as well).
+    public var alsoFor: [ActivityType]
     /// One line for `--help`.
     public var help: String
     /// The man page's text, when longer than the help line.
@@ -56,13 +58,14 @@ public struct OptionSpec: Sendable, Equatable {
 
     /// Declares an option.
     public init(_ name: String, short: Character? = nil, value: String? = nil, repeatable: Bool = false, group: Group,
-                activity: ActivityType? = nil, help: String, manual: String? = nil, values: Values = .none) {
+                activity: ActivityType? = nil, alsoFor: [ActivityType] = [], help: String, manual: String? = nil, values: Values = .none) {
         self.name = name
         self.short = short
         self.value = value
         self.repeatable = repeatable
         self.group = group
         self.activity = activity
+        self.alsoFor = alsoFor
         self.help = help
         self.manual = manual
         self.values = values
@@ -98,14 +101,16 @@ public enum OptionTable {
                    manual: "JSON for --list and --explain (an array of {type, title, category, eligible, reason, detail}) and --reading-list; otherwise print the completion object on standard output when done"),
         OptionSpec("--list-types", group: .choosing, help: "print every activity type known here, system and plugins, one a line"),
         // Mail
-        OptionSpec("--to", value: "ADDR", repeatable: true, group: .mail, activity: .mail, help: "recipients (repeatable; comma lists ok)",
+        OptionSpec("--to", value: "ADDR", repeatable: true, group: .mail, activity: .mail, alsoFor: [.message],
+                   help: "recipients (repeatable; comma lists ok); with --activity message, JIDs",
                    values: .addresses),
         OptionSpec("--cc", value: "ADDR", repeatable: true, group: .mail, activity: .mail, help: "copy recipients (repeatable)",
                    values: .addresses),
         OptionSpec("--bcc", value: "ADDR", repeatable: true, group: .mail, activity: .mail,
                    help: "blind copies: in the envelope, never in the sent headers", values: .addresses),
         OptionSpec("--from", value: "ADDR", group: .mail, activity: .mail, help: "send as this configured identity"),
-        OptionSpec("--body", value: "TEXT", group: .mail, activity: .mail, help: "body text (an item, first in the body)"),
+        OptionSpec("--body", value: "TEXT", group: .mail, activity: .mail, alsoFor: [.message],
+                   help: "body text (an item, first in the body); with --activity message, the message"),
         OptionSpec("--body-file", value: "PATH", group: .mail, activity: .mail, help: "body text from a UTF-8 file", values: .files),
         OptionSpec("--html", group: .mail, activity: .mail, help: "the body is HTML (sent with a plain-text part first)"),
         OptionSpec("--attach", value: "PATH", repeatable: true, group: .mail, activity: .mail, help: "attach a file (repeatable)",

@@ -258,7 +258,7 @@ public struct Options: Sendable, Equatable {
             guard let owner = spec.activity else { continue }
             switch options.mode {
             case .pick: continue
-            case .activity(let type) where type == owner: continue
+            case .activity(let type) where type == owner || spec.alsoFor.contains(type): continue
             case .activity(let type):
                 throw UsageError("\(spec.name) is an option of \(owner.rawValue) (--activity \(owner.rawValue)), not of \(type.rawValue)")
             default:

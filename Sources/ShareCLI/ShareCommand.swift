@@ -128,8 +128,10 @@ public enum ShareCommand {
         }
         var context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
                                       detector: detector, section: configuration.section)
+        context.subsections = configuration.sections(under:)
         context.title = options.title
         context.mailRequest = options.mail
+        if case .activity(.message) = options.mode { context.messageRecipients = options.mail.to }
         context.contact = options.contact
         context.printRequest = options.print
         let systemActivities: [any Activity]

@@ -27,7 +27,7 @@ struct ActivityContextTests {
             #expect(activity.supportedKinds == row.kinds, "\(row.type)")
         }
         let built = Set(SystemActivities.built.map { $0.systemType })
-        #expect(built == [.mail, .copyToPasteboard, .addToReadingList, .saveToCameraRoll, .assignToContact, .print])
+        #expect(built == [.mail, .copyToPasteboard, .addToReadingList, .saveToCameraRoll, .assignToContact, .print, .message])
         for activity in activities where !built.contains(activity.activityType) {
             #expect(activity.availability == .unavailable("not built yet"))
         }

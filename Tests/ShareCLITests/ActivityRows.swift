@@ -107,6 +107,9 @@ enum SystemActivity {
     /// or wl-copy/xclip, and the tests run share without either.
     static let needsClipboard = "copyToPasteboard"
     static let noClipboardDetail = "no terminal for OSC 52, and neither wl-copy nor xclip"
+    /// Message without a configured account.
+    static let messageDetail = "no messaging account: set jid and password-command in the [message] section of the config file,"
+        + " or a webhook in a [message.NAME] section"
 
     /// Why each built activity that needs something of the machine is
     /// unavailable in a test's fresh world (no clipboard, no contacts, no
@@ -117,6 +120,7 @@ enum SystemActivity {
         case needsClipboard: noClipboardDetail
         case "assignToContact": "no contacts folder: ~/.contacts does not exist (set [contacts] vcard-dir to your vCard folder)"
         case "print": "no printer: the CUPS scheduler is not running ("
+        case "message": messageDetail
         default: "not built yet"
         }
     }

@@ -34,7 +34,7 @@ import Testing
         #expect(mail.detail == nil)
         #expect(try rows.row("print").reason == "unsupported-items")
         #expect(try rows.row("copyToPasteboard").detail == SystemActivity.noClipboardDetail)
-        #expect(try rows.row("message").detail == "not built yet")
+        #expect(try rows.row("message").detail == SystemActivity.messageDetail)
     }
 
     @Test func pngBytesUnderTextNameAreAnImage() throws {

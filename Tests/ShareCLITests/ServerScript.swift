@@ -23,6 +23,9 @@ final class ServerScript {
     private let name: String
     private let process = Process()
     private let input = Pipe()
+    private let output = Pipe()
+    /// What the server printed after its READY line and was not read yet.
+    private var pending = Data()
     private var stopped = false
 
     /// Starts `Tests/Support/<script> ARGUMENTS…`, its stderr into `logFile`.
@@ -33,7 +36,6 @@ final class ServerScript {
         process.executableURL = ServerScript.python
         process.arguments = [ServerScript.support.appendingPathComponent(script).path] + arguments
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
-        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: logFile)
@@ -58,6 +60,23 @@ final class ServerScript {
             throw ServerScriptError.notStarted(script)
         }
         self.port = port
+        pending = Data(bytes.drop { $0 != UInt8(ascii: "\n") }.dropFirst())
+    }
+
+    /// The next line the server prints after READY (a server that reports
+    /// what it received, one line each), waiting up to `seconds`; `nil`
+    /// when it printed none in time (it is then killed) or exited.
+    func nextLine(within seconds: Int = ServerScript.watchdogSeconds) -> String? {
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: seconds)
+        defer { _ = watchdog.finish() }
+        while !pending.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            pending.append(chunk)
+        }
+        let line = pending.prefix { $0 != UInt8(ascii: "\n") }
+        pending = Data(pending.dropFirst(line.count + 1))
+        return String(decoding: line, as: UTF8.self)
     }
 
     deinit { stop() }

@@ -58,7 +58,11 @@ public struct SMTPTransport: MailTransport {
         var recipients: UnsafeMutablePointer<curl_slist>?
         for recipient in envelope.recipients { recipients = share_curl_slist_append(recipients, "<\(recipient)>") }
         defer { share_curl_slist_free_all(recipients) }
-        var password = try passwordCommand.map { command throws(MailError) in try PasswordCommand.run(command, timeout: commandTimeout) }
+        var password = try passwordCommand.map { command throws(MailError) in
+            do throws(PasswordCommand.Failure) { return try PasswordCommand.run(command, timeout: commandTimeout, section: "mail") } catch {
+                throw MailError(.configuration, error.message)
+            }
+        }
         defer { password = nil }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
 
@@ -190,36 +194,5 @@ enum CurlRuntime {
             let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw MailError(.configuration, "cannot load libcurl for SMTP (\(reason)); install it: apt install libcurl4")
         }
-    }
-}
-
-/// Runs `password-command` and returns the first line of its output.
-///
-/// The command runs through `/bin/sh -c`, as mutt's and msmtp's do, since
-/// it is the user's own command line (`pass show mail`). The password is
-/// never logged and never passed in argv.
-enum PasswordCommand {
-    static func run(_ command: String, timeout: Double) throws(MailError) -> String {
-        let outcome: Subprocess.Outcome
-        do {
-            outcome = try Subprocess.run("/bin/sh", arguments: ["-c", command], supervision: Subprocess.Supervision(timeout: timeout))
-        } catch {
-            throw MailError(.configuration, "password-command could not start: \(error.reason)")
-        }
-        if outcome.timedOut {
-            throw MailError(.configuration, "password-command did not finish within \(Int(timeout)) s ([mail] command-timeout); it was stopped")
-        }
-        if outcome.cancelled { throw MailError(.configuration, "password-command was interrupted") }
-        guard outcome.status == 0 else {
-            let detail = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
-            throw MailError(.configuration, "password-command failed (exit \(outcome.status))"
-                + (detail.isEmpty ? "" : ": \(detail)"))
-        }
-        let data = outcome.output
-        let text = String(decoding: data, as: UTF8.self)
-        let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
-        guard !password.isEmpty else { throw MailError(.configuration, "password-command printed no password") }
-        return password
     }
 }

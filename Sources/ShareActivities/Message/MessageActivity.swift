@@ -1,0 +1,218 @@
+import FoundationEssentials
+import ShareCore
+
+/// Message: the items sent to people over XMPP.
+///
+/// Text and URLs become one chat message; files and images are uploaded
+/// through the server's HTTP File Upload and sent as links. The recipients
+/// come from `--to` (then no form is shown) or from the form, which also
+/// edits the text and the files. The outcome is `sent` once the server
+/// took the messages, with their ids as the returned items; a recipient
+/// the server refused is named in a warning (the others got it, so a
+/// retry would send it twice).
+@MainActor
+public final class MessageActivity: SystemActivity, FormValidating {
+    public static var systemType: ActivityType { .message }
+
+    private let settings: MessageSettings
+    private let recipients: [String]
+    private let detector: any ContentTypeDetector
+    private var items: [ShareItem] = []
+
+    /// Message for the context's `[message]` section and command line.
+    public init(context: ActivityContext) throws(ConfigurationError) {
+        settings = try MessageActivity.settings(context.section("message"), webhooks: context.subsections("message"),
+                                                environment: context.environment)
+        recipients = context.messageRecipients
+        detector = context.detector
+    }
+
+    public var activityImage: ActivityImage { .glyph("✆") }
+
+    /// Available when an XMPP account or a webhook is configured.
+    public var availability: Availability {
+        settings.account == nil && settings.webhooks.isEmpty
+            ? .unavailable("no messaging account: set jid and password-command in the [message] section of the config file,"
+                           + " or a webhook in a [message.NAME] section")
+            : .available
+    }
+
+    public func prepare(with items: [ShareItem]) async throws {
+        self.items = items
+    }
+
+    // MARK: - The form
+
+    static let send = FormAction(id: "send", label: Localization.text("Send"), progress: Localization.text("Sending…"))
+
+    /// Recipients, text and files; none when `--to` named the recipients.
+    public func makeForm() -> ActivityForm? {
+        guard recipients.isEmpty else { return nil }
+        var attachments: [AttachedFile] = []
+        for file in items.compactMap(\.fileItem) {
+            guard let path = file.path?.path ?? MailActivity.materialize(file) else { continue }
+            attachments.append(AttachedFile.current(atPath: path) ?? AttachedFile(path: path, stamp: nil))
+        }
+        var body = FormField(id: "body", label: Localization.text("Message"), kind: .multilineText, initialValue: MessageActivity.text(of: items))
+        body.placeholder = Localization.text("Write your message here")
+        return ActivityForm(title: localizedActivityTitle, fields: [
+            FormField(id: "to", label: Localization.text("To"), kind: .text),
+            body,
+            FormField(id: "attachments", label: Localization.text("Files"), kind: .attachmentList, initialValue: AttachedFile.value(attachments)),
+        ], actions: [MessageActivity.send])
+    }
+
+    public func problem(in field: FormField, value: String) -> String? {
+        guard field.id == "to" else { return nil }
+        let bad = MessageActivity.recipientList(value).filter { !XMPPAddress.isBareJID($0) }
+        return bad.first.map { Localization.text("'%@' is not a JID (name@example.com)", $0) }
+    }
+
+    public func warnings(before action: FormAction, values: [String: String]) -> [String] {
+        MessageActivity.recipientList(values["to"] ?? "").isEmpty ? [Localization.text("No recipient: add one in To")] : []
+    }
+
+    /// Text and URL items, one a line: the chat message.
+    nonisolated static func text(of items: [ShareItem]) -> String {
+        items.compactMap { item -> String? in
+            switch item {
+            case .text(let text): text
+            case .url(let url): url.absoluteString
+            case .image, .file: nil
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// The recipients of a comma (or white space) separated list.
+    nonisolated static func recipientList(_ text: String) -> [String] {
+        text.split { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" }.map(String.init)
+    }
+
+    // MARK: - Performing
+
+    public func perform(_ session: ActivitySession) async {
+        let fromForm = !session.formValues.isEmpty
+        let to = fromForm ? MessageActivity.recipientList(session.formValues["to"] ?? "") : recipients.flatMap(MessageActivity.recipientList)
+        let text = fromForm ? (session.formValues["body"] ?? "") : MessageActivity.text(of: session.items)
+        guard !to.isEmpty else {
+            session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "no recipient: give --to JID or a webhook's name"))
+            return
+        }
+        let route: Route
+        do { route = try self.route(to) } catch {
+            session.fail(error)
+            return
+        }
+        let uploads: [XMPPDelivery.Upload]
+        do { uploads = try files(session, fromForm: fromForm) } catch {
+            session.fail(error)
+            return
+        }
+        guard !text.trimmingWhitespace(includingNewlines: true).isEmpty || !uploads.isEmpty else {
+            session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "nothing to send: the message is empty and has no files"))
+            return
+        }
+        let settings = self.settings
+        let urls = session.items.compactMap { item -> String? in if case .url(let url) = item { url.absoluteString } else { nil } }
+        let subject = session.subject
+        let delivered = await Task.detached {
+            MessageActivity.deliver(route, subject: subject, text: text, urls: urls, files: uploads, settings: settings)
+        }.value
+        let reached = delivered.filter { $0.refusal == nil }
+        let refused = delivered.filter { $0.refusal != nil }.map { "\($0.recipient): \($0.refusal ?? "")" }
+        guard !reached.isEmpty else {
+            let configuration = delivered.contains { $0.refusal?.hasPrefix("[message") == true }
+            session.fail(ActivityError(code: configuration ? ActivityError.Code.configuration : ActivityError.Code.sendFailed,
+                                       message: refused.count == 1 ? String(refused[0].drop { $0 != ":" }.dropFirst(2)) : refused.joined(separator: "; ")))
+            return
+        }
+        session.finish(.sent, returnedItems: reached.flatMap(\.messageIDs).map { .text($0) },
+                       warnings: refused.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient))
+    }
+
+    /// Where a share goes: XMPP addresses, and webhooks by name.
+    struct Route: Sendable {
+        var jids: [String] = []
+        var webhooks: [Webhook] = []
+    }
+
+    /// The recipients sorted into JIDs and webhooks; a name that is
+    /// neither is refused before anything is sent.
+    func route(_ recipients: [String]) throws(ActivityError) -> Route {
+        var route = Route()
+        for recipient in recipients {
+            if let hook = settings.webhooks.first(where: { $0.name == recipient }) {
+                if !route.webhooks.contains(hook) { route.webhooks.append(hook) }
+            } else if XMPPAddress.isBareJID(recipient) {
+                guard settings.account != nil else {
+                    throw ActivityError(code: ActivityError.Code.configuration,
+                                        message: "\(recipient) is an XMPP address, and no XMPP account is configured ([message] jid)")
+                }
+                if !route.jids.contains(recipient) { route.jids.append(recipient) }
+            } else {
+                let names = settings.webhooks.map(\.name)
+                throw ActivityError(code: ActivityError.Code.invalidInput,
+                                    message: "'\(String(String.UnicodeScalarView(recipient.unicodeScalars.prefix(80))))' is not a JID"
+                                        + (names.isEmpty ? "; a recipient looks like name@example.com"
+                                            : " nor a webhook (\(names.joined(separator: ", ")))"))
+            }
+        }
+        return route
+    }
+
+    /// The files to upload: the form's attachments, or the file items.
+    private func files(_ session: ActivitySession, fromForm: Bool) throws(ActivityError) -> [XMPPDelivery.Upload] {
+        var paths: [String] = []
+        if fromForm {
+            paths = AttachedFile.list(session.formValues["attachments"] ?? "").map(\.path)
+        } else {
+            for file in session.items.compactMap(\.fileItem) {
+                guard let path = file.path?.path ?? MailActivity.materialize(file) else {
+                    throw ActivityError(code: ActivityError.Code.ioError, message: "cannot read \(file.name)")
+                }
+                paths.append(path)
+            }
+        }
+        return try paths.map { path throws(ActivityError) in
+            guard let stamp = FileStamp(ofFileAt: path) else {
+                throw ActivityError(code: ActivityError.Code.ioError, message: "the file \(path) is gone; remove it or attach it again")
+            }
+            let type: String
+            do { type = try detector.contentType(ofFileAt: path) } catch {
+                throw ActivityError(code: ActivityError.Code.ioError, message: "cannot read \(path): \(ErrorText.sentence(error))")
+            }
+            return XMPPDelivery.Upload(name: URL(fileURLWithPath: path).lastPathComponent, path: path, size: Int(stamp.size), contentType: type)
+        }
+    }
+
+    /// Delivers to the JIDs over one XMPP session, then to each webhook
+    /// (off the main actor); what each recipient got, or why not.
+    nonisolated static func deliver(_ route: Route, subject: String?, text: String, urls: [String], files: [XMPPDelivery.Upload],
+                                    settings: MessageSettings) -> [XMPPDelivery.Delivered] {
+        var delivered: [XMPPDelivery.Delivered] = []
+        if !route.jids.isEmpty, let account = settings.account {
+            do throws(XMPPFailure) {
+                let password: String
+                do throws(PasswordCommand.Failure) {
+                    password = try PasswordCommand.run(account.passwordCommand, timeout: settings.commandTimeout, section: "message")
+                } catch {
+                    throw XMPPFailure(kind: .authentication, message: "[message] \(error.message)")
+                }
+                let login = XMPPClient.Account(jid: account.jid, password: password, caFile: account.caFile, directTLS: account.directTLS,
+                                               host: account.host, port: account.port)
+                delivered += try XMPPDelivery(account: login, timeout: settings.networkTimeout).deliver(text: text, files: files, to: route.jids)
+            } catch {
+                delivered += route.jids.map { XMPPDelivery.Delivered(recipient: $0, messageIDs: [], refusal: error.message) }
+            }
+        }
+        for hook in route.webhooks {
+            do throws(XMPPFailure) {
+                try hook.deliver(try hook.requests(subject: subject, text: text, urls: urls, files: files), commandTimeout: settings.commandTimeout)
+                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: []))
+            } catch {
+                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: [], refusal: error.message))
+            }
+        }
+        return delivered
+    }
+}

@@ -1,0 +1,154 @@
+import FoundationEssentials
+import ShareCore
+
+/// A team chat reached by a webhook: a `[message.NAME]` section.
+///
+/// - `slack`: Slack's and Mattermost's incoming webhooks: a JSON POST of
+///   `{"text": …}`. They take text only, so a share with files is refused.
+/// - `ntfy`: a plain POST of the text with a `Title`; each file is PUT as
+///   an attachment (`Filename`), as ntfy takes them.
+/// - `json`: one POST of a documented JSON body (README, "Webhooks"): the
+///   subject, the text, the URLs, and each file with its bytes in base64.
+public struct Webhook: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case slack, ntfy, json
+    }
+
+    /// The section's NAME: what `--to` and the form's To call it.
+    public var name: String
+    public var kind: Kind
+    /// The address, or the command that prints it (`url-command`).
+    public var url: String?
+    public var urlCommand: String?
+    public var caFile: String?
+
+    /// The largest file the `json` type carries (base64 in memory).
+    static let jsonFileLimit = 25 * 1024 * 1024
+
+    /// The webhooks of the `[message.NAME]` sections.
+    static func all(_ sections: [ConfigSection], environment: [String: String]) throws(ConfigurationError) -> [Webhook] {
+        var hooks: [Webhook] = []
+        for section in sections {
+            let name = String(section.name.dropFirst("message.".count))
+            guard !name.isEmpty, !name.contains("@"), !name.contains(where: { $0 == "," || $0 == " " }) else {
+                throw ConfigurationError("\(section.file): [\(section.name)]: a webhook's name has no '@', comma or space")
+            }
+            guard let typeEntry = section.entry("type") else {
+                throw ConfigurationError("\(section.file): [\(section.name)] needs `type = slack`, `ntfy` or `json`")
+            }
+            guard let kind = Kind(rawValue: typeEntry.value.lowercased()) else {
+                throw section.error(typeEntry, "type is slack, ntfy or json, not '\(typeEntry.value)'")
+            }
+            let url = section.value("url")
+            let command = section.value("url-command")
+            guard (url == nil) != (command == nil) else {
+                throw ConfigurationError("\(section.file): [\(section.name)] needs exactly one of url and url-command")
+            }
+            if let entry = section.entry("url") {
+                let scheme = entry.value.prefix { $0 != ":" }.lowercased()
+                guard scheme == "https" || scheme == "http", entry.value.contains("://") else {
+                    throw section.error(entry, "url is an http:// or https:// address, not '\(entry.value)'")
+                }
+            }
+            hooks.append(Webhook(name: name, kind: kind, url: url, urlCommand: command,
+                                 caFile: try section.path("ca-file", environment: environment)))
+        }
+        return hooks
+    }
+
+    /// One request of a delivery.
+    struct Request: Equatable {
+        var method: String
+        var headers: [(String, String)]
+        var body: Body
+
+        enum Body: Equatable {
+            case bytes([UInt8])
+            case file(path: String, size: Int)
+        }
+
+        static func == (left: Request, right: Request) -> Bool {
+            left.method == right.method && left.body == right.body
+                && left.headers.map { "\($0.0): \($0.1)" } == right.headers.map { "\($0.0): \($0.1)" }
+        }
+    }
+
+    /// The requests that carry `text` (and `urls`, already in the text) and
+    /// `files` to this webhook, or why it cannot take them.
+    func requests(subject: String?, text: String, urls: [String], files: [XMPPDelivery.Upload]) throws(XMPPFailure) -> [Request] {
+        switch kind {
+        case .slack:
+            if let file = files.first {
+                throw XMPPFailure(kind: .protocol, message: "\(name) is a Slack-style webhook, which takes text only; \(file.name) cannot go there")
+            }
+            let text = subject.map { "*\($0)*\n" + text } ?? text
+            return [Request(method: "POST", headers: [("Content-Type", "application/json")],
+                            body: .bytes(Array(JSONValue.object([("text", .string(text))]).serialized.utf8)))]
+        case .ntfy:
+            // The title is a header: one line of ASCII or RFC 2047 is all ntfy reads.
+            let title = (subject ?? "share").split(whereSeparator: \.isNewline).joined(separator: " ")
+            var requests: [Request] = []
+            if !text.isEmpty || files.isEmpty {
+                requests.append(Request(method: "POST", headers: [("Title", Webhook.headerValue(title)), ("Content-Type", "text/plain; charset=utf-8")],
+                                        body: .bytes(Array(text.utf8))))
+            }
+            for file in files {
+                requests.append(Request(method: "PUT", headers: [("Title", Webhook.headerValue(title)), ("Filename", Webhook.headerValue(file.name))],
+                                        body: .file(path: file.path, size: file.size)))
+            }
+            return requests
+        case .json:
+            var attached: [JSONValue] = []
+            for file in files {
+                guard file.size <= Webhook.jsonFileLimit else {
+                    throw XMPPFailure(kind: .protocol, message: "\(file.name) is \(ByteCount.words(Int64(file.size))); a json webhook carries files up to "
+                        + ByteCount.words(Int64(Webhook.jsonFileLimit)))
+                }
+                guard let data = FileManager.default.contents(atPath: file.path), data.count == file.size else {
+                    throw XMPPFailure(kind: .protocol, message: "cannot read \(file.path)")
+                }
+                attached.append(.object([("name", .string(file.name)), ("type", .string(file.contentType)), ("size", .number(file.size)),
+                                         ("base64", .string(data.base64EncodedString()))]))
+            }
+            let body = JSONValue.object([("subject", .optional(subject)), ("text", .string(text)),
+                                         ("urls", .array(urls.map(JSONValue.string))), ("files", .array(attached))])
+            return [Request(method: "POST", headers: [("Content-Type", "application/json")], body: .bytes(Array(body.serialized.utf8)))]
+        }
+    }
+
+    /// A header value as ntfy reads it: ASCII as is, anything else as one RFC 2047 encoded-word.
+    static func headerValue(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        return "=?UTF-8?B?" + Data(text.utf8).base64EncodedString() + "?="
+    }
+
+    /// Sends the requests to the webhook's address.
+    func deliver(_ requests: [Request], commandTimeout: Double) throws(XMPPFailure) {
+        let address: String
+        if let url {
+            address = url
+        } else {
+            do { address = try PasswordCommand.run(urlCommand ?? "", timeout: commandTimeout, section: "message.\(name)") } catch {
+                throw XMPPFailure(kind: .protocol, message: "[message.\(name)] url-command: " + error.message.replacingPrefix("password-command ", with: ""))
+            }
+        }
+        for request in requests {
+            let body: HTTPSend.Body = switch request.body {
+            case .bytes(let bytes): .bytes(bytes)
+            case .file(let path, let size): .file(path: path, size: size)
+            }
+            do {
+                try HTTPSend(method: request.method, protocols: "http,https", caFile: caFile).send(body, to: address, headers: request.headers)
+            } catch {
+                throw XMPPFailure(kind: .protocol, message: "\(name): \(error.reason)")
+            }
+        }
+    }
+}
+
+extension String {
+    /// The string with `prefix` replaced by `replacement`, when it starts with it.
+    func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+        hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+    }
+}

@@ -1,0 +1,383 @@
+import CStrophe
+import FoundationEssentials
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An element of a stanza the server sent, copied out of libstrophe so
+/// that reading it is plain Swift.
+struct XMLElement: Sendable, Equatable {
+    var name: String
+    var attributes: [String: String] = [:]
+    var children: [XMLElement] = []
+    /// The text directly inside the element.
+    var text = ""
+
+    /// The first child named `name` (in namespace `namespace` when given).
+    func child(_ name: String, namespace: String? = nil) -> XMLElement? {
+        children.first { $0.name == name && (namespace == nil || $0.attributes["xmlns"] == namespace) }
+    }
+
+    /// Every child named `name`.
+    func children(_ name: String) -> [XMLElement] { children.filter { $0.name == name } }
+
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for building stanzas.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                // XML 1.0 has no way to write most control characters: they are dropped.
+                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" { continue }
+                if scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The condition of an `<error>` child (`not-authorized`, `item-not-found`) and its text, if any.
+    var error: (condition: String, text: String?)? {
+        guard let error = child("error") else { return nil }
+        let stanzas = "urn:ietf:params:xml:ns:xmpp-stanzas"
+        let condition = error.children.first { $0.attributes["xmlns"] == stanzas && $0.name != "text" }?.name ?? "undefined-condition"
+        let text = error.children.first { $0.name == "text" }?.text
+        return (condition, text.flatMap { $0.isEmpty ? nil : $0 })
+    }
+}
+
+/// Why an XMPP session failed, in words for people.
+struct XMPPFailure: Error, Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        /// No connection: the server is down, the name does not resolve.
+        case connection
+        /// TLS: no STARTTLS, or a certificate that does not verify.
+        case tls
+        /// The server refused the account's name or password.
+        case authentication
+        /// The server answered something share cannot use, or nothing in time.
+        case `protocol`
+    }
+
+    var kind: Kind
+    var message: String
+}
+
+/// One XMPP client session with libstrophe, driven on the calling thread:
+/// every call runs libstrophe's event loop until its answer came or its
+/// deadline passed. TLS is required (STARTTLS, or direct TLS), the
+/// server's certificate is verified (`caFile` adds a private CA), and
+/// libstrophe picks the strongest SASL mechanism the server offers (SCRAM
+/// before PLAIN, and PLAIN only inside TLS).
+final class XMPPClient {
+    struct Account: Sendable {
+        /// `kim@example.com` (a resource, if any, is the server's to choose).
+        var jid: String
+        var password: String
+        /// A PEM file of the certificates to trust (a private server's CA).
+        var caFile: String?
+        /// TLS from the first byte (`xmpps://` in config), not STARTTLS.
+        var directTLS = false
+        /// Where to connect instead of the domain's SRV records.
+        var host: String?
+        var port: Int?
+    }
+
+    /// The session's state, written by libstrophe's callbacks.
+    private final class Events {
+        enum State { case connecting, connected, closed }
+        var state = State.connecting
+        /// libstrophe's own words on what went wrong (errors and warnings).
+        var complaints: [String] = []
+        /// The connection's socket error (an errno), when it failed.
+        var socketError: Int32 = 0
+        var streamError: String?
+        /// The server's SASL `<failure>` as libstrophe logged it.
+        var saslFailure: String?
+        /// Replies to our IQs, by id.
+        var replies: [String: XMLElement] = [:]
+        /// Messages that came back with an error (`type="error"`), by id.
+        var bounced: [String: XMLElement] = [:]
+    }
+
+    /// The certificate the last handshake refused (libstrophe's handler has no context pointer).
+    private static let refusedCertificate = Mutex<String?>(nil)
+
+    let account: Account
+    private let library: UnsafePointer<share_strophe>
+    private let context: OpaquePointer
+    private let connection: OpaquePointer
+    private let events = Events()
+    private var logger: xmpp_log_t
+    private var closed = false
+
+    /// The domain of the account (`example.com`): where IQs to the server go.
+    var domain: String { XMPPAddress.domain(of: account.jid) }
+
+    /// Loads libstrophe and makes a connection object (nothing is sent yet).
+    private init(account: Account) throws(XMPPFailure) {
+        guard let library = XMPPClient.loaded.table else {
+            throw XMPPFailure(kind: .connection, message: "cannot load libstrophe (\(XMPPClient.loaded.problem)); install it: apt install libstrophe0")
+        }
+        self.library = library
+        self.account = account
+        logger = xmpp_log_t(handler: { userdata, level, area, message in
+            guard let userdata, let message else { return }
+            let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
+            let text = String(cString: message)
+            if level.rawValue >= XMPP_LEVEL_WARN.rawValue {
+                let area = area.map { String(cString: $0) } ?? ""
+                events.complaints.append((area.isEmpty ? "" : area + ": ") + text)
+            } else if text.hasPrefix("connection failed, error ") {
+                // libstrophe says why a connection failed only here: its handler gets no error.
+                events.socketError = Int32(text.dropFirst("connection failed, error ".count).prefix { $0.isNumber }) ?? 0
+            } else if text.contains("<failure") && text.contains("urn:ietf:params:xml:ns:xmpp-sasl") {
+                // The server's answer to the login (nothing of ours: only what was received is kept).
+                events.saslFailure = text
+            }
+        }, userdata: Unmanaged.passUnretained(events).toOpaque())
+        guard let context = withUnsafePointer(to: &logger, { library.pointee.xmpp_ctx_new(nil, $0) }) else {
+            throw XMPPFailure(kind: .connection, message: "libstrophe could not start")
+        }
+        self.context = context
+        guard let connection = library.pointee.xmpp_conn_new(context) else {
+            library.pointee.xmpp_ctx_free(context)
+            throw XMPPFailure(kind: .connection, message: "libstrophe could not start")
+        }
+        self.connection = connection
+    }
+
+    deinit {
+        _ = library.pointee.xmpp_conn_release(connection)
+        library.pointee.xmpp_ctx_free(context)
+    }
+
+    /// Connects, secures and logs in as `account`, within `timeout` seconds.
+    static func connect(_ account: Account, timeout: Double) throws(XMPPFailure) -> XMPPClient {
+        let client = try XMPPClient(account: account)
+        try client.open(timeout: timeout)
+        return client
+    }
+
+    private func open(timeout: Double) throws(XMPPFailure) {
+        let strophe = library.pointee
+        let flags = account.directTLS ? XMPP_CONN_FLAG_LEGACY_SSL : XMPP_CONN_FLAG_MANDATORY_TLS
+        _ = strophe.xmpp_conn_set_flags(connection, Int(flags))
+        strophe.xmpp_conn_set_jid(connection, account.jid)
+        strophe.xmpp_conn_set_pass(connection, account.password)
+        if let caFile = account.caFile { strophe.xmpp_conn_set_cafile(connection, caFile) }
+        XMPPClient.refusedCertificate.withLock { $0 = nil }
+        strophe.xmpp_conn_set_certfail_handler(connection) { certificate, reason in
+            // Refuse, and remember why: the verification has failed.
+            let subject = certificate.flatMap { XMPPClient.loadedLibrary?.pointee.xmpp_tlscert_get_string($0, XMPP_CERT_SUBJECT) }
+                .map { String(cString: $0) }
+            XMPPClient.refusedCertificate.withLock {
+                $0 = (reason.map { String(cString: $0) } ?? "not trusted") + (subject.map { " (\($0))" } ?? "")
+            }
+            return 0
+        }
+        let handler: xmpp_conn_handler = { _, event, error, streamError, userdata in
+            guard let userdata else { return }
+            let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
+            switch event {
+            case XMPP_CONN_CONNECT: events.state = .connected
+            default:
+                events.state = .closed
+                if error != 0 { events.socketError = error }
+                if let streamError, let text = streamError.pointee.text { events.streamError = String(cString: text) }
+            }
+        }
+        let host = account.host
+        let started = host.withOptionalCString { host in
+            strophe.xmpp_connect_client(connection, host, UInt16(account.port ?? 0), handler,
+                                        Unmanaged.passUnretained(events).toOpaque())
+        }
+        guard started == XMPP_EOK else {
+            throw XMPPFailure(kind: .connection, message: "cannot connect as \(account.jid): libstrophe refused to start (\(started))")
+        }
+        run(until: { events.state != .connecting }, timeout: timeout)
+        switch events.state {
+        case .connecting:
+            throw XMPPFailure(kind: .connection, message: "no answer from \(server) within \(Int(timeout)) s")
+        case .closed:
+            throw failure()
+        case .connected:
+            guard strophe.xmpp_conn_is_secured(connection) == 1 else {
+                close()
+                throw XMPPFailure(kind: .tls, message: "the connection to \(server) is not encrypted; share does not send without TLS")
+            }
+            strophe.xmpp_handler_add(connection, { _, stanza, userdata in
+                guard let stanza, let userdata else { return 1 }
+                let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
+                // libstrophe's handlers have no library pointer: the table is loaded already.
+                guard let library = XMPPClient.loadedLibrary else { return 1 }
+                let element = XMPPClient.element(stanza, library)
+                if element.attributes["type"] == "error", let id = element.attributes["id"] { events.bounced[id] = element }
+                return 1
+            }, nil, "message", nil, Unmanaged.passUnretained(events).toOpaque())
+        }
+    }
+
+    /// libstrophe's functions, loaded on first use (never unloaded), or why they are not there.
+    private nonisolated(unsafe) static let loaded: (table: UnsafePointer<share_strophe>?, problem: String) = {
+        var problem = [CChar](repeating: 0, count: 256)
+        let table = share_strophe_load(&problem, problem.count)
+        return (table, String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }()
+
+    /// The table, for libstrophe's callbacks (which carry no pointer to it); loaded before any runs.
+    private static var loadedLibrary: UnsafePointer<share_strophe>? { loaded.table }
+
+    /// Where the session connects, for messages.
+    private var server: String {
+        if let host = account.host { return account.port.map { "\(host):\($0)" } ?? host }
+        return domain
+    }
+
+    /// Why the connection closed before or during login, from what libstrophe saw.
+    private func failure() -> XMPPFailure {
+        if let refused = XMPPClient.refusedCertificate.withLock({ $0 }) {
+            return XMPPFailure(kind: .tls, message: "certificate verification failed for \(server): \(refused) (set ca-file for a private server)")
+        }
+        let said = events.complaints.joined(separator: "; ")
+        if events.socketError != 0 {
+            let reason = String(cString: strerror(events.socketError))
+            return XMPPFailure(kind: .connection, message: "cannot connect to \(server): \(reason.prefix(1).lowercased() + reason.dropFirst())")
+        }
+        let lowered = said.lowercased()
+        if events.saslFailure != nil || lowered.contains("cannot authenticate") {
+            return XMPPFailure(kind: .authentication,
+                               message: "authentication failed for \(account.jid): the server refused the name or password (check password-command)")
+        }
+        if lowered.contains("tls") {
+            return XMPPFailure(kind: .tls, message: "TLS with \(server) failed: \(said)")
+        }
+        if let streamError = events.streamError {
+            return XMPPFailure(kind: .protocol, message: "\(server) closed the stream: \(streamError)")
+        }
+        return XMPPFailure(kind: .protocol, message: "\(server) closed the connection" + (said.isEmpty ? "" : ": \(said)"))
+    }
+
+    /// Runs libstrophe's loop until `done` holds or `timeout` seconds passed.
+    private func run(until done: () -> Bool, timeout: Double) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+        while !done() && ContinuousClock.now < deadline {
+            library.pointee.xmpp_run_once(context, 50)
+        }
+    }
+
+    /// A fresh stanza id.
+    func makeID() -> String {
+        guard let made = library.pointee.xmpp_uuid_gen(context) else { return "share-\(UInt64.random(in: 0...UInt64.max))" }
+        defer { library.pointee.xmpp_free(context, made) }
+        return String(cString: made)
+    }
+
+    /// Sends one stanza written as XML (every value escaped by the caller).
+    func send(_ xml: String) throws(XMPPFailure) {
+        guard events.state == .connected else { throw failure() }
+        guard let stanza = library.pointee.xmpp_stanza_new_from_string(context, xml) else {
+            throw XMPPFailure(kind: .protocol, message: "libstrophe could not read a stanza share made")
+        }
+        library.pointee.xmpp_send(connection, stanza)
+        _ = library.pointee.xmpp_stanza_release(stanza)
+    }
+
+    /// Sends an IQ (its `id` attribute must be `id`) and waits for the reply.
+    func query(_ xml: String, id: String, timeout: Double) throws(XMPPFailure) -> XMLElement {
+        library.pointee.xmpp_id_handler_add(connection, { _, stanza, userdata in
+            guard let stanza, let userdata, let library = XMPPClient.loadedLibrary else { return 0 }
+            let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
+            let element = XMPPClient.element(stanza, library)
+            if let id = element.attributes["id"] { events.replies[id] = element }
+            return 0
+        }, id, Unmanaged.passUnretained(events).toOpaque())
+        try send(xml)
+        run(until: { events.replies[id] != nil || events.state != .connected }, timeout: timeout)
+        if let reply = events.replies.removeValue(forKey: id) { return reply }
+        if events.state != .connected { throw failure() }
+        throw XMPPFailure(kind: .protocol, message: "\(server) did not answer within \(Int(timeout)) s")
+    }
+
+    /// The messages sent so far that came back as errors, by id.
+    var bouncedMessages: [String: XMLElement] { events.bounced }
+
+    /// Closes the stream and waits (briefly) for the server to close its side.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if events.state == .connected {
+            library.pointee.xmpp_disconnect(connection)
+            run(until: { events.state == .closed }, timeout: 5)
+        }
+    }
+
+    /// Copies a libstrophe stanza into an ``XMLElement``.
+    private static func element(_ stanza: OpaquePointer, _ library: UnsafePointer<share_strophe>) -> XMLElement {
+        let strophe = library.pointee
+        var element = XMLElement(name: strophe.xmpp_stanza_get_name(stanza).map { String(cString: $0) } ?? "")
+        let count = strophe.xmpp_stanza_get_attribute_count(stanza)
+        if count > 0 {
+            var pairs = [UnsafePointer<CChar>?](repeating: nil, count: Int(count) * 2)
+            let filled = strophe.xmpp_stanza_get_attributes(stanza, &pairs, Int32(pairs.count))
+            for index in stride(from: 0, to: Int(filled) - 1, by: 2) {
+                if let key = pairs[index], let value = pairs[index + 1] {
+                    element.attributes[String(cString: key)] = String(cString: value)
+                }
+            }
+        }
+        var child = strophe.xmpp_stanza_get_children(stanza)
+        while let current = child {
+            if strophe.xmpp_stanza_is_text(current) == 1 {
+                if let text = strophe.xmpp_stanza_get_text_ptr(current) { element.text += String(cString: text) }
+            } else {
+                element.children.append(XMPPClient.element(current, library))
+            }
+            child = strophe.xmpp_stanza_get_next(current)
+        }
+        return element
+    }
+}
+
+/// The parts of a JID (RFC 7622): `local@domain/resource`.
+enum XMPPAddress {
+    /// The domain of `jid`.
+    static func domain(of jid: String) -> String {
+        var rest = Substring(jid)
+        if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
+        if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        return String(rest)
+    }
+
+    /// Whether `text` is a bare JID share can send to: `local@domain`, a
+    /// local part without spaces or `"&'/:<>@`, a domain of at least one
+    /// dot-separated label, nothing over 1023 bytes a part.
+    static func isBareJID(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, let local = parts.first, let domain = parts.last, !local.isEmpty, !domain.isEmpty,
+              local.utf8.count <= 1023, domain.utf8.count <= 1023 else { return false }
+        let forbidden: Set<Unicode.Scalar> = ["\"", "&", "'", "/", ":", "<", ">", "@"]
+        guard !local.unicodeScalars.contains(where: { forbidden.contains($0) || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+        else { return false }
+        guard !domain.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || "/@\\\"<>".unicodeScalars.contains($0) })
+        else { return false }
+        return !domain.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// Calls `body` with a C string, or with `nil`.
+    func withOptionalCString<Result>(_ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+        switch self {
+        case .some(let text): text.withCString { body($0) }
+        case .none: body(nil)
+        }
+    }
+}

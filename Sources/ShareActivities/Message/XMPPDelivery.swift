@@ -1,0 +1,178 @@
+import FoundationEssentials
+import ShareCore
+
+/// Sends a share to XMPP recipients over one session: text and URLs as one
+/// chat message, each file uploaded through the server's HTTP File Upload
+/// (XEP-0363) and sent as its link with out-of-band data (XEP-0066), so
+/// that clients show it inline.
+///
+/// Accepted means the server took the stanzas: after the messages, share
+/// pings the server (XEP-0199) and waits for the answer. A server handles
+/// a client's stanzas in the order they came (RFC 6120 §10.1), so the
+/// answer comes only after every message was taken, and a message the
+/// server refused (no such user) has bounced by then.
+struct XMPPDelivery {
+    /// A file to send.
+    struct Upload: Sendable {
+        var name: String
+        var path: String
+        var size: Int
+        var contentType: String
+    }
+
+    /// What one recipient was sent: the ids of the messages, or why not.
+    struct Delivered: Sendable, Equatable {
+        var recipient: String
+        var messageIDs: [String]
+        /// The server's refusal (`service-unavailable: …`), when it bounced.
+        var refusal: String?
+    }
+
+    /// The server's upload service and its limit.
+    struct UploadService: Sendable, Equatable {
+        var jid: String
+        /// Bytes; `nil` when the server states none.
+        var maximumSize: Int?
+    }
+
+    var account: XMPPClient.Account
+    /// Seconds for each step (connecting, each answer).
+    var timeout: Double
+
+    static let uploadNamespace = "urn:xmpp:http:upload:0"
+
+    /// Connects, uploads `files`, sends `text` and the files' links to each
+    /// recipient, and waits until the server has taken them.
+    func deliver(text: String, files: [Upload], to recipients: [String]) throws(XMPPFailure) -> [Delivered] {
+        let client = try XMPPClient.connect(account, timeout: timeout)
+        defer { client.close() }
+        var links: [String] = []
+        if !files.isEmpty {
+            guard let service = try uploadService(client) else {
+                throw XMPPFailure(kind: .protocol, message: "\(client.domain) offers no HTTP File Upload (XEP-0363); files cannot be sent")
+            }
+            for file in files {
+                if let limit = service.maximumSize, file.size > limit {
+                    throw XMPPFailure(kind: .protocol, message: XMPPDelivery.tooLarge(file, limit: limit))
+                }
+            }
+            for file in files { links.append(try upload(file, through: service, client)) }
+        }
+        var delivered: [Delivered] = []
+        for recipient in recipients {
+            var ids: [String] = []
+            if !text.isEmpty {
+                let id = client.makeID()
+                try client.send(XMPPDelivery.chat(to: recipient, id: id, body: text, link: nil))
+                ids.append(id)
+            }
+            for link in links {
+                let id = client.makeID()
+                try client.send(XMPPDelivery.chat(to: recipient, id: id, body: link, link: link))
+                ids.append(id)
+            }
+            delivered.append(Delivered(recipient: recipient, messageIDs: ids))
+        }
+        let ping = client.makeID()
+        let answer = try client.query("<iq type='get' id='\(XMLElement.escape(ping))' to='\(XMLElement.escape(client.domain))'>"
+                                      + "<ping xmlns='urn:xmpp:ping'/></iq>", id: ping, timeout: timeout)
+        // An error answer is an answer too: the server took everything before it.
+        _ = answer
+        let bounced = client.bouncedMessages
+        for index in delivered.indices {
+            if let refusal = delivered[index].messageIDs.lazy.compactMap({ bounced[$0]?.error }).first {
+                delivered[index].refusal = refusal.condition + (refusal.text.map { ": \($0)" } ?? "")
+            }
+        }
+        return delivered
+    }
+
+    /// The words for a file over the server's limit.
+    static func tooLarge(_ file: Upload, limit: Int) -> String {
+        "\(file.name) is \(ByteCount.words(Int64(file.size))); the server takes uploads up to \(ByteCount.words(Int64(limit)))"
+    }
+
+    /// One chat message; with a link, the link as out-of-band data too.
+    static func chat(to recipient: String, id: String, body: String, link: String?) -> String {
+        var xml = "<message type='chat' to='\(XMLElement.escape(recipient))' id='\(XMLElement.escape(id))'>"
+            + "<body>\(XMLElement.escape(body))</body>"
+        if let link { xml += "<x xmlns='jabber:x:oob'><url>\(XMLElement.escape(link))</url></x>" }
+        return xml + "</message>"
+    }
+
+    /// The upload service among the server's items (disco#items, then
+    /// disco#info of each), and its `max-file-size`; `nil` when none offers it.
+    func uploadService(_ client: XMPPClient) throws(XMPPFailure) -> UploadService? {
+        let itemsID = client.makeID()
+        let items = try client.query("<iq type='get' id='\(XMLElement.escape(itemsID))' to='\(XMLElement.escape(client.domain))'>"
+                                     + "<query xmlns='http://jabber.org/protocol/disco#items'/></iq>", id: itemsID, timeout: timeout)
+        let candidates = [client.domain] + (items.child("query")?.children("item").compactMap { $0.attributes["jid"] } ?? [])
+        for jid in candidates {
+            let infoID = client.makeID()
+            let info = try client.query("<iq type='get' id='\(XMLElement.escape(infoID))' to='\(XMLElement.escape(jid))'>"
+                                        + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>", id: infoID, timeout: timeout)
+            if let service = XMPPDelivery.uploadService(jid: jid, info: info) { return service }
+        }
+        return nil
+    }
+
+    /// The upload service a disco#info answer describes, if it is one.
+    static func uploadService(jid: String, info: XMLElement) -> UploadService? {
+        guard info.attributes["type"] == "result", let query = info.child("query"),
+              query.children("feature").contains(where: { $0.attributes["var"] == uploadNamespace }) else { return nil }
+        // The limit is a field of the service's extended info form (XEP-0128).
+        var limit: Int?
+        for form in query.children("x") where form.attributes["xmlns"] == "jabber:x:data" {
+            let fields = form.children("field")
+            guard fields.contains(where: { $0.attributes["var"] == "FORM_TYPE" && $0.child("value")?.text == uploadNamespace }) else { continue }
+            if let field = fields.first(where: { $0.attributes["var"] == "max-file-size" }),
+               let value = field.child("value").flatMap({ Int($0.text.trimmingWhitespace()) }) {
+                limit = value
+            }
+        }
+        return UploadService(jid: jid, maximumSize: limit)
+    }
+
+    /// Asks for a slot and PUTs the file there; returns the link to send.
+    func upload(_ file: Upload, through service: UploadService, _ client: XMPPClient) throws(XMPPFailure) -> String {
+        let id = client.makeID()
+        let reply = try client.query(
+            "<iq type='get' id='\(XMLElement.escape(id))' to='\(XMLElement.escape(service.jid))'>"
+                + "<request xmlns='\(XMPPDelivery.uploadNamespace)' filename='\(XMLElement.escape(file.name))' size='\(file.size)'"
+                + " content-type='\(XMLElement.escape(file.contentType))'/></iq>",
+            id: id, timeout: timeout)
+        let slot = try XMPPDelivery.slot(reply, for: file)
+        do {
+            try HTTPSend(method: "PUT", caFile: account.caFile).send(.file(path: file.path, size: file.size), to: slot.put,
+                                                                     headers: [("Content-Type", file.contentType)] + slot.headers)
+        } catch {
+            throw XMPPFailure(kind: .protocol, message: "uploading \(file.name) failed: \(error.reason)")
+        }
+        return slot.get
+    }
+
+    /// The PUT and GET addresses of a slot answer, and the headers the PUT
+    /// must carry (only those XEP-0363 allows), or the server's refusal.
+    static func slot(_ reply: XMLElement, for file: Upload) throws(XMPPFailure) -> (put: String, get: String, headers: [(String, String)]) {
+        if reply.attributes["type"] == "error" {
+            if let refusal = reply.child("error")?.child("file-too-large", namespace: uploadNamespace) {
+                let limit = refusal.child("max-file-size").flatMap { Int($0.text.trimmingWhitespace()) }
+                throw XMPPFailure(kind: .protocol, message: limit.map { tooLarge(file, limit: $0) }
+                    ?? "\(file.name) is larger than the server takes (\(ByteCount.words(Int64(file.size))))")
+            }
+            let error = reply.error
+            throw XMPPFailure(kind: .protocol, message: "the server refused an upload slot for \(file.name): "
+                + (error.map { $0.condition + ($0.text.map { " (\($0))" } ?? "") } ?? "an error"))
+        }
+        guard let slot = reply.child("slot", namespace: uploadNamespace), let put = slot.child("put")?.attributes["url"],
+              let get = slot.child("get")?.attributes["url"] else {
+            throw XMPPFailure(kind: .protocol, message: "the server's upload slot for \(file.name) has no put and get addresses")
+        }
+        let allowed: Set<String> = ["authorization", "cookie", "expires"]
+        let headers = slot.child("put")?.children("header").compactMap { header -> (String, String)? in
+            guard let name = header.attributes["name"], allowed.contains(name.lowercased()) else { return nil }
+            return (name, header.text)
+        } ?? []
+        return (put, get, headers)
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import Testing
+
+/// A real XMPP server for one test: `Tests/Support/xmpp_server.py` runs
+/// Debian's prosody on 127.0.0.1 with its state in a folder of the test's,
+/// an upload service (XEP-0363) on its own HTTPS port, and an independent
+/// client (slixmpp) logged in as the receiver, which reports each message
+/// it gets as a line of JSON.
+final class XMPPServer {
+    let server: ServerScript
+    let directory: URL
+
+    /// The certificate the server presents (self-signed: also the CA to trust).
+    var certificate: URL { directory.appendingPathComponent("cert.pem") }
+    /// `xmpp://127.0.0.1:PORT`, for `[message] server`.
+    var address: String { "xmpp://127.0.0.1:\(server.port)" }
+
+    /// Starts prosody with `users` (LOCAL:PASSWORD) and the receiver `bob@localhost`.
+    init(root: URL, users: [String] = ["alice:wonderland"], receiver: String = "bob:builder", uploadLimit: Int? = nil) throws {
+        directory = root.appendingPathComponent("xmpp-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        var arguments = [directory.path]
+        for user in users { arguments += ["--user", user] }
+        arguments += ["--receiver", receiver]
+        if let uploadLimit { arguments += ["--upload-limit", String(uploadLimit)] }
+        server = try ServerScript(script: "xmpp_server.py", arguments: arguments,
+                                  logFile: root.appendingPathComponent(directory.lastPathComponent + ".log"))
+    }
+
+    func stop() { server.stop() }
+
+    /// The next message the receiver got: body, oob, id, from, error.
+    func nextMessage() throws -> [String: Any] {
+        let line = try #require(server.nextLine(within: 20), "the receiver got no message; prosody's log:\n\(log)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+    }
+
+    /// The bytes at an upload link, fetched with the server's certificate trusted.
+    func fetch(_ url: String) throws -> Data {
+        try ServerScript.query("xmpp_server.py", ["--fetch", url, "--ca", certificate.path])
+    }
+
+    /// The end of prosody's log, for failure messages.
+    var log: String {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("prosody.log"), encoding: .utf8)) ?? "(no log)"
+        return text.split(separator: "\n").suffix(30).joined(separator: "\n") + "\n" + server.log
+    }
+}
+
+/// Message (SPEC §2) over XMPP against a real prosody the test starts: the
+/// text and each file's upload link reach a second account, the uploaded
+/// bytes are the file's, and every failure says what to do.
+@Suite struct MessageTests {
+    static func completion(_ run: ShareRun) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "stdout: \(run.out); stderr: \(run.err)")
+    }
+
+    /// A config with alice's account on `xmpp`; `changes` replaces or adds keys (a `nil` value removes one).
+    static func config(_ fixtures: Fixtures, _ xmpp: XMPPServer, _ changes: [String: String?] = [:]) throws -> URL {
+        var keys: [(String, String?)] = [("jid", "alice@localhost"), ("password-command", "printf wonderland"),
+                                         ("server", xmpp.address), ("ca-file", xmpp.certificate.path)]
+        for (key, value) in changes {
+            if let index = keys.firstIndex(where: { $0.0 == key }) { keys[index].1 = value } else { keys.append((key, value)) }
+        }
+        let lines = keys.compactMap { key, value in value.map { "\(key) = \($0)" } }
+        return try fixtures.writeConfig("[message]\n" + lines.joined(separator: "\n") + "\n")
+    }
+
+    @Test func textAndAFileReachTheReceiverAndTheUploadHoldsTheFilesBytes() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        defer { xmpp.stop() }
+        let config = try Self.config(fixtures, xmpp)
+        let text = "Q4 numbers & <notes> 안녕 🎉\nsecond line"
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost",
+                                      "--body", text, "--json", fixtures.png.path])
+        #expect(run.status == 0, "stderr: \(run.err)\n\(xmpp.log)")
+        let completion = try Self.completion(run)
+        #expect(completion["outcome"] as? String == "sent")
+        let ids = (completion["returnedItems"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+        #expect(ids.count == 2, "one id for the text, one for the file: \(completion)")
+
+        let first = try xmpp.nextMessage()
+        #expect(first["body"] as? String == text)
+        #expect(first["type"] as? String == "chat")
+        #expect((first["from"] as? String)?.hasPrefix("alice@localhost/") == true, "\(first)")
+        #expect(first["oob"] as? [String] == [])
+        let second = try xmpp.nextMessage()
+        let link = try #require(second["body"] as? String)
+        #expect(link.hasPrefix("https://localhost:") && link.hasSuffix("/" + fixtures.png.lastPathComponent), "\(link)")
+        #expect(second["oob"] as? [String] == [link], "the link as out-of-band data too: \(second)")
+        #expect(Set([first["id"] as? String, second["id"] as? String].compactMap { $0 }) == Set(ids))
+        #expect(try xmpp.fetch(link) == (try Data(contentsOf: fixtures.png)), "the uploaded bytes are the file's")
+    }
+
+    @Test func eachRecipientGetsTheMessageAndARefusedOneIsNamed() throws {
+        let fixtures = try Fixtures()
+        // carol exists but is offline (the server keeps hers); nobody has no account: the server refuses his.
+        let xmpp = try XMPPServer(root: fixtures.root, users: ["alice:wonderland", "carol:singer"])
+        defer { xmpp.stop() }
+        let config = try Self.config(fixtures, xmpp)
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost, carol@localhost",
+                                      "--to", "nobody@localhost", "--json", "--text", "see you at 10"])
+        #expect(run.status == 0, "stderr: \(run.err)\n\(xmpp.log)")
+        let completion = try Self.completion(run)
+        #expect(completion["outcome"] as? String == "sent")
+        #expect(completion["returnedItems"] as? [[String: Any]] != nil && (completion["returnedItems"] as? [[String: Any]])?.count == 2,
+                "one message each for bob and carol: \(completion)")
+        #expect(run.err.contains("not delivered to nobody@localhost: service-unavailable"), "stderr: \(run.err)")
+        #expect(!run.err.contains("carol"), "carol's message waits for her on the server: \(run.err)")
+        let message = try xmpp.nextMessage()
+        #expect(message["body"] as? String == "see you at 10")
+        #expect(message["to"] as? String == "bob@localhost")
+    }
+
+    @Test func aWrongPasswordSaysAuthenticationFailed() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        defer { xmpp.stop() }
+        let config = try Self.config(fixtures, xmpp, ["password-command": "printf not-the-password"])
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("authentication failed for alice@localhost"), "stderr: \(run.err)")
+    }
+
+    @Test func anUntrustedCertificateNamesCaFile() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        defer { xmpp.stop() }
+        let config = try Self.config(fixtures, xmpp, ["ca-file": nil])
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("certificate verification failed") && run.err.contains("set ca-file for a private server"),
+                "stderr: \(run.err)")
+    }
+
+    @Test func aServerThatIsDownIsNamed() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        let address = xmpp.address
+        let config = try Self.config(fixtures, xmpp)
+        xmpp.stop()
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("cannot connect to \(address.dropFirst("xmpp://".count)): connection refused"), "stderr: \(run.err)")
+    }
+
+    @Test func aFileOverTheServersUploadLimitIsRefusedWithBothSizes() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root, uploadLimit: 1000)
+        defer { xmpp.stop() }
+        let config = try Self.config(fixtures, xmpp)
+        let big = try fixtures.file("big.bin", Data(repeating: 7, count: 5000))
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", big.path])
+        #expect(run.status == 3)
+        #expect(run.err.contains("big.bin is 5.0 KB; the server takes uploads up to 1.0 KB"), "stderr: \(run.err)")
+    }
+
+    @Test func aRecipientThatIsNotAJIDIsRefusedBeforeConnecting() throws {
+        let fixtures = try Fixtures()
+        let config = try fixtures.writeConfig("[message]\njid = alice@localhost\npassword-command = false\nserver = xmpp://127.0.0.1:1\n")
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "not-a-jid", "--text", "hi"])
+        #expect(run.status == 2, "stderr: \(run.err)")
+        #expect(run.err.contains("'not-a-jid' is not a JID"), "stderr: \(run.err)")
+    }
+
+    @Test func withoutAnAccountExplainSaysWhatIsMissing() throws {
+        let fixtures = try Fixtures()
+        let run = try fixtures.share(["--explain", "--text", "hi"])
+        #expect(run.out.contains("message") && run.out.contains("no messaging account: set jid and password-command"), "stdout: \(run.out)")
+    }
+}
+
+/// Message to team chats by webhook (`[message.NAME]`), against a local
+/// HTTP server that reports each request: the body each type promises.
+@Suite struct MessageWebhookTests {
+    final class Hook {
+        let server: ServerScript
+        init(root: URL, fail: Int? = nil) throws {
+            server = try ServerScript(script: "webhook_server.py", arguments: fail.map { ["--fail", String($0)] } ?? [],
+                                      logFile: root.appendingPathComponent("webhook-\(UUID().uuidString.prefix(8)).log"))
+        }
+
+        var url: String { "http://127.0.0.1:\(server.port)/hooks/team" }
+
+        /// The next request: method, path, headers (lowercased names), body.
+        func next() throws -> (method: String, path: String, headers: [String: String], body: Data) {
+            let line = try #require(server.nextLine(within: 20), "no request came")
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            return (record["method"] as? String ?? "", record["path"] as? String ?? "", record["headers"] as? [String: String] ?? [:],
+                    Data(base64Encoded: record["body"] as? String ?? "") ?? Data())
+        }
+
+        func stop() { server.stop() }
+    }
+
+    static func json(_ data: Data) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+    }
+
+    @Test func slackGetsTheTextAsJSONWithTheSubjectInBold() throws {
+        let fixtures = try Fixtures()
+        let hook = try Hook(root: fixtures.root)
+        defer { hook.stop() }
+        let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = \(hook.url)\n")
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", "--subject", "Q4",
+                                      "--json", "--text", "numbers & 안녕 \"quoted\"", "https://example.com/a?b=1&c=2"])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(try MessageTests.completion(run)["outcome"] as? String == "sent")
+        let request = try hook.next()
+        #expect(request.method == "POST" && request.path == "/hooks/team")
+        #expect(request.headers["content-type"] == "application/json")
+        #expect(try Self.json(request.body) as NSDictionary == ["text": "*Q4*\nnumbers & 안녕 \"quoted\"\nhttps://example.com/a?b=1&c=2"])
+    }
+
+    @Test func ntfyGetsTheTextWithATitleAndEachFileAsAnAttachment() throws {
+        let fixtures = try Fixtures()
+        let hook = try Hook(root: fixtures.root)
+        defer { hook.stop() }
+        let config = try fixtures.writeConfig("[message.phone]\ntype = ntfy\nurl-command = printf '\(hook.url)'\n")
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "phone", "--subject", "Résumé",
+                                      "--text", "on its way", fixtures.png.path])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let text = try hook.next()
+        #expect(text.method == "POST" && String(decoding: text.body, as: UTF8.self) == "on its way")
+        #expect(text.headers["title"] == "=?UTF-8?B?UsOpc3Vtw6k=?=", "a non-ASCII title as an encoded-word: \(text.headers)")
+        let file = try hook.next()
+        #expect(file.method == "PUT" && file.headers["filename"] == fixtures.png.lastPathComponent, "\(file.headers)")
+        #expect(file.body == (try Data(contentsOf: fixtures.png)))
+    }
+
+    @Test func jsonGetsTheDocumentedBodyWithTheFilesBytes() throws {
+        let fixtures = try Fixtures()
+        let hook = try Hook(root: fixtures.root)
+        defer { hook.stop() }
+        let config = try fixtures.writeConfig("[message.bot]\ntype = json\nurl = \(hook.url)\n")
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bot", "--text", "hello",
+                                      "https://example.com", fixtures.pdf.path])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let body = try Self.json(try hook.next().body)
+        #expect(body["subject"] is NSNull)
+        #expect(body["text"] as? String == "hello\nhttps://example.com")
+        #expect(body["urls"] as? [String] == ["https://example.com"])
+        let file = try #require((body["files"] as? [[String: Any]])?.first)
+        let bytes = try Data(contentsOf: fixtures.pdf)
+        #expect(file["name"] as? String == fixtures.pdf.lastPathComponent)
+        #expect(file["type"] as? String == "application/pdf")
+        #expect(file["size"] as? Int == bytes.count)
+        #expect(Data(base64Encoded: file["base64"] as? String ?? "") == bytes)
+    }
+
+    @Test func aRefusingWebhookAndAFileForSlackSayWhy() throws {
+        let fixtures = try Fixtures()
+        let hook = try Hook(root: fixtures.root, fail: 500)
+        defer { hook.stop() }
+        let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = \(hook.url)\n")
+        let refused = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", "--text", "hi"])
+        #expect(refused.status == 3)
+        #expect(refused.err.contains("team: the server answered HTTP 500: the webhook refuses this on purpose"), "stderr: \(refused.err)")
+        _ = try hook.next()
+
+        let file = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", fixtures.pdf.path])
+        #expect(file.status == 3)
+        #expect(file.err.contains("team is a Slack-style webhook, which takes text only; Q4 Projections.pdf cannot go there"), "stderr: \(file.err)")
+    }
+
+    @Test func aNameThatIsNeitherAJIDNorAWebhookIsRefused() throws {
+        let fixtures = try Fixtures()
+        let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = http://127.0.0.1:1/\n")
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "tema", "--text", "hi"])
+        #expect(run.status == 2, "stderr: \(run.err)")
+        #expect(run.err.contains("'tema' is not a JID nor a webhook (team)"), "stderr: \(run.err)")
+        let jid = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "kim@example.com", "--text", "hi"])
+        #expect(jid.status == 3 && jid.err.contains("no XMPP account is configured ([message] jid)"), "stderr: \(jid.err)")
+        let explained = try fixtures.share(["--config", config.path, "--list", "--text", "hi"])
+        #expect(explained.out.contains("message\t"), "a webhook alone makes Message available: \(explained.out)")
+    }
+
+    @Test func aWebhookSectionWithoutATypeOrAURLIsAConfigError() throws {
+        let fixtures = try Fixtures()
+        for (contents, words) in [("[message.team]\nurl = http://x/\n", "[message.team] needs `type = slack`, `ntfy` or `json`"),
+                                  ("[message.team]\ntype = teams\nurl = http://x/\n", "type is slack, ntfy or json, not 'teams'"),
+                                  ("[message.team]\ntype = slack\n", "[message.team] needs exactly one of url and url-command"),
+                                  ("[message.team]\ntype = slack\nurl = ftp://x/\n", "url is an http:// or https:// address"),
+                                  ("[message.team]\ntype = slack\nurl = http://x/\ntoken = 1\n", "unknown key 'token' in [message.team]")] {
+            let config = try fixtures.writeConfig(contents)
+            let run = try fixtures.share(["--config", config.path, "--list", "--text", "hi"])
+            #expect(run.status == 2 && run.err.contains(words), "\(contents): \(run.err)")
+        }
+    }
+}
