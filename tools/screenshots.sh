@@ -186,8 +186,16 @@ fi
 # Assign to Contact's chooser over a vCard folder of four cards.
 mkdir -p "$WORK/home/.contacts/default"
 card() { printf 'BEGIN:VCARD\r\nVERSION:%s\r\nUID:%s\r\nFN:%s\r\nEMAIL:%s\r\n%bEND:VCARD\r\n' "$@" >"$WORK/home/.contacts/default/$2.vcf"; }
-card 3.0 park-jisung "박지성" "park@example.com" ""
+card 3.0 park-jisung "박지성" "park@example.com" "X-JABBER:park@jabber.example\r\n"
 card 4.0 kim-minji "김민지" "minji@example.com" "PHOTO:https://example.com/minji.jpg\r\n"
 card 3.0 lee-jun "Lee Jun" "jun@example.com" ""
-card 4.0 ana-souza "Ana Souza" "ana@example.org" ""
+card 4.0 ana-souza "Ana Souza" "ana@example.org" "IMPP:xmpp:ana@jabber.example\r\n"
 shot contact-chooser 100 30 'Contact:' Enter 'Choose Contact' -- "$SHARE" --activity assignToContact Demo/mustache.png
+
+# Message's form over the same cards: To offers their XMPP addresses and the
+# team chats together as one types (the shot ends before anything is sent).
+printf '%s\n' "[message]" "jid = kim@example.com" "password-command = false" "" \
+    "[message.team-standup]" "type = slack" "url = https://hooks.example.com/services/T0/B0/standup" "" \
+    "[message.phone]" "type = ntfy" "url = https://ntfy.example.com/kim-phone" >"$WORK/message.conf"
+shot message-chooser 100 30 'To:' 'an' 'team-standup' -- "$SHARE" --config "$WORK/message.conf" --activity message \
+    --text "Q4 numbers are in: see the attached projections." "Demo/Q4 Projections.pdf"

@@ -45,7 +45,7 @@ final class ComposePresenter: ActivityFormPresenter {
                                      size: terminal.size, colors: terminal.colors)
         let loop = ScreenLoop<ComposeProgram.Message>(terminal: terminal)
         // Taken after the first frame is drawn; only a form with addresses needs the book.
-        if form.fields.contains(where: { $0.kind == .addressList }) { loop.post(.loadAddresses) }
+        if form.fields.contains(where: { $0.kind == .addressList && $0.suggestions == nil }) { loop.post(.loadAddresses) }
         return await loop.run(program)
     }
 }
@@ -202,6 +202,12 @@ final class ComposeProgram: ScreenProgram {
                     apply(.problem(field: field, validating.problem(in: changed.field, value: changed.value)))
                 }
             case .completeAddress(let token):
+                if let suggestions = screen.fields.indices.contains(screen.focus) ? screen.fields[screen.focus].field.suggestions : nil {
+                    // The field's own list: filtered now, nothing to look up.
+                    let lowered = token.lowercased()
+                    apply(.completions(suggestions.filter { $0.lowercased().contains(lowered) }))
+                    continue
+                }
                 // What is loaded shows in this frame; the rest as it comes (addressesLoaded, queried).
                 queue += showCompletions(for: token)
                 if services.addressBook.hasQueryCommand && !queryRunning { startQuery(token, loop) }

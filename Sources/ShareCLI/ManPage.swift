@@ -63,6 +63,21 @@ standard input: text when it is UTF-8, a file otherwise
 .PP
 A word that is neither an existing path nor a URL is an error
 (use \fB\-\-text\fR for text).
+.SH MESSAGE
+.B share \-\-activity message \-\-to
+.I JID|NAME
+sends the items over XMPP ([message] jid and password-command) or to a team
+chat by webhook ([message.NAME]); without \fB\-\-to\fR a form asks, and its
+To offers the vCard folder's XMPP addresses (IMPP:xmpp:, X-JABBER) and the
+webhooks as you type. Text and URLs become one chat message; each file is
+uploaded through the server's HTTP File Upload (XEP-0363) and sent as its
+link. TLS is required and verified (ca-file for a private server; server =
+xmpps://HOST:PORT for direct TLS). Sent means the server took the messages
+(it answered a ping sent after them); a recipient it refused is named on
+standard error while the others count as sent. Webhook types: slack
+({"text": ...}, text only), ntfy (the text, then each file as an
+attachment), json ({"subject", "text", "urls", "files": [{"name", "type",
+"size", "base64"}]}); the address is url, or the first line of url-command.
 """#
 
     static let tail = #"""
@@ -100,7 +115,8 @@ settings (INI): [mail] from, transport, tls, ca-file, password-command,
 sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
 aliases, query-command; [picker] pinned, exclude, suggestions; [social] enabled;
 [history] keep;
-[reading-list] fetch-titles;
+[reading-list] fetch-titles; [message] jid, password-command, server, ca-file,
+command-timeout; [message.NAME] type, url, url-command, ca-file;
 [keys] send, save, attach, editor, cancel, pick, filter, help, pin, next-row,
 previous-row, left, right, up, down = key names such as C-s, Enter, Space
 .TP

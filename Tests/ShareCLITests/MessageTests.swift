@@ -39,6 +39,9 @@ final class XMPPServer {
         try ServerScript.query("xmpp_server.py", ["--fetch", url, "--ca", certificate.path])
     }
 
+    /// prosody's whole log (debug: every stanza received and sent).
+    var fullLog: String { (try? String(contentsOf: directory.appendingPathComponent("prosody.log"), encoding: .utf8)) ?? "" }
+
     /// The end of prosody's log, for failure messages.
     var log: String {
         let text = (try? String(contentsOf: directory.appendingPathComponent("prosody.log"), encoding: .utf8)) ?? "(no log)"
@@ -90,6 +93,9 @@ final class XMPPServer {
         #expect(second["oob"] as? [String] == [link], "the link as out-of-band data too: \(second)")
         #expect(Set([first["id"] as? String, second["id"] as? String].compactMap { $0 }) == Set(ids))
         #expect(try xmpp.fetch(link) == (try Data(contentsOf: fixtures.png)), "the uploaded bytes are the file's")
+        let received = xmpp.fullLog.split(separator: "\n").filter { $0.contains("Received[c2s") }
+        #expect(received.contains { $0.contains("<auth ") && $0.contains("mechanism='SCRAM-SHA-1'") }, "SCRAM, not PLAIN, where the server offers both")
+        #expect(received.contains { $0.contains("<enable ") && $0.contains("xmlns='urn:xmpp:sm:3'") }, "stream management where the server offers it")
     }
 
     @Test func eachRecipientGetsTheMessageAndARefusedOneIsNamed() throws {
@@ -286,5 +292,69 @@ final class XMPPServer {
             let run = try fixtures.share(["--config", config.path, "--list", "--text", "hi"])
             #expect(run.status == 2 && run.err.contains(words), "\(contents): \(run.err)")
         }
+    }
+}
+
+/// Message's form in a real terminal: To offers the contacts' XMPP
+/// addresses and the webhooks as one types, and Send delivers to a real
+/// prosody.
+@Suite struct MessageFormTests {
+    @Test func toOffersContactsAndWebhooksAndSendDelivers() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        defer { xmpp.stop() }
+        let contacts = fixtures.home.appendingPathComponent(".contacts", isDirectory: true)
+        try FileManager.default.createDirectory(at: contacts, withIntermediateDirectories: true)
+        let cards = [
+            ("bob.vcf", ["BEGIN:VCARD", "VERSION:4.0", "FN:Bob Builder", "EMAIL:bob@mail.example", "IMPP;PREF=1:xmpp:bob@localhost", "END:VCARD"]),
+            ("old.vcf", ["BEGIN:VCARD", "VERSION:3.0", "FN:Bobby Tables", "X-JABBER:bobby@localhost", "END:VCARD"]),
+            ("mail.vcf", ["BEGIN:VCARD", "VERSION:4.0", "FN:Bo Mail-only", "EMAIL:bo@mail.example", "END:VCARD"]),
+        ]
+        for (name, lines) in cards {
+            try Data((lines.joined(separator: "\r\n") + "\r\n").utf8).write(to: contacts.appendingPathComponent(name))
+        }
+        let account = try MessageTests.config(fixtures, xmpp)
+        let config = try fixtures.writeConfig(try String(contentsOf: account, encoding: .utf8)
+            + "\n[message.bobs-team]\ntype = slack\nurl = http://127.0.0.1:1/\n")
+        let q = TmuxSession.quote
+        let session = try TmuxSession(([try Share.binary().path, "--config", config.path, "--activity", "message", "--json", "--text", "lunch?"])
+            .map(q).joined(separator: " "), width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)
+        try session.waitFor("To:")
+        try session.sendLiteral("bo")
+        let offered = try session.waitFor("Bob Builder <bob@localhost>")
+        #expect(offered.contains("Bobby Tables <bobby@localhost>") && offered.contains("bobs-team"), "\(offered.text)")
+        #expect(!offered.contains("Bo Mail-only"), "a contact without an XMPP address is not offered:\n\(offered.text)")
+        #expect(!offered.contains("is not a JID"), "what is being typed toward an offer is no mistake:\n\(offered.text)")
+        try session.sendLiteral("b b")
+        let filtered = try session.waitUntil("only Bob Builder") { !$0.text.contains("Bobby Tables") && $0.text.contains("Bob Builder <bob@localhost>") }
+        #expect(!filtered.contains("bobs-team"), "\(filtered.text)")
+        try session.send("Tab")
+        try session.waitUntil("Bob chosen") { $0.lines.contains { $0.hasPrefix(" To:") && $0.contains("Bob Builder <bob@localhost>,") } }
+        try session.send("C-x")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)\n\(xmpp.log)")
+        #expect(session.stdout.contains("\"outcome\":\"sent\""), "stdout: \(session.stdout)")
+        let message = try xmpp.nextMessage()
+        #expect(message["body"] as? String == "lunch?")
+        #expect(message["to"] as? String == "bob@localhost")
+    }
+}
+
+extension MessageFormTests {
+    @Test func aFileOverTheUploadLimitKeepsTheFormOpenWithBothSizes() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root, uploadLimit: 1000)
+        defer { xmpp.stop() }
+        let config = try MessageTests.config(fixtures, xmpp)
+        let big = try fixtures.file("big.bin", Data(repeating: 7, count: 5000))
+        let q = TmuxSession.quote
+        let session = try TmuxSession(([try Share.binary().path, "--config", config.path, "--activity", "message", big.path])
+            .map(q).joined(separator: " "), width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)
+        defer { session.close() }
+        try session.waitFor("To:")
+        try session.sendLiteral("bob@localhost")
+        try session.send("C-x")
+        let refused = try session.waitFor("big.bin is 5.0 KB; the server takes uploads up to 1.0 KB")
+        #expect(refused.lines.contains { $0.hasPrefix(" To:") && $0.contains("bob@localhost") }, "the form stays, as typed:\n\(refused.text)")
+        #expect(!session.hasExited)
     }
 }

@@ -15,6 +15,8 @@ struct ContactFolder {
         var fullName: String
         /// Its `EMAIL` values.
         var emails: [String]
+        /// Its XMPP addresses: `IMPP:xmpp:…` and `X-JABBER` values.
+        var jids: [String] = []
         /// Its `NICKNAME`, if any.
         var nickname: String?
         /// Its `UID`, if any.
@@ -63,7 +65,11 @@ struct ContactFolder {
                 let parts = structured.value.split(separator: ";", omittingEmptySubsequences: false).map { VCardFile.unescape(String($0)) }
                 name = [parts.count > 1 ? parts[1] : "", parts[0]].filter { !$0.isEmpty }.joined(separator: " ")
             }
-            return Contact(path: path, index: index, fullName: name, emails: emails, nickname: card.value("NICKNAME"),
+            // IMPP:xmpp:kim@example.com (vCard 4, RFC 4770), X-JABBER:kim@example.com (older clients).
+            let impp = card.values("IMPP").map { $0.trimmingWhitespace() }.filter { $0.lowercased().hasPrefix("xmpp:") }
+                .map { String($0.dropFirst(5).prefix { $0 != "?" }) }
+            let jids = (impp + card.values("X-JABBER").map { $0.trimmingWhitespace() }).filter { !$0.isEmpty }
+            return Contact(path: path, index: index, fullName: name, emails: emails, jids: jids, nickname: card.value("NICKNAME"),
                            uid: card.value("UID")?.trimmingWhitespace(), hasPhoto: card.properties.contains { $0.name == "PHOTO" },
                            fingerprint: file.bytes[card.range].hashValue)
         }

@@ -17,7 +17,11 @@ public final class MessageActivity: SystemActivity, FormValidating {
     private let settings: MessageSettings
     private let recipients: [String]
     private let detector: any ContentTypeDetector
+    /// The vCard folder whose XMPP addresses the form's To offers.
+    private let contactFolder: String
     private var items: [ShareItem] = []
+    /// What the form's To offers (read once, when the form is made).
+    private var offered: [String] = []
 
     /// Message for the context's `[message]` section and command line.
     public init(context: ActivityContext) throws(ConfigurationError) {
@@ -25,6 +29,8 @@ public final class MessageActivity: SystemActivity, FormValidating {
                                                 environment: context.environment)
         recipients = context.messageRecipients
         detector = context.detector
+        contactFolder = try context.section("contacts").path("vcard-dir", environment: context.environment)
+            ?? context.locations.home + "/.contacts"
     }
 
     public var activityImage: ActivityImage { .glyph("✆") }
@@ -55,8 +61,11 @@ public final class MessageActivity: SystemActivity, FormValidating {
         }
         var body = FormField(id: "body", label: Localization.text("Message"), kind: .multilineText, initialValue: MessageActivity.text(of: items))
         body.placeholder = Localization.text("Write your message here")
+        var to = FormField(id: "to", label: Localization.text("To"), kind: .addressList)
+        offered = suggestions()
+        to.suggestions = offered
         return ActivityForm(title: localizedActivityTitle, fields: [
-            FormField(id: "to", label: Localization.text("To"), kind: .text),
+            to,
             body,
             FormField(id: "attachments", label: Localization.text("Files"), kind: .attachmentList, initialValue: AttachedFile.value(attachments)),
         ], actions: [MessageActivity.send])
@@ -64,8 +73,28 @@ public final class MessageActivity: SystemActivity, FormValidating {
 
     public func problem(in field: FormField, value: String) -> String? {
         guard field.id == "to" else { return nil }
-        let bad = MessageActivity.recipientList(value).filter { !XMPPAddress.isBareJID($0) }
-        return bad.first.map { Localization.text("'%@' is not a JID (name@example.com)", $0) }
+        let entries = MessageActivity.recipientList(value)
+        let typing = value.trimmingWhitespace().hasSuffix(",") ? nil : entries.last?.lowercased()
+        let bad = entries.enumerated().filter { index, recipient in
+            // What is still being typed is not wrong while something offered holds it.
+            if index == entries.count - 1, let typing, offered.contains(where: { $0.lowercased().contains(typing) }) { return false }
+            return !XMPPAddress.isBareJID(recipient) && !settings.webhooks.contains { $0.name == recipient }
+        }.map(\.element)
+        return bad.first.map { Localization.text("'%@' is not a JID (name@example.com) nor a webhook", $0) }
+    }
+
+    /// What To offers as one types: the contacts' XMPP addresses (with an
+    /// account to send from) and the webhooks, each as it is written in To.
+    func suggestions() -> [String] {
+        var offered: [String] = []
+        if settings.account != nil {
+            for contact in ContactFolder(path: contactFolder).contacts() {
+                for jid in contact.jids where XMPPAddress.isBareJID(jid) {
+                    offered.append(contact.fullName.isEmpty ? jid : "\(contact.fullName.filter { $0 != "<" && $0 != ">" && $0 != "," }) <\(jid)>")
+                }
+            }
+        }
+        return offered + settings.webhooks.map(\.name)
     }
 
     public func warnings(before action: FormAction, values: [String: String]) -> [String] {
@@ -83,9 +112,16 @@ public final class MessageActivity: SystemActivity, FormValidating {
         }.joined(separator: "\n")
     }
 
-    /// The recipients of a comma (or white space) separated list.
+    /// The recipients of a comma separated list: JIDs and webhook names,
+    /// each alone or as `Name <jid>` (as To's suggestions write them).
     nonisolated static func recipientList(_ text: String) -> [String] {
-        text.split { $0 == "," || $0 == " " || $0 == "\t" || $0 == "\n" }.map(String.init)
+        text.split { $0 == "," || $0 == "\n" }.compactMap { entry in
+            let trimmed = entry.trimmingWhitespace()
+            if trimmed.hasSuffix(">"), let open = trimmed.lastIndex(of: "<") {
+                return String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]).trimmingWhitespace()
+            }
+            return trimmed.isEmpty ? nil : trimmed
+        }
     }
 
     // MARK: - Performing

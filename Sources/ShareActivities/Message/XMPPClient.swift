@@ -105,6 +105,10 @@ final class XMPPClient {
         var replies: [String: XMLElement] = [:]
         /// Messages that came back with an error (`type="error"`), by id.
         var bounced: [String: XMLElement] = [:]
+        /// Whether the server enabled stream management for this session.
+        var streamManagement = false
+        /// How many stanzas the server acknowledged (stream management's `<a h=…>`).
+        var acknowledged = 0
     }
 
     /// The certificate the last handshake refused (libstrophe's handler has no context pointer).
@@ -117,6 +121,8 @@ final class XMPPClient {
     private let events = Events()
     private var logger: xmpp_log_t
     private var closed = false
+    /// Stanzas sent since the session started (what stream management counts).
+    private var sent = 0
 
     /// The domain of the account (`example.com`): where IQs to the server go.
     var domain: String { XMPPAddress.domain(of: account.jid) }
@@ -194,6 +200,11 @@ final class XMPPClient {
                 if let streamError, let text = streamError.pointee.text { events.streamError = String(cString: text) }
             }
         }
+        // Stream management (XEP-0198), which libstrophe turns on where the server offers it.
+        strophe.xmpp_handler_add(connection, { _, _, userdata in
+            if let userdata { Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue().streamManagement = true }
+            return 0
+        }, "urn:xmpp:sm:3", "enabled", nil, Unmanaged.passUnretained(events).toOpaque())
         let host = account.host
         let started = host.withOptionalCString { host in
             strophe.xmpp_connect_client(connection, host, UInt16(account.port ?? 0), handler,
@@ -213,6 +224,12 @@ final class XMPPClient {
                 close()
                 throw XMPPFailure(kind: .tls, message: "the connection to \(server) is not encrypted; share does not send without TLS")
             }
+            strophe.xmpp_handler_add(connection, { _, stanza, userdata in
+                guard let stanza, let userdata, let library = XMPPClient.loadedLibrary else { return 1 }
+                let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
+                if let h = XMPPClient.element(stanza, library).attributes["h"].flatMap({ Int($0) }) { events.acknowledged = h }
+                return 1
+            }, "urn:xmpp:sm:3", "a", nil, Unmanaged.passUnretained(events).toOpaque())
             strophe.xmpp_handler_add(connection, { _, stanza, userdata in
                 guard let stanza, let userdata else { return 1 }
                 let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
@@ -288,6 +305,20 @@ final class XMPPClient {
         }
         library.pointee.xmpp_send(connection, stanza)
         _ = library.pointee.xmpp_stanza_release(stanza)
+        sent += 1
+    }
+
+    /// Where the server offers stream management, waits until it has
+    /// acknowledged every stanza sent (asking for the count once).
+    func waitForAcknowledgement(timeout: Double) throws(XMPPFailure) {
+        guard events.streamManagement, events.acknowledged < sent else { return }
+        let request = "<r xmlns='urn:xmpp:sm:3'/>"
+        library.pointee.xmpp_send_raw(connection, request, request.utf8.count)
+        run(until: { events.acknowledged >= sent || events.state != .connected }, timeout: timeout)
+        guard events.acknowledged >= sent else {
+            if events.state != .connected { throw failure() }
+            throw XMPPFailure(kind: .protocol, message: "\(server) acknowledged \(events.acknowledged) of \(sent) stanzas within \(Int(timeout)) s")
+        }
     }
 
     /// Sends an IQ (its `id` attribute must be `id`) and waits for the reply.

@@ -10,7 +10,9 @@ import ShareCore
 /// pings the server (XEP-0199) and waits for the answer. A server handles
 /// a client's stanzas in the order they came (RFC 6120 §10.1), so the
 /// answer comes only after every message was taken, and a message the
-/// server refused (no such user) has bounced by then.
+/// server refused (no such user) has bounced by then. Where the server
+/// offers stream management, its acknowledged count must then cover every
+/// stanza sent.
 struct XMPPDelivery {
     /// A file to send.
     struct Upload: Sendable {
@@ -78,6 +80,8 @@ struct XMPPDelivery {
                                       + "<ping xmlns='urn:xmpp:ping'/></iq>", id: ping, timeout: timeout)
         // An error answer is an answer too: the server took everything before it.
         _ = answer
+        // Where the server keeps count (stream management), its count must cover every stanza.
+        try client.waitForAcknowledgement(timeout: timeout)
         let bounced = client.bouncedMessages
         for index in delivered.indices {
             if let refusal = delivered[index].messageIDs.lazy.compactMap({ bounced[$0]?.error }).first {

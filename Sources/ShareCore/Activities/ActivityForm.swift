@@ -104,6 +104,10 @@ public struct FormField: Sendable, Equatable {
     /// Shown dimmed in an empty multi-line field that is not focused
     /// ("Write your message here"); none by default.
     public var placeholder: String?
+    /// What an address list completes from instead of the address book
+    /// (Message's XMPP contacts and webhooks); `nil` for the address book.
+    /// Typing filters them: each one holding what is typed, case aside.
+    public var suggestions: [String]?
     /// Where a text field's cursor starts, in characters of `initialValue`;
     /// by default (`nil`) at its end. Mail's body puts it on a fresh line
     /// after the shared content, before the signature.
