@@ -98,6 +98,24 @@ final class XMPPServer {
         #expect(received.contains { $0.contains("<enable ") && $0.contains("xmlns='urn:xmpp:sm:3'") }, "stream management where the server offers it")
     }
 
+    @Test func directTLSDeliversToo() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        defer { xmpp.stop() }
+        let port = try String(contentsOf: xmpp.directory.appendingPathComponent("direct-tls-port"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let config = try Self.config(fixtures, xmpp, ["server": "xmpps://127.0.0.1:\(port)"])
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "over direct TLS"])
+        #expect(run.status == 0, "stderr: \(run.err)\n\(xmpp.log)")
+        #expect(try xmpp.nextMessage()["body"] as? String == "over direct TLS")
+        // prosody's log lines are "DATE TIME SESSION\tLEVEL\tTEXT": share's session is the one that sent the message.
+        let lines = xmpp.fullLog.split(separator: "\n")
+        func session(_ line: Substring) -> Substring? { line.split(separator: "\t").first?.split(separator: " ").last }
+        let share = try #require(lines.first { $0.contains("Received[c2s]: <message") && $0.contains("over direct TLS") == false
+            && $0.contains("to='bob@localhost'") }.flatMap(session), "no message in prosody's log")
+        #expect(lines.contains { session($0) == share && $0.contains("<auth ") }, "share's session logged in")
+        #expect(!lines.contains { session($0) == share && $0.contains("<starttls") }, "TLS from the first byte, not STARTTLS")
+    }
+
     @Test func eachRecipientGetsTheMessageAndARefusedOneIsNamed() throws {
         let fixtures = try Fixtures()
         // carol exists but is offline (the server keeps hers); nobody has no account: the server refuses his.

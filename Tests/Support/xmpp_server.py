@@ -19,6 +19,8 @@ child, with all of its state in DIR, a fresh folder the test owns:
                         fails
   DIR/prosody.pid       prosody's pid while it runs
   DIR/https-port        the HTTPS port of the upload service, as text
+  DIR/direct-tls-port   a second client port speaking TLS from the first
+                        byte (XEP-0368 direct TLS), same certificate, as text
   DIR/upload-jid        "upload.localhost", the upload service's address
   DIR/receiver-jid      the receiver's full JID (LOCAL@localhost/RESOURCE),
                         with --receiver, written before READY
@@ -33,8 +35,9 @@ PLAIN over TLS; no in-band registration) and offers stream management
 beside <bind/>. A wrong password gets <failure
 xmlns='urn:ietf:params:xml:ns:xmpp-sasl'><not-authorized/><text>…</text>
 </failure> (the stream stays open); PLAIN before STARTTLS gets <failure>
-<encryption-required/></failure>. There is no
-server-to-server traffic and no direct-TLS port. A system prosody, running or
+<encryption-required/></failure>. The same accounts are also served with TLS
+from the first byte at DIR/direct-tls-port. There is no server-to-server
+traffic. A system prosody, running or
 not, is neither used nor touched.
 
 HTTP file upload (XEP-0363, urn:xmpp:http:upload:0) is served by the
@@ -212,8 +215,10 @@ def make_certificate(directory):
         raise RuntimeError("openssl req failed (%d): %s%s" % (done.returncode, done.stdout, done.stderr))
 
 
-def write_config(directory, port, https_port, upload_limit, client_tls):
-    """Writes DIR/prosody.cfg.lua for c2s on `port` and HTTPS on `https_port`."""
+def write_config(directory, port, https_port, upload_limit, client_tls, direct_port=None):
+    """Writes DIR/prosody.cfg.lua for c2s on `port` (STARTTLS) and
+    `direct_port` (direct TLS, XEP-0368; none with --no-tls-cert-for-client)
+    and HTTPS on `https_port`."""
     path = lambda name: lua_string(os.path.join(directory, name))
     tls = "{certificate = %s; key = %s}" % (path("cert.pem"), path("key.pem"))
     if client_tls:
@@ -238,13 +243,13 @@ data_path = {path("data")}
 certificates = {path("certs")}
 log = {{ {{ levels = {{ min = "debug" }}, to = "file", filename = {path("prosody.log")} }} }}
 
--- The loopback only, at private ports; no s2s, no direct TLS, no plain HTTP.
+-- The loopback only, at private ports; no s2s, no plain HTTP.
 interfaces = {{ "127.0.0.1" }}
 c2s_interfaces = {{ "127.0.0.1" }}
 https_interfaces = {{ "127.0.0.1" }}
 http_interfaces = {{ "127.0.0.1" }}
 c2s_ports = {{ {port} }}
-c2s_direct_tls_ports = {{ }}
+c2s_direct_tls_ports = {{ {direct_port if client_tls and direct_port else ""} }}
 legacy_ssl_ports = {{ }}
 s2s_ports = {{ }}
 http_ports = {{ }}
@@ -328,7 +333,8 @@ async def start_prosody(directory, args, stopping):
     for _ in range(3):
         port = free_port()
         https_port = free_port(taken=(port,))
-        write_config(directory, port, https_port, args.upload_limit, not args.no_tls_cert_for_client)
+        direct_port = free_port(taken=(port, https_port))
+        write_config(directory, port, https_port, args.upload_limit, not args.no_tls_cert_for_client, direct_port)
         try:
             os.remove(os.path.join(directory, "prosody.log"))
         except FileNotFoundError:
@@ -339,7 +345,9 @@ async def start_prosody(directory, args, stopping):
         deadline = time.monotonic() + START_SECONDS
         taken = False
         while process.poll() is None and time.monotonic() < deadline and not stopping.is_set():
-            if accepts(port) and accepts(https_port):
+            if accepts(port) and accepts(https_port) and (args.no_tls_cert_for_client or accepts(direct_port)):
+                with open(os.path.join(directory, "direct-tls-port"), "w") as file:
+                    file.write("%d\n" % direct_port)
                 return process, port, https_port
             if PORT_TAKEN in prosody_log(directory):
                 taken = True
