@@ -110,8 +110,8 @@ final class XMPPServer {
         // prosody's log lines are "DATE TIME SESSION\tLEVEL\tTEXT": share's session is the one that sent the message.
         let lines = xmpp.fullLog.split(separator: "\n")
         func session(_ line: Substring) -> Substring? { line.split(separator: "\t").first?.split(separator: " ").last }
-        let share = try #require(lines.first { $0.contains("Received[c2s]: <message") && $0.contains("over direct TLS") == false
-            && $0.contains("to='bob@localhost'") }.flatMap(session), "no message in prosody's log")
+        let share = try #require(lines.first { $0.contains("Received[c2s]: <message") && $0.contains("to='bob@localhost'") }.flatMap(session),
+                                 "no message in prosody's log")
         #expect(lines.contains { session($0) == share && $0.contains("<auth ") }, "share's session logged in")
         #expect(!lines.contains { session($0) == share && $0.contains("<starttls") }, "TLS from the first byte, not STARTTLS")
     }
@@ -144,6 +144,32 @@ final class XMPPServer {
         let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
         #expect(run.status == 3)
         #expect(run.err.contains("authentication failed for alice@localhost"), "stderr: \(run.err)")
+        #expect(!run.err.contains("not-the-password") && !run.out.contains("not-the-password"), "the password is never shown")
+    }
+
+    @Test func oneRefusedRecipientIsNamedInTheError() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        defer { xmpp.stop() }
+        let config = try Self.config(fixtures, xmpp)
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "nobody@localhost", "--text", "hi"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("nobody got the message: nobody@localhost: service-unavailable"), "stderr: \(run.err)")
+    }
+
+    @Test func directTLSToAStartTLSPortAndANameThatDoesNotResolveSayWhat() throws {
+        let fixtures = try Fixtures()
+        let xmpp = try XMPPServer(root: fixtures.root)
+        defer { xmpp.stop() }
+        let wrongPort = try Self.config(fixtures, xmpp, ["server": "xmpps://127.0.0.1:\(xmpp.server.port)"])
+        let handshake = try fixtures.share(["--config", wrongPort.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
+        #expect(handshake.status == 3)
+        #expect(handshake.err.contains("the TLS handshake with 127.0.0.1:\(xmpp.server.port) failed")
+                && handshake.err.contains("is this a direct-TLS port?"), "stderr: \(handshake.err)")
+        let nowhere = try Self.config(fixtures, xmpp, ["server": "xmpp://no-such-host.invalid:5222"])
+        let unresolved = try fixtures.share(["--config", nowhere.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
+        #expect(unresolved.status == 3)
+        #expect(unresolved.err.contains("cannot connect to no-such-host.invalid:5222: the name does not resolve"), "stderr: \(unresolved.err)")
     }
 
     @Test func anUntrustedCertificateNamesCaFile() throws {
@@ -279,12 +305,22 @@ final class XMPPServer {
         let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = \(hook.url)\n")
         let refused = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", "--text", "hi"])
         #expect(refused.status == 3)
-        #expect(refused.err.contains("team: the server answered HTTP 500: the webhook refuses this on purpose"), "stderr: \(refused.err)")
+        #expect(refused.err.contains("the server answered HTTP 500: the webhook refuses this on purpose"), "stderr: \(refused.err)")
         _ = try hook.next()
 
+        // Known before anything is sent: refused as bad input.
         let file = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", fixtures.pdf.path])
-        #expect(file.status == 3)
+        #expect(file.status == 2)
         #expect(file.err.contains("team is a Slack-style webhook, which takes text only; Q4 Projections.pdf cannot go there"), "stderr: \(file.err)")
+    }
+
+    @Test func aURLCommandsOutputIsNeverRepeated() throws {
+        let fixtures = try Fixtures()
+        let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl-command = printf 'hunter2-secret\\nhttps://x.example/'\n")
+        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", "--text", "hi"])
+        #expect(run.status == 3)
+        #expect(run.err.contains("[message.team] url-command's first line is not an http:// or https:// address"), "stderr: \(run.err)")
+        #expect(!run.err.contains("hunter2"), "a secret is never repeated: \(run.err)")
     }
 
     @Test func aNameThatIsNeitherAJIDNorAWebhookIsRefused() throws {
@@ -337,6 +373,7 @@ final class XMPPServer {
         let q = TmuxSession.quote
         let session = try TmuxSession(([try Share.binary().path, "--config", config.path, "--activity", "message", "--json", "--text", "lunch?"])
             .map(q).joined(separator: " "), width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)
+        defer { session.close() }
         try session.waitFor("To:")
         try session.sendLiteral("bo")
         let offered = try session.waitFor("Bob Builder <bob@localhost>")

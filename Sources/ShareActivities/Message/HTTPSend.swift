@@ -8,7 +8,8 @@ import Glibc
 /// XMPP upload slot, a webhook's POST. The certificate is checked
 /// (`caFile` adds a private CA), a file is streamed from disk, redirects
 /// are not followed (the address is where the bytes go), and a refusal
-/// says the status and the start of the server's answer.
+/// says the status and the start of the server's answer. The address is
+/// never repeated in a message: a webhook's address is its secret.
 struct HTTPSend {
     /// Why a request failed, in words for people.
     struct Failure: Error, Sendable {
@@ -24,6 +25,7 @@ struct HTTPSend {
     var method = "POST"
     /// `https` only (upload slots), or `http,https` (a webhook on the local network).
     var protocols = "https"
+    /// A PEM file of the certificates to trust instead of the system's (a private server).
     var caFile: String?
     /// How long the server may stay silent before the request is given up.
     var stallSeconds = 60
@@ -33,7 +35,7 @@ struct HTTPSend {
     func send(_ body: Body, to url: String, headers: [(String, String)]) throws(Failure) -> Int {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         guard protocols.split(separator: ",").contains(where: { $0 == scheme }) else {
-            throw Failure(reason: "the address is not \(protocols.split(separator: ",").joined(separator: " or ")): \(url.prefix(80))")
+            throw Failure(reason: "the address is not an \(protocols.split(separator: ",").joined(separator: " or ")) address")
         }
         var loadError = [CChar](repeating: 0, count: 256)
         guard share_curl_load(&loadError, loadError.count) == 0 else {
@@ -52,8 +54,8 @@ struct HTTPSend {
         guard let handle = share_curl_easy_init() else { throw Failure(reason: "libcurl could not start") }
         defer { share_curl_easy_cleanup(handle) }
         var list: UnsafeMutablePointer<curl_slist>?
-        // No header may break a line: a value that would is left out.
-        for (name, value) in headers where !(name + value).contains(where: { $0 == "\r" || $0 == "\n" }) {
+        // No header may break a line (bytes, not characters: "\r\n" is one Character): a value that would is left out.
+        for (name, value) in headers where HTTPSend.isOneLine(name) && HTTPSend.isOneLine(value) {
             list = share_curl_slist_append(list, "\(name): \(value)")
         }
         // libcurl would send "Expect: 100-continue" and wait for it; these servers answer at once.
@@ -91,7 +93,10 @@ struct HTTPSend {
                     return size * count
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(source).toOpaque())
-                return share_curl_easy_perform(handle)
+                let code = share_curl_easy_perform(handle)
+                // The buffer lives only in this closure; the handle outlives it.
+                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+                return code
             }
         }
         var status = 0
@@ -110,6 +115,11 @@ struct HTTPSend {
             throw Failure(reason: "the server answered HTTP \(status)" + (answer.isEmpty ? "" : ": \(answer.prefix(200))"))
         }
         return status
+    }
+
+    /// Whether a header's name or value holds no CR, LF or NUL byte.
+    static func isOneLine(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
     }
 
     /// What is sent, for libcurl's read callback, and the start of the answer.

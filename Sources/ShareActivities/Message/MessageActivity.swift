@@ -80,7 +80,10 @@ public final class MessageActivity: SystemActivity, FormValidating {
             if index == entries.count - 1, let typing, offered.contains(where: { $0.lowercased().contains(typing) }) { return false }
             return !XMPPAddress.isBareJID(recipient) && !settings.webhooks.contains { $0.name == recipient }
         }.map(\.element)
-        return bad.first.map { Localization.text("'%@' is not a JID (name@example.com) nor a webhook", $0) }
+        return bad.first.map {
+            settings.webhooks.isEmpty ? Localization.text("'%@' is not a JID (name@example.com)", $0)
+                : Localization.text("'%@' is not a JID (name@example.com) nor a webhook", $0)
+        }
     }
 
     /// What To offers as one types: the contacts' XMPP addresses (with an
@@ -134,13 +137,16 @@ public final class MessageActivity: SystemActivity, FormValidating {
             session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "no recipient: give --to JID or a webhook's name"))
             return
         }
-        let route: Route
-        do { route = try self.route(to) } catch {
-            session.fail(error)
-            return
-        }
         let uploads: [XMPPDelivery.Upload]
-        do { uploads = try files(session, fromForm: fromForm) } catch {
+        let route: Route
+        do throws(ActivityError) {
+            uploads = try files(session, fromForm: fromForm)
+            route = try self.route(to)
+            // What a webhook cannot take is known now: refused before anyone gets anything.
+            if let refusal = route.webhooks.lazy.compactMap({ $0.refusal(of: uploads) }).first {
+                throw ActivityError(code: ActivityError.Code.invalidInput, message: refusal)
+            }
+        } catch {
             session.fail(error)
             return
         }
@@ -155,15 +161,26 @@ public final class MessageActivity: SystemActivity, FormValidating {
             MessageActivity.deliver(route, subject: subject, text: text, urls: urls, files: uploads, settings: settings)
         }.value
         let reached = delivered.filter { $0.refusal == nil }
-        let refused = delivered.filter { $0.refusal != nil }.map { "\($0.recipient): \($0.refusal ?? "")" }
+        // One line per reason, naming everyone it stopped (a connection that failed stops all the JIDs at once).
+        var reasons: [(refusal: String, recipients: [String])] = []
+        for refused in delivered {
+            guard let refusal = refused.refusal else { continue }
+            if let index = reasons.firstIndex(where: { $0.refusal == refusal }) {
+                reasons[index].recipients.append(refused.recipient)
+            } else {
+                reasons.append((refusal, [refused.recipient]))
+            }
+        }
+        let words = reasons.map { "\($0.recipients.joined(separator: ", ")): \($0.refusal)" }
         guard !reached.isEmpty else {
             let configuration = delivered.contains { $0.refusal?.hasPrefix("[message") == true }
             session.fail(ActivityError(code: configuration ? ActivityError.Code.configuration : ActivityError.Code.sendFailed,
-                                       message: refused.count == 1 ? String(refused[0].drop { $0 != ":" }.dropFirst(2)) : refused.joined(separator: "; ")))
+                                       message: reasons.count == 1 && delivered.allSatisfy(\.sessionFailed) ? reasons[0].refusal
+                                           : "nobody got the message: " + words.joined(separator: "; ")))
             return
         }
         session.finish(.sent, returnedItems: reached.flatMap(\.messageIDs).map { .text($0) },
-                       warnings: refused.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient))
+                       warnings: words.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient))
     }
 
     /// Where a share goes: XMPP addresses, and webhooks by name.
@@ -238,7 +255,7 @@ public final class MessageActivity: SystemActivity, FormValidating {
                                                host: account.host, port: account.port)
                 delivered += try XMPPDelivery(account: login, timeout: settings.networkTimeout).deliver(text: text, files: files, to: route.jids)
             } catch {
-                delivered += route.jids.map { XMPPDelivery.Delivered(recipient: $0, messageIDs: [], refusal: error.message) }
+                delivered += route.jids.map { XMPPDelivery.Delivered(recipient: $0, messageIDs: [], refusal: error.message, sessionFailed: true) }
             }
         }
         for hook in route.webhooks {
@@ -246,7 +263,7 @@ public final class MessageActivity: SystemActivity, FormValidating {
                 try hook.deliver(try hook.requests(subject: subject, text: text, urls: urls, files: files), commandTimeout: settings.commandTimeout)
                 delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: []))
             } catch {
-                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: [], refusal: error.message))
+                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: [], refusal: error.message, sessionFailed: true))
             }
         }
         return delivered

@@ -73,14 +73,27 @@ public struct Webhook: Sendable, Equatable {
         }
     }
 
+    /// Why this webhook cannot take `files`, if it cannot: known before anything is sent.
+    func refusal(of files: [XMPPDelivery.Upload]) -> String? {
+        switch kind {
+        case .slack:
+            return files.first.map { "\(name) is a Slack-style webhook, which takes text only; \($0.name) cannot go there" }
+        case .json:
+            return files.first { $0.size > Webhook.jsonFileLimit }.map {
+                "\($0.name) is \(ByteCount.words(Int64($0.size))); the json webhook \(name) carries files up to "
+                    + ByteCount.words(Int64(Webhook.jsonFileLimit))
+            }
+        case .ntfy:
+            return nil
+        }
+    }
+
     /// The requests that carry `text` (and `urls`, already in the text) and
     /// `files` to this webhook, or why it cannot take them.
     func requests(subject: String?, text: String, urls: [String], files: [XMPPDelivery.Upload]) throws(XMPPFailure) -> [Request] {
+        if let refusal = refusal(of: files) { throw XMPPFailure(kind: .protocol, message: refusal) }
         switch kind {
         case .slack:
-            if let file = files.first {
-                throw XMPPFailure(kind: .protocol, message: "\(name) is a Slack-style webhook, which takes text only; \(file.name) cannot go there")
-            }
             let text = subject.map { "*\($0)*\n" + text } ?? text
             return [Request(method: "POST", headers: [("Content-Type", "application/json")],
                             body: .bytes(Array(JSONValue.object([("text", .string(text))]).serialized.utf8)))]
@@ -100,10 +113,6 @@ public struct Webhook: Sendable, Equatable {
         case .json:
             var attached: [JSONValue] = []
             for file in files {
-                guard file.size <= Webhook.jsonFileLimit else {
-                    throw XMPPFailure(kind: .protocol, message: "\(file.name) is \(ByteCount.words(Int64(file.size))); a json webhook carries files up to "
-                        + ByteCount.words(Int64(Webhook.jsonFileLimit)))
-                }
                 guard let data = FileManager.default.contents(atPath: file.path), data.count == file.size else {
                     throw XMPPFailure(kind: .protocol, message: "cannot read \(file.path)")
                 }
@@ -128,8 +137,15 @@ public struct Webhook: Sendable, Equatable {
         if let url {
             address = url
         } else {
-            do { address = try PasswordCommand.run(urlCommand ?? "", timeout: commandTimeout, section: "message.\(name)") } catch {
+            do {
+                address = try PasswordCommand.run(urlCommand ?? "", timeout: commandTimeout, section: "message").trimmingWhitespace()
+            } catch {
                 throw XMPPFailure(kind: .protocol, message: "[message.\(name)] url-command: " + error.message.replacingPrefix("password-command ", with: ""))
+            }
+            // Its output is a secret: never repeated, even when it is not an address.
+            let scheme = address.prefix { $0 != ":" }.lowercased()
+            guard (scheme == "http" || scheme == "https") && address.contains("://") else {
+                throw XMPPFailure(kind: .protocol, message: "[message.\(name)] url-command's first line is not an http:// or https:// address")
             }
         }
         for request in requests {
@@ -140,7 +156,7 @@ public struct Webhook: Sendable, Equatable {
             do {
                 try HTTPSend(method: request.method, protocols: "http,https", caFile: caFile).send(body, to: address, headers: request.headers)
             } catch {
-                throw XMPPFailure(kind: .protocol, message: "\(name): \(error.reason)")
+                throw XMPPFailure(kind: .protocol, message: error.reason)
             }
         }
     }

@@ -98,6 +98,10 @@ final class XMPPClient {
         var complaints: [String] = []
         /// The connection's socket error (an errno), when it failed.
         var socketError: Int32 = 0
+        /// Whether a TCP connection was made (libstrophe may try several addresses first).
+        var connectedSocket = false
+        /// Why TLS could not start (OpenSSL's words), when it could not.
+        var tlsFailure: String?
         var streamError: String?
         /// The server's SASL `<failure>` as libstrophe logged it.
         var saslFailure: String?
@@ -111,15 +115,19 @@ final class XMPPClient {
         var acknowledged = 0
     }
 
-    /// The certificate the last handshake refused (libstrophe's handler has no context pointer).
-    private static let refusedCertificate = Mutex<String?>(nil)
+    /// Why a handshake refused the server's certificate, by the thread that
+    /// drove it: libstrophe's handler has no context pointer (and in 0.12
+    /// `xmpp_tlscert_get_conn` answers NULL there), but it runs inside
+    /// `xmpp_run_once`, on the thread of the session's calls.
+    private static let refusedCertificates = Mutex<[UInt: String]>([:])
 
     let account: Account
     private let library: UnsafePointer<share_strophe>
     private let context: OpaquePointer
     private let connection: OpaquePointer
     private let events = Events()
-    private var logger: xmpp_log_t
+    /// The log handler libstrophe keeps a pointer to until the context is freed.
+    private let logger: UnsafeMutablePointer<xmpp_log_t>
     private var closed = false
     /// Stanzas sent since the session started (what stream management counts).
     private var sent = 0
@@ -134,7 +142,8 @@ final class XMPPClient {
         }
         self.library = library
         self.account = account
-        logger = xmpp_log_t(handler: { userdata, level, area, message in
+        logger = UnsafeMutablePointer<xmpp_log_t>.allocate(capacity: 1)
+        logger.initialize(to: xmpp_log_t(handler: { userdata, level, area, message in
             guard let userdata, let message else { return }
             let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
             let text = String(cString: message)
@@ -142,19 +151,30 @@ final class XMPPClient {
                 let area = area.map { String(cString: $0) } ?? ""
                 events.complaints.append((area.isEmpty ? "" : area + ": ") + text)
             } else if text.hasPrefix("connection failed, error ") {
-                // libstrophe says why a connection failed only here: its handler gets no error.
+                // libstrophe says why a connection failed only here: its handler gets no errno.
                 events.socketError = Int32(text.dropFirst("connection failed, error ".count).prefix { $0.isNumber }) ?? 0
-            } else if text.contains("<failure") && text.contains("urn:ietf:params:xml:ns:xmpp-sasl") {
-                // The server's answer to the login (nothing of ours: only what was received is kept).
+            } else if text == "connection successful" {
+                // A later address answered: an earlier one's error is not the story.
+                events.connectedSocket = true
+                events.socketError = 0
+            } else if text.hasPrefix("error:"), area.map({ String(cString: $0) }) == "tls" {
+                // OpenSSL's reason ("error:0A00010B:SSL routines::wrong version number").
+                events.tlsFailure = String(text.split(separator: ":").last ?? Substring(text))
+            } else if text.hasPrefix("Couldn't start TLS") {
+                events.tlsFailure = events.tlsFailure ?? "the handshake failed"
+            } else if text.hasPrefix("RECV: "), text.contains("<failure"), text.contains("urn:ietf:params:xml:ns:xmpp-sasl") {
+                // The server's answer to the login (only what was received is kept: what was sent holds the password).
                 events.saslFailure = text
             }
-        }, userdata: Unmanaged.passUnretained(events).toOpaque())
-        guard let context = withUnsafePointer(to: &logger, { library.pointee.xmpp_ctx_new(nil, $0) }) else {
+        }, userdata: Unmanaged.passUnretained(events).toOpaque()))
+        guard let context = library.pointee.xmpp_ctx_new(nil, logger) else {
+            logger.deallocate()
             throw XMPPFailure(kind: .connection, message: "libstrophe could not start")
         }
         self.context = context
         guard let connection = library.pointee.xmpp_conn_new(context) else {
             library.pointee.xmpp_ctx_free(context)
+            logger.deallocate()
             throw XMPPFailure(kind: .connection, message: "libstrophe could not start")
         }
         self.connection = connection
@@ -163,6 +183,8 @@ final class XMPPClient {
     deinit {
         _ = library.pointee.xmpp_conn_release(connection)
         library.pointee.xmpp_ctx_free(context)
+        logger.deallocate()
+        _ = XMPPClient.refusedCertificates.withLock { $0.removeValue(forKey: UInt(pthread_self())) }
     }
 
     /// Connects, secures and logs in as `account`, within `timeout` seconds.
@@ -175,18 +197,19 @@ final class XMPPClient {
     private func open(timeout: Double) throws(XMPPFailure) {
         let strophe = library.pointee
         let flags = account.directTLS ? XMPP_CONN_FLAG_LEGACY_SSL : XMPP_CONN_FLAG_MANDATORY_TLS
-        _ = strophe.xmpp_conn_set_flags(connection, Int(flags))
+        guard strophe.xmpp_conn_set_flags(connection, Int(flags)) == XMPP_EOK else {
+            throw XMPPFailure(kind: .tls, message: "libstrophe would not require TLS; nothing was sent")
+        }
         strophe.xmpp_conn_set_jid(connection, account.jid)
         strophe.xmpp_conn_set_pass(connection, account.password)
         if let caFile = account.caFile { strophe.xmpp_conn_set_cafile(connection, caFile) }
-        XMPPClient.refusedCertificate.withLock { $0 = nil }
+        _ = XMPPClient.refusedCertificates.withLock { $0.removeValue(forKey: UInt(pthread_self())) }
         strophe.xmpp_conn_set_certfail_handler(connection) { certificate, reason in
-            // Refuse, and remember why: the verification has failed.
+            // Refuse, and remember why, for the connection it was: the verification has failed.
             let subject = certificate.flatMap { XMPPClient.loadedLibrary?.pointee.xmpp_tlscert_get_string($0, XMPP_CERT_SUBJECT) }
                 .map { String(cString: $0) }
-            XMPPClient.refusedCertificate.withLock {
-                $0 = (reason.map { String(cString: $0) } ?? "not trusted") + (subject.map { " (\($0))" } ?? "")
-            }
+            let why = (reason.map { String(cString: $0) } ?? "not trusted") + (subject.map { " (\($0))" } ?? "")
+            XMPPClient.refusedCertificates.withLock { $0[UInt(pthread_self())] = why }
             return 0
         }
         let handler: xmpp_conn_handler = { _, event, error, streamError, userdata in
@@ -196,8 +219,16 @@ final class XMPPClient {
             case XMPP_CONN_CONNECT: events.state = .connected
             default:
                 events.state = .closed
-                if error != 0 { events.socketError = error }
-                if let streamError, let text = streamError.pointee.text { events.streamError = String(cString: text) }
+                // `error` is an errno for a socket, OpenSSL's code for TLS: the log said which (above).
+                if let streamError {
+                    let text = streamError.pointee.text.map { String(cString: $0) }
+                    // The condition is the error element's first child (<host-unknown/>); the text is optional.
+                    let condition = streamError.pointee.stanza.flatMap { stanza -> String? in
+                        guard let library = XMPPClient.loadedLibrary else { return nil }
+                        return XMPPClient.element(stanza, library).children.first { $0.name != "text" }?.name
+                    }
+                    events.streamError = [condition, text].compactMap { $0 }.joined(separator: ": ")
+                }
             }
         }
         // Stream management (XEP-0198), which libstrophe turns on where the server offers it.
@@ -211,7 +242,10 @@ final class XMPPClient {
                                         Unmanaged.passUnretained(events).toOpaque())
         }
         guard started == XMPP_EOK else {
-            throw XMPPFailure(kind: .connection, message: "cannot connect as \(account.jid): libstrophe refused to start (\(started))")
+            // Names are resolved before anything is sent: XMPP_EINT is a name that does not resolve.
+            throw XMPPFailure(kind: .connection, message: started == XMPP_EINT
+                ? "cannot connect to \(server): the name does not resolve (check [message] server or the JID's domain)"
+                : "cannot connect as \(account.jid): libstrophe refused to start (\(started))")
         }
         run(until: { events.state != .connecting }, timeout: timeout)
         switch events.state {
@@ -235,8 +269,10 @@ final class XMPPClient {
                 let events = Unmanaged<Events>.fromOpaque(userdata).takeUnretainedValue()
                 // libstrophe's handlers have no library pointer: the table is loaded already.
                 guard let library = XMPPClient.loadedLibrary else { return 1 }
+                // Only a message that came back is read whole.
+                guard library.pointee.xmpp_stanza_get_type(stanza).map({ String(cString: $0) }) == "error" else { return 1 }
                 let element = XMPPClient.element(stanza, library)
-                if element.attributes["type"] == "error", let id = element.attributes["id"] { events.bounced[id] = element }
+                if let id = element.attributes["id"] { events.bounced[id] = element }
                 return 1
             }, nil, "message", nil, Unmanaged.passUnretained(events).toOpaque())
         }
@@ -260,24 +296,31 @@ final class XMPPClient {
 
     /// Why the connection closed before or during login, from what libstrophe saw.
     private func failure() -> XMPPFailure {
-        if let refused = XMPPClient.refusedCertificate.withLock({ $0 }) {
+        if let refused = XMPPClient.refusedCertificates.withLock({ $0[UInt(pthread_self())] }) {
             return XMPPFailure(kind: .tls, message: "certificate verification failed for \(server): \(refused) (set ca-file for a private server)")
         }
         let said = events.complaints.joined(separator: "; ")
-        if events.socketError != 0 {
+        if events.socketError != 0 && !events.connectedSocket {
             let reason = String(cString: strerror(events.socketError))
             return XMPPFailure(kind: .connection, message: "cannot connect to \(server): \(reason.prefix(1).lowercased() + reason.dropFirst())")
         }
-        let lowered = said.lowercased()
-        if events.saslFailure != nil || lowered.contains("cannot authenticate") {
+        if let tls = events.tlsFailure, tls.contains("certificate verify failed") {
+            // OpenSSL refused the certificate before libstrophe asked the handler.
+            return XMPPFailure(kind: .tls, message: "certificate verification failed for \(server): \(tls) (set ca-file for a private server)")
+        }
+        if let tls = events.tlsFailure {
+            let hint = account.directTLS ? " (is this a direct-TLS port? xmpp://HOST:PORT is STARTTLS)" : ""
+            return XMPPFailure(kind: .tls, message: "the TLS handshake with \(server) failed: \(tls)\(hint)")
+        }
+        if events.saslFailure != nil {
             return XMPPFailure(kind: .authentication,
                                message: "authentication failed for \(account.jid): the server refused the name or password (check password-command)")
         }
-        if lowered.contains("tls") {
-            return XMPPFailure(kind: .tls, message: "TLS with \(server) failed: \(said)")
+        if said.lowercased().contains("cannot authenticate") {
+            return XMPPFailure(kind: .authentication, message: "authentication failed for \(account.jid): the server offers no login method share can use")
         }
         if let streamError = events.streamError {
-            return XMPPFailure(kind: .protocol, message: "\(server) closed the stream: \(streamError)")
+            return XMPPFailure(kind: .protocol, message: "\(server) closed the stream: \(streamError.isEmpty ? "no reason given" : streamError)")
         }
         return XMPPFailure(kind: .protocol, message: "\(server) closed the connection" + (said.isEmpty ? "" : ": \(said)"))
     }
@@ -337,6 +380,9 @@ final class XMPPClient {
         throw XMPPFailure(kind: .protocol, message: "\(server) did not answer within \(Int(timeout)) s")
     }
 
+    /// Whether the session is still up.
+    var isConnected: Bool { events.state == .connected }
+
     /// The messages sent so far that came back as errors, by id.
     var bouncedMessages: [String: XMLElement] { events.bounced }
 
@@ -388,8 +434,10 @@ enum XMPPAddress {
     }
 
     /// Whether `text` is a bare JID share can send to: `local@domain`, a
-    /// local part without spaces or `"&'/:<>@`, a domain of at least one
-    /// dot-separated label, nothing over 1023 bytes a part.
+    /// local part without spaces, controls or `"&'/:<>@`, a domain of
+    /// dot-separated labels (letters, digits, hyphens; non-ASCII letters
+    /// for an international name) or an IP literal in brackets, neither
+    /// part over 1023 bytes.
     static func isBareJID(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, let local = parts.first, let domain = parts.last, !local.isEmpty, !domain.isEmpty,
@@ -397,9 +445,17 @@ enum XMPPAddress {
         let forbidden: Set<Unicode.Scalar> = ["\"", "&", "'", "/", ":", "<", ">", "@"]
         guard !local.unicodeScalars.contains(where: { forbidden.contains($0) || $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
         else { return false }
-        guard !domain.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || "/@\\\"<>".unicodeScalars.contains($0) })
-        else { return false }
-        return !domain.split(separator: ".", omittingEmptySubsequences: false).contains { $0.isEmpty }
+        if domain.hasPrefix("[") {
+            return domain.hasSuffix("]") && domain.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
+                && domain.count > 2
+        }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.allSatisfy { label in
+            !label.isEmpty && label.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII ? (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+                    : (scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.properties.generalCategory == .nonspacingMark)
+            }
+        }
     }
 }
 

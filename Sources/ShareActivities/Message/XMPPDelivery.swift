@@ -26,8 +26,12 @@ struct XMPPDelivery {
     struct Delivered: Sendable, Equatable {
         var recipient: String
         var messageIDs: [String]
-        /// The server's refusal (`service-unavailable: …`), when it bounced.
+        /// The server's refusal (`service-unavailable: …`), when it bounced,
+        /// or why nothing reached it.
         var refusal: String?
+        /// Whether the refusal was the whole session's (no connection, a
+        /// webhook's error), not the recipient's own.
+        var sessionFailed = false
     }
 
     /// The server's upload service and its limit.
@@ -113,8 +117,15 @@ struct XMPPDelivery {
         let candidates = [client.domain] + (items.child("query")?.children("item").compactMap { $0.attributes["jid"] } ?? [])
         for jid in candidates {
             let infoID = client.makeID()
-            let info = try client.query("<iq type='get' id='\(XMLElement.escape(infoID))' to='\(XMLElement.escape(jid))'>"
+            // An item that does not answer (a remote component) is not the upload service; the connection failing is a failure.
+            let info: XMLElement
+            do {
+                info = try client.query("<iq type='get' id='\(XMLElement.escape(infoID))' to='\(XMLElement.escape(jid))'>"
                                         + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>", id: infoID, timeout: timeout)
+            } catch {
+                if client.isConnected { continue }
+                throw error
+            }
             if let service = XMPPDelivery.uploadService(jid: jid, info: info) { return service }
         }
         return nil
