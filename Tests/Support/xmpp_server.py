@@ -17,7 +17,6 @@ child, with all of its state in DIR, a fresh folder the test owns:
   DIR/data/             accounts, rosters, offline messages, uploaded files
   DIR/prosody.log       prosody's log at level debug: print it when a test
                         fails
-  DIR/prosody.pid       prosody's pid while it runs
   DIR/https-port        the HTTPS port of the upload service, as text
   DIR/direct-tls-port   a second client port speaking TLS from the first
                         byte (XEP-0368 direct TLS), same certificate, as text
@@ -237,7 +236,6 @@ def write_config(directory, port, https_port, upload_limit, client_tls, direct_p
 run_as_root = true
 -- In the foreground: prosody is started with -F (the config option
 -- "daemonize" is deprecated in 0.12).
-pidfile = {path("prosody.pid")}
 data_path = {path("data")}
 -- Only this folder, so that no certificate of the system's is picked up.
 certificates = {path("certs")}
@@ -262,7 +260,9 @@ authentication = "internal_hashed"
 storage = "internal"
 
 modules_enabled = {{ {modules} }}
-modules_disabled = {{ "s2s" }}
+-- No s2s; no mod_posix (a child of this script, in the foreground: no
+-- daemon, no pidfile; SIGTERM ends it).
+modules_disabled = {{ "s2s"; "posix" }}
 
 VirtualHost "{DOMAIN}"
 
