@@ -249,7 +249,7 @@ public final class MessageActivity: SystemActivity, FormValidating {
                 do throws(PasswordCommand.Failure) {
                     password = try PasswordCommand.run(account.passwordCommand, timeout: settings.commandTimeout, section: "message")
                 } catch {
-                    throw XMPPFailure(kind: .authentication, message: "[message] \(error.message)")
+                    throw XMPPFailure(message: "[message] \(error.message)")
                 }
                 let login = XMPPClient.Account(jid: account.jid, password: password, caFile: account.caFile, directTLS: account.directTLS,
                                                host: account.host, port: account.port)

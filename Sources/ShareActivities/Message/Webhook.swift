@@ -57,20 +57,10 @@ public struct Webhook: Sendable, Equatable {
     }
 
     /// One request of a delivery.
-    struct Request: Equatable {
+    struct Request {
         var method: String
         var headers: [(String, String)]
-        var body: Body
-
-        enum Body: Equatable {
-            case bytes([UInt8])
-            case file(path: String, size: Int)
-        }
-
-        static func == (left: Request, right: Request) -> Bool {
-            left.method == right.method && left.body == right.body
-                && left.headers.map { "\($0.0): \($0.1)" } == right.headers.map { "\($0.0): \($0.1)" }
-        }
+        var body: HTTPSend.Body
     }
 
     /// Why this webhook cannot take `files`, if it cannot: known before anything is sent.
@@ -91,7 +81,7 @@ public struct Webhook: Sendable, Equatable {
     /// The requests that carry `text` (and `urls`, already in the text) and
     /// `files` to this webhook, or why it cannot take them.
     func requests(subject: String?, text: String, urls: [String], files: [XMPPDelivery.Upload]) throws(XMPPFailure) -> [Request] {
-        if let refusal = refusal(of: files) { throw XMPPFailure(kind: .protocol, message: refusal) }
+        if let refusal = refusal(of: files) { throw XMPPFailure(message: refusal) }
         switch kind {
         case .slack:
             let text = subject.map { "*\($0)*\n" + text } ?? text
@@ -114,7 +104,7 @@ public struct Webhook: Sendable, Equatable {
             var attached: [JSONValue] = []
             for file in files {
                 guard let data = FileManager.default.contents(atPath: file.path), data.count == file.size else {
-                    throw XMPPFailure(kind: .protocol, message: "cannot read \(file.path)")
+                    throw XMPPFailure(message: "cannot read \(file.path)")
                 }
                 attached.append(.object([("name", .string(file.name)), ("type", .string(file.contentType)), ("size", .number(file.size)),
                                          ("base64", .string(data.base64EncodedString()))]))
@@ -140,23 +130,20 @@ public struct Webhook: Sendable, Equatable {
             do {
                 address = try PasswordCommand.run(urlCommand ?? "", timeout: commandTimeout, section: "message").trimmingWhitespace()
             } catch {
-                throw XMPPFailure(kind: .protocol, message: "[message.\(name)] url-command: " + error.message.replacingPrefix("password-command ", with: ""))
+                throw XMPPFailure(message: "[message.\(name)] url-command: " + error.message.replacingPrefix("password-command ", with: ""))
             }
             // Its output is a secret: never repeated, even when it is not an address.
             let scheme = address.prefix { $0 != ":" }.lowercased()
             guard (scheme == "http" || scheme == "https") && address.contains("://") else {
-                throw XMPPFailure(kind: .protocol, message: "[message.\(name)] url-command's first line is not an http:// or https:// address")
+                throw XMPPFailure(message: "[message.\(name)] url-command's first line is not an http:// or https:// address")
             }
         }
         for request in requests {
-            let body: HTTPSend.Body = switch request.body {
-            case .bytes(let bytes): .bytes(bytes)
-            case .file(let path, let size): .file(path: path, size: size)
-            }
             do {
-                try HTTPSend(method: request.method, protocols: "http,https", caFile: caFile).send(body, to: address, headers: request.headers)
+                try HTTPSend(method: request.method, protocols: "http,https", caFile: caFile).send(request.body, to: address,
+                                                                                                 headers: request.headers)
             } catch {
-                throw XMPPFailure(kind: .protocol, message: error.reason)
+                throw XMPPFailure(message: error.reason)
             }
         }
     }

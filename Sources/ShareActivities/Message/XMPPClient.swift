@@ -55,18 +55,6 @@ struct XMLElement: Sendable, Equatable {
 
 /// Why an XMPP session failed, in words for people.
 struct XMPPFailure: Error, Sendable, Equatable {
-    enum Kind: Sendable, Equatable {
-        /// No connection: the server is down, the name does not resolve.
-        case connection
-        /// TLS: no STARTTLS, or a certificate that does not verify.
-        case tls
-        /// The server refused the account's name or password.
-        case authentication
-        /// The server answered something share cannot use, or nothing in time.
-        case `protocol`
-    }
-
-    var kind: Kind
     var message: String
 }
 
@@ -138,7 +126,7 @@ final class XMPPClient {
     /// Loads libstrophe and makes a connection object (nothing is sent yet).
     private init(account: Account) throws(XMPPFailure) {
         guard let library = XMPPClient.loaded.table else {
-            throw XMPPFailure(kind: .connection, message: "cannot load libstrophe (\(XMPPClient.loaded.problem)); install it: apt install libstrophe0")
+            throw XMPPFailure(message: "cannot load libstrophe (\(XMPPClient.loaded.problem)); install it: apt install libstrophe0")
         }
         self.library = library
         self.account = account
@@ -169,13 +157,13 @@ final class XMPPClient {
         }, userdata: Unmanaged.passUnretained(events).toOpaque()))
         guard let context = library.pointee.xmpp_ctx_new(nil, logger) else {
             logger.deallocate()
-            throw XMPPFailure(kind: .connection, message: "libstrophe could not start")
+            throw XMPPFailure(message: "libstrophe could not start")
         }
         self.context = context
         guard let connection = library.pointee.xmpp_conn_new(context) else {
             library.pointee.xmpp_ctx_free(context)
             logger.deallocate()
-            throw XMPPFailure(kind: .connection, message: "libstrophe could not start")
+            throw XMPPFailure(message: "libstrophe could not start")
         }
         self.connection = connection
     }
@@ -198,7 +186,7 @@ final class XMPPClient {
         let strophe = library.pointee
         let flags = account.directTLS ? XMPP_CONN_FLAG_LEGACY_SSL : XMPP_CONN_FLAG_MANDATORY_TLS
         guard strophe.xmpp_conn_set_flags(connection, Int(flags)) == XMPP_EOK else {
-            throw XMPPFailure(kind: .tls, message: "libstrophe would not require TLS; nothing was sent")
+            throw XMPPFailure(message: "libstrophe would not require TLS; nothing was sent")
         }
         strophe.xmpp_conn_set_jid(connection, account.jid)
         strophe.xmpp_conn_set_pass(connection, account.password)
@@ -243,20 +231,20 @@ final class XMPPClient {
         }
         guard started == XMPP_EOK else {
             // Names are resolved before anything is sent: XMPP_EINT is a name that does not resolve.
-            throw XMPPFailure(kind: .connection, message: started == XMPP_EINT
+            throw XMPPFailure(message: started == XMPP_EINT
                 ? "cannot connect to \(server): the name does not resolve (check [message] server or the JID's domain)"
                 : "cannot connect as \(account.jid): libstrophe refused to start (\(started))")
         }
         run(until: { events.state != .connecting }, timeout: timeout)
         switch events.state {
         case .connecting:
-            throw XMPPFailure(kind: .connection, message: "no answer from \(server) within \(Int(timeout)) s")
+            throw XMPPFailure(message: "no answer from \(server) within \(Int(timeout)) s")
         case .closed:
             throw failure()
         case .connected:
             guard strophe.xmpp_conn_is_secured(connection) == 1 else {
                 close()
-                throw XMPPFailure(kind: .tls, message: "the connection to \(server) is not encrypted; share does not send without TLS")
+                throw XMPPFailure(message: "the connection to \(server) is not encrypted; share does not send without TLS")
             }
             strophe.xmpp_handler_add(connection, { _, stanza, userdata in
                 guard let stanza, let userdata, let library = XMPPClient.loadedLibrary else { return 1 }
@@ -297,32 +285,31 @@ final class XMPPClient {
     /// Why the connection closed before or during login, from what libstrophe saw.
     private func failure() -> XMPPFailure {
         if let refused = XMPPClient.refusedCertificates.withLock({ $0[UInt(pthread_self())] }) {
-            return XMPPFailure(kind: .tls, message: "certificate verification failed for \(server): \(refused) (set ca-file for a private server)")
+            return XMPPFailure(message: "certificate verification failed for \(server): \(refused) (set ca-file for a private server)")
         }
         let said = events.complaints.joined(separator: "; ")
         if events.socketError != 0 && !events.connectedSocket {
             let reason = String(cString: strerror(events.socketError))
-            return XMPPFailure(kind: .connection, message: "cannot connect to \(server): \(reason.prefix(1).lowercased() + reason.dropFirst())")
+            return XMPPFailure(message: "cannot connect to \(server): \(reason.prefix(1).lowercased() + reason.dropFirst())")
         }
         if let tls = events.tlsFailure, tls.contains("certificate verify failed") {
             // OpenSSL refused the certificate before libstrophe asked the handler.
-            return XMPPFailure(kind: .tls, message: "certificate verification failed for \(server): \(tls) (set ca-file for a private server)")
+            return XMPPFailure(message: "certificate verification failed for \(server): \(tls) (set ca-file for a private server)")
         }
         if let tls = events.tlsFailure {
             let hint = account.directTLS ? " (is this a direct-TLS port? xmpp://HOST:PORT is STARTTLS)" : ""
-            return XMPPFailure(kind: .tls, message: "the TLS handshake with \(server) failed: \(tls)\(hint)")
+            return XMPPFailure(message: "the TLS handshake with \(server) failed: \(tls)\(hint)")
         }
         if events.saslFailure != nil {
-            return XMPPFailure(kind: .authentication,
-                               message: "authentication failed for \(account.jid): the server refused the name or password (check password-command)")
+            return XMPPFailure(message: "authentication failed for \(account.jid): the server refused the name or password (check password-command)")
         }
         if said.lowercased().contains("cannot authenticate") {
-            return XMPPFailure(kind: .authentication, message: "authentication failed for \(account.jid): the server offers no login method share can use")
+            return XMPPFailure(message: "authentication failed for \(account.jid): the server offers no login method share can use")
         }
         if let streamError = events.streamError {
-            return XMPPFailure(kind: .protocol, message: "\(server) closed the stream: \(streamError.isEmpty ? "no reason given" : streamError)")
+            return XMPPFailure(message: "\(server) closed the stream: \(streamError.isEmpty ? "no reason given" : streamError)")
         }
-        return XMPPFailure(kind: .protocol, message: "\(server) closed the connection" + (said.isEmpty ? "" : ": \(said)"))
+        return XMPPFailure(message: "\(server) closed the connection" + (said.isEmpty ? "" : ": \(said)"))
     }
 
     /// Runs libstrophe's loop until `done` holds or `timeout` seconds passed.
@@ -344,7 +331,7 @@ final class XMPPClient {
     func send(_ xml: String) throws(XMPPFailure) {
         guard events.state == .connected else { throw failure() }
         guard let stanza = library.pointee.xmpp_stanza_new_from_string(context, xml) else {
-            throw XMPPFailure(kind: .protocol, message: "libstrophe could not read a stanza share made")
+            throw XMPPFailure(message: "libstrophe could not read a stanza share made")
         }
         library.pointee.xmpp_send(connection, stanza)
         _ = library.pointee.xmpp_stanza_release(stanza)
@@ -360,7 +347,7 @@ final class XMPPClient {
         run(until: { events.acknowledged >= sent || events.state != .connected }, timeout: timeout)
         guard events.acknowledged >= sent else {
             if events.state != .connected { throw failure() }
-            throw XMPPFailure(kind: .protocol, message: "\(server) acknowledged \(events.acknowledged) of \(sent) stanzas within \(Int(timeout)) s")
+            throw XMPPFailure(message: "\(server) acknowledged \(events.acknowledged) of \(sent) stanzas within \(Int(timeout)) s")
         }
     }
 
@@ -377,7 +364,7 @@ final class XMPPClient {
         run(until: { events.replies[id] != nil || events.state != .connected }, timeout: timeout)
         if let reply = events.replies.removeValue(forKey: id) { return reply }
         if events.state != .connected { throw failure() }
-        throw XMPPFailure(kind: .protocol, message: "\(server) did not answer within \(Int(timeout)) s")
+        throw XMPPFailure(message: "\(server) did not answer within \(Int(timeout)) s")
     }
 
     /// Whether the session is still up.

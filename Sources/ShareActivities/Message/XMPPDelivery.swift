@@ -55,11 +55,11 @@ struct XMPPDelivery {
         var links: [String] = []
         if !files.isEmpty {
             guard let service = try uploadService(client) else {
-                throw XMPPFailure(kind: .protocol, message: "\(client.domain) offers no HTTP File Upload (XEP-0363); files cannot be sent")
+                throw XMPPFailure(message: "\(client.domain) offers no HTTP File Upload (XEP-0363); files cannot be sent")
             }
             for file in files {
                 if let limit = service.maximumSize, file.size > limit {
-                    throw XMPPFailure(kind: .protocol, message: XMPPDelivery.tooLarge(file, limit: limit))
+                    throw XMPPFailure(message: XMPPDelivery.tooLarge(file, limit: limit))
                 }
             }
             for file in files { links.append(try upload(file, through: service, client)) }
@@ -161,7 +161,7 @@ struct XMPPDelivery {
             try HTTPSend(method: "PUT", caFile: account.caFile).send(.file(path: file.path, size: file.size), to: slot.put,
                                                                      headers: [("Content-Type", file.contentType)] + slot.headers)
         } catch {
-            throw XMPPFailure(kind: .protocol, message: "uploading \(file.name) failed: \(error.reason)")
+            throw XMPPFailure(message: "uploading \(file.name) failed: \(error.reason)")
         }
         return slot.get
     }
@@ -172,16 +172,16 @@ struct XMPPDelivery {
         if reply.attributes["type"] == "error" {
             if let refusal = reply.child("error")?.child("file-too-large", namespace: uploadNamespace) {
                 let limit = refusal.child("max-file-size").flatMap { Int($0.text.trimmingWhitespace()) }
-                throw XMPPFailure(kind: .protocol, message: limit.map { tooLarge(file, limit: $0) }
+                throw XMPPFailure(message: limit.map { tooLarge(file, limit: $0) }
                     ?? "\(file.name) is larger than the server takes (\(ByteCount.words(Int64(file.size))))")
             }
             let error = reply.error
-            throw XMPPFailure(kind: .protocol, message: "the server refused an upload slot for \(file.name): "
+            throw XMPPFailure(message: "the server refused an upload slot for \(file.name): "
                 + (error.map { $0.condition + ($0.text.map { " (\($0))" } ?? "") } ?? "an error"))
         }
         guard let slot = reply.child("slot", namespace: uploadNamespace), let put = slot.child("put")?.attributes["url"],
               let get = slot.child("get")?.attributes["url"] else {
-            throw XMPPFailure(kind: .protocol, message: "the server's upload slot for \(file.name) has no put and get addresses")
+            throw XMPPFailure(message: "the server's upload slot for \(file.name) has no put and get addresses")
         }
         let allowed: Set<String> = ["authorization", "cookie", "expires"]
         let headers = slot.child("put")?.children("header").compactMap { header -> (String, String)? in
