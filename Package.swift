@@ -20,6 +20,8 @@ let package = Package(
         .target(name: "CCups"),
         // libstrophe (XMPP) for Message, loaded when a message is sent.
         .target(name: "CStrophe"),
+        // libqrencode, loaded when a QR code is drawn.
+        .target(name: "CQrencode"),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -30,7 +32,7 @@ let package = Package(
         // System activities and, later, plugins.
         .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
-        .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail"]),
+        .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail", "CQrencode"]),
         // A terminal in memory for tests of screens: never linked into share.
         .target(name: "ShareTerminalTesting", dependencies: ["ShareTerminal"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.

@@ -199,3 +199,11 @@ printf '%s\n' "[message]" "jid = kim@example.com" "password-command = false" "" 
     "[message.phone]" "type = ntfy" "url = https://ntfy.example.com/kim-phone" >"$WORK/message.conf"
 shot message-chooser 100 30 'To:' 'an' 'team-standup' -- "$SHARE" --config "$WORK/message.conf" --activity message \
     --text "Q4 numbers are in: see the attached projections." "Demo/Q4 Projections.pdf"
+
+# A post to X: the form with its count and what was left out, then (no
+# browser here) the link as a QR code to finish on a phone.
+printf '%s\n' "[social]" "enabled = twitter, mastodon, bluesky" "mastodon = mastodon.social" >"$WORK/social.conf"
+POST=(--config "$WORK/social.conf" --activity postToTwitter --subject "Mustaches, explained" --text "오늘의 읽을거리 ☕ #swift"
+      https://nshipster.com Demo/mustache.png)
+shot post-form 100 30 'of 280' -- env -u BROWSER "$SHARE" "${POST[@]}"
+shot post-qr 100 40 'of 280' C-x 'No browser here' -- env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY -u SSH_CONNECTION "$SHARE" "${POST[@]}"

@@ -51,14 +51,25 @@ public final class CopyActivity: SystemActivity {
         }
         let (data, type) = CopyActivity.payload(session.items, rich: route != .osc52)
         do {
-            switch route {
-            case .wlCopy(let program): try CopyActivity.run(program, ["--type", type], input: data)
-            case .xclip(let program): try CopyActivity.run(program, ["-selection", "clipboard", "-t", type, "-i"], input: data)
-            case .osc52: try CopyActivity.osc52(data)
-            }
+            try CopyActivity.put(data, type: type, through: route)
             session.finish(.performed)
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.copyFailed, message: ErrorText.sentence(error)))
+        }
+    }
+
+    /// Puts `text` on the clipboard the way Copy would from a terminal (a
+    /// link on the screen that shows it); the error's words say why not.
+    public static func copy(_ text: String, environment: [String: String]) throws {
+        guard let route = route(environment: environment, hasTerminal: true) else { throw Failure(description: "no clipboard") }
+        try put(Data(text.utf8), type: "text/plain;charset=utf-8", through: route)
+    }
+
+    private static func put(_ data: Data, type: String, through route: Route) throws {
+        switch route {
+        case .wlCopy(let program): try run(program, ["--type", type], input: data)
+        case .xclip(let program): try run(program, ["-selection", "clipboard", "-t", type, "-i"], input: data)
+        case .osc52: try osc52(data)
         }
     }
 

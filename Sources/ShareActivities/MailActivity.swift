@@ -14,7 +14,7 @@ import ShareMail
 /// the compose screen shows Mail's form, whose values come back to
 /// ``perform(_:)`` with the action chosen: ``send`` or ``saveDraft``.
 @MainActor
-public final class MailActivity: SystemActivity, FormAutosaving, FormValidating {
+public final class MailActivity: SystemActivity, FormAutosaving, FormValidating, SubjectReceiving {
     public static var systemType: ActivityType { .mail }
 
     /// The compose screen's primary action.

@@ -19,12 +19,14 @@ public enum SystemActivities {
     }
 
     /// The config keys of every built activity.
-    public nonisolated static var configKeys: [ConfigKeys] { built.flatMap { $0.configKeys } }
+    public nonisolated static var configKeys: [ConfigKeys] { built.flatMap { $0.configKeys } + SocialSettings.configKeys }
 
     /// Every system activity, made from `context`, in table order.
     public static func make(_ context: ActivityContext) throws(ConfigurationError) -> [any Activity] {
         var made: [any Activity] = []
         for type in built { made.append(try type.init(context: context)) }
+        // One activity per service, all alike but for the service.
+        made += try SocialPostActivity.all(context: context)
         return all(built: made)
     }
 

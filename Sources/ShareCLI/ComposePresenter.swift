@@ -88,6 +88,10 @@ final class ComposeProgram: ScreenProgram {
     private let activity: any Activity
     private let autosaving: (any FormAutosaving)?
     private let validating: (any FormValidating)?
+    private let counting: (any FormCounting)?
+    /// The link screen shown once the activity finished with a link no
+    /// browser here opened, and the result it closes with.
+    private var handoff: (screen: LinkState, result: ActivityResult)?
     private let submit: @MainActor (SubmittedForm) async -> FormSubmission
     private let services: ComposeServices
     /// The autosave running now, if any, and whether another is due after it.
@@ -108,13 +112,22 @@ final class ComposeProgram: ScreenProgram {
         self.services = services
         autosaving = activity as? any FormAutosaving
         validating = activity as? any FormValidating
+        counting = activity as? any FormCounting
         let initialRows = (form.fields.first { $0.kind == .attachmentList }?.initialValue ?? "")
             .split(separator: "\n").compactMap { [services] line in ComposeProgram.row(forLine: String(line), detector: services.detector) }
         screen = FormState(form: form, attachments: initialRows, width: size.width, height: size.height, colors: colors)
         screen.keys = services.keys
+        if let counting {
+            for index in screen.fields.indices {
+                screen.fields[index].count = counting.count(in: screen.fields[index].field, value: screen.fields[index].value)
+            }
+        }
     }
 
-    func view() -> Frame { FormView.view(screen) }
+    func view() -> Frame {
+        if let handoff { return LinkView.view(handoff.screen) }
+        return FormView.view(screen)
+    }
 
     /// Reads the address book on a thread of its own, so that neither the
     /// first frame nor a keystroke waits for ten thousand vCards.
@@ -127,6 +140,10 @@ final class ComposeProgram: ScreenProgram {
     }
 
     func handle(_ event: ScreenEvent<Message>, in loop: ScreenLoop<Message>) -> ActivityResult? {
+        if handoff != nil {
+            guard case .input(let input) = event else { return nil }
+            return handleLink(.input(input))
+        }
         switch event {
         case .input(let input):
             return perform(FormUpdate.update(&screen, .input(input)), in: loop)
@@ -167,6 +184,7 @@ final class ComposeProgram: ScreenProgram {
             case .finished(let result):
                 finishAutosave()
                 services.stateFile.clear()
+                if let link = result.linkToOpen { return open(link.absoluteString, finishing: result, in: loop) }
                 return result
             case .retry(let message):
                 _ = FormUpdate.update(&screen, .status(message, isError: true))
@@ -176,9 +194,57 @@ final class ComposeProgram: ScreenProgram {
         return nil
     }
 
+    /// Opens the link the activity finished with in a browser (on the
+    /// terminal, which a browser such as w3m needs); when none here can,
+    /// shows it with a QR code until the person is done with it.
+    private func open(_ link: String, finishing result: ActivityResult, in loop: ScreenLoop<Message>) -> ActivityResult? {
+        var miss = Browser.Miss.noBrowser
+        if !Browser.commands(for: link, environment: services.environment).isEmpty {
+            let environment = services.environment
+            let outcome: Browser.Miss? = loop.terminal.suspend {
+                let tty = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+                guard tty >= 0 else { return .failed("cannot open /dev/tty") }
+                defer { close(tty) }
+                return Browser.open(link, environment: environment, terminal: tty)
+            }
+            guard let outcome else { return result }
+            miss = outcome
+        }
+        let reason = switch miss {
+        case .noBrowser: Localization.text("No browser here: scan the code with a phone, or open the link on another machine.")
+        case .failed(let why): Localization.text("The browser did not open the link (%@): scan the code, or open the link elsewhere.", why)
+        }
+        let size = loop.terminal.size
+        handoff = (LinkState(title: screen.title, url: link, reason: reason, width: size.width, height: size.height, colors: screen.colors),
+                   result)
+        return nil
+    }
+
+    /// A message for the link screen; the result once the person is done.
+    private func handleLink(_ message: LinkMessage) -> ActivityResult? {
+        guard let result = handoff?.result, var state = handoff?.screen else { return nil }
+        for effect in LinkUpdate.update(&state, message) {
+            switch effect {
+            case .done:
+                return result
+            case .copy(let link):
+                do {
+                    try CopyActivity.copy(link, environment: services.environment)
+                    _ = LinkUpdate.update(&state, .status(Localization.text("Copied the link"), isError: false))
+                } catch {
+                    _ = LinkUpdate.update(&state, .status(Localization.text("Cannot copy the link: %@", ErrorText.sentence(error)), isError: true))
+                }
+            }
+        }
+        handoff = (state, result)
+        return nil
+    }
+
     /// A closed terminal (SIGHUP, reads that keep failing) or a TERM: save
     /// what was typed now, not within the half second, and stop.
     func terminalClosed(in loop: ScreenLoop<Message>) -> ActivityResult {
+        // The activity finished already: the link was made and shown.
+        if let handoff { return handoff.result }
         finishAutosave()
         if screen.changed { save() }
         let kept = services.stateFile.read() != nil ? " (share --resume reopens it)" : ""
@@ -196,6 +262,9 @@ final class ComposeProgram: ScreenProgram {
             switch effect {
             case .changed(let field):
                 if !loop.isScheduled("autosave") { loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave") }
+                if let counting, let index = screen.index(of: field) {
+                    apply(.count(field: field, counting.count(in: screen.fields[index].field, value: screen.fields[index].value)))
+                }
                 // One-line fields are checked as they are typed; the body at Send (its warnings).
                 if let validating, let changed = screen.fields.first(where: { $0.field.id == field }),
                    changed.field.kind != .multilineText {

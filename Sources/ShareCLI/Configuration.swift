@@ -12,7 +12,7 @@ import ShareTerminal
 /// Every key is checked when the file is read: an unknown section or key,
 /// a bad activity type or an unset `$VAR` in a path is an error naming the
 /// file and line, so a typo is never silently ignored. The sections the
-/// command line reads itself (`[contacts]`, `[picker]`, `[social]`,
+/// command line reads itself (`[contacts]`, `[picker]`, `[history]`,
 /// `[keys]`) are parsed here; an activity's own sections (`[mail]`) are
 /// checked against the keys it declares and handed to it to read.
 public struct Configuration: Sendable, Equatable {
@@ -32,8 +32,6 @@ public struct Configuration: Sendable, Equatable {
     public var excluded: [ActivityType] = []
     /// `[picker] suggestions`: whether the people row shows (on by default).
     public var suggestions = true
-    /// `[social] enabled`: service names such as `twitter`.
-    public var enabledServices: [String] = []
     /// `[history] keep`: how long the share history keeps entries (90 days by default).
     public var historyKeep: ShareHistory.Keep = .days(90)
     /// `[keys]`: action → the keys bound to it, checked when read.
@@ -44,15 +42,11 @@ public struct Configuration: Sendable, Equatable {
     /// The settings when there is no config file.
     public init() {}
 
-    /// The service names `[social] enabled` accepts.
-    public static let services = ["facebook", "flickr", "tencentweibo", "twitter", "vimeo", "weibo"]
-
     /// The keys the command line reads itself; `[keys]` takes the names of
     /// ``KeyActions/all`` and is checked on its own.
     static let commandLineKeys: [ConfigKeys] = [
         ConfigKeys(section: "contacts", keys: ["vcard-dir", "aliases", "query-command"]),
         ConfigKeys(section: "picker", keys: ["pinned", "exclude", "suggestions"]),
-        ConfigKeys(section: "social", keys: ["enabled"]),
         ConfigKeys(section: "history", keys: ["keep"]),
         ConfigKeys(section: "keys", keys: []),
     ]
@@ -119,15 +113,6 @@ public struct Configuration: Sendable, Equatable {
                 throw history.error(entry, "keep takes a time such as 90d, 12w, 6m or 1y, or off; not '\(entry.value)'")
             }
             historyKeep = keep
-        }
-        let social = section("social")
-        if let entry = social.entry("enabled") {
-            for name in Configuration.list(entry.value) {
-                guard Configuration.services.contains(name) else {
-                    throw social.error(entry, "unknown service '\(name)'; valid services: " + Configuration.services.joined(separator: ", "))
-                }
-                enabledServices.append(name)
-            }
         }
     }
 

@@ -39,6 +39,10 @@ enum HelpText {
           [contacts] vcard-dir, else ~/.contacts   the vCards Assign to Contact changes
           PREFIX/share/locale/*/LC_MESSAGES/share.mo   translations (LANG=ko_KR.UTF-8)
 
+        Environment:
+          BROWSER          opens a post's share link (a:b tried in turn, %s the link)
+          VISUAL, EDITOR   the editor Ctrl-G opens in a form (else vi)
+
         Exit codes:
           0 completed   1 not completed (cancelled, saved, queued)
           2 usage or bad input   3 the activity failed   4 no activity is eligible

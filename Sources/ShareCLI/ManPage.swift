@@ -78,6 +78,19 @@ standard error while the others count as sent. Webhook types: slack
 ({"text": ...}, text only), ntfy (the text, then each file as an
 attachment), json ({"subject", "text", "urls", "files": [{"name", "type",
 "size", "base64"}]}); the address is url, or the first line of url-command.
+.SH SOCIAL POSTS
+The services named in [social] enabled (twitter, facebook, weibo, mastodon
+with [social] mastodon = HOST, bluesky) get a tile. Their form holds the
+post, counted as the service counts it (X 280 with a link as 23, Mastodon
+500, Bluesky 300 graphemes); Ctrl-X builds the service's share link and
+opens it: each command of $BROWSER in turn (colon-separated; %s is the
+link, else it comes last), else xdg-open when DISPLAY or WAYLAND_DISPLAY is
+set and not over SSH. Otherwise the screen shows the link and its QR code to
+finish on a phone (c copies the link). The outcome is performed with the
+link as the returned item. A share link carries no local image, and
+Facebook's one URL only: --explain says why a service is hidden.
+Flickr and Vimeo need an API token and Tencent Weibo closed in 2020: they
+stay unavailable.
 """#
 
     static let tail = #"""
@@ -113,7 +126,7 @@ no activity is eligible for these items
 .I $XDG_CONFIG_HOME/share/config
 settings (INI): [mail] from, transport, tls, ca-file, password-command,
 sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
-aliases, query-command; [picker] pinned, exclude, suggestions; [social] enabled;
+aliases, query-command; [picker] pinned, exclude, suggestions; [social] enabled, mastodon;
 [history] keep;
 [reading-list] fetch-titles; [message] jid, password-command, server, ca-file,
 command-timeout; [message.NAME] type, url, url-command, ca-file;

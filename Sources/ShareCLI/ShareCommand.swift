@@ -200,7 +200,6 @@ public enum ShareCommand {
                                applicationActivities: applicationActivities + plugins.activities,
                                systemActivities: systemActivities)
         sheet.subject = options.subject
-        mail?.offeredSubject = sheet.subject(for: .mail)
         // Pins: the config's first, then those pinned from the picker.
         let pins = PinsFile(stateHome: locations.stateHome)
         func filter(pinnedHere: [ActivityType]) -> ActivityFilter {

@@ -28,9 +28,13 @@ struct ActivityContextTests {
         }
         let built = Set(SystemActivities.built.map { $0.systemType })
         #expect(built == [.mail, .copyToPasteboard, .addToReadingList, .saveToCameraRoll, .assignToContact, .print, .message])
-        for activity in activities where !built.contains(activity.activityType) {
+        let social = activities.compactMap { $0 as? SocialPostActivity }
+        #expect(social.map(\.activityType) == [.postToFacebook, .postToFlickr, .postToTencentWeibo, .postToTwitter, .postToVimeo, .postToWeibo,
+                                                .postToMastodon, .postToBluesky])
+        for activity in activities where !built.contains(activity.activityType) && !(activity is SocialPostActivity) {
             #expect(activity.availability == .unavailable("not built yet"))
         }
+        #expect(activities.filter { $0.availability == .unavailable("not built yet") }.map(\.activityType) == [.airDrop])
     }
 
     @Test func activitiesReadTheirWorldFromTheContext() throws {
@@ -63,7 +67,7 @@ struct ActivityContextTests {
             try Configuration(parsing: "[mail]\ntransprt = smtp://x\n", path: "/c", environment: [:])
         }
         // Without Mail's declaration there is no [mail] section at all.
-        #expect(throws: ConfigurationError("/c:1: unknown section [mail]; valid sections: [contacts], [history], [keys], [picker], [social]")) {
+        #expect(throws: ConfigurationError("/c:1: unknown section [mail]; valid sections: [contacts], [history], [keys], [picker]")) {
             try Configuration(parsing: "[mail]\nfrom = a@example.com\n", path: "/c", environment: [:],
                               schema: Configuration.commandLineKeys)
         }

@@ -66,7 +66,7 @@ extension [ActivityRow] {
     }
 }
 
-/// The 14 system activities of SPEC §2, in display order: the share row,
+/// The 16 system activities of SPEC §2, in display order: the share row,
 /// then the action row, each in table order.
 enum SystemActivity {
     /// (type, title, category) in display order.
@@ -79,6 +79,8 @@ enum SystemActivity {
         ("postToTwitter", "Twitter", "share"),
         ("postToVimeo", "Vimeo", "share"),
         ("postToWeibo", "Weibo", "share"),
+        ("postToMastodon", "Mastodon", "share"),
+        ("postToBluesky", "Bluesky", "share"),
         ("airDrop", "Nearby", "action"),
         ("addToReadingList", "Add to Reading List", "action"),
         ("assignToContact", "Assign to Contact", "action"),
@@ -96,7 +98,8 @@ enum SystemActivity {
         "copyToPasteboard": ["s", "u", "i", "f"], "print": ["i", "f"], "saveToCameraRoll": ["u", "i"],
         "mail": ["s", "u", "i", "f"], "message": ["s", "u", "i", "f"], "postToFacebook": ["s", "u", "i"],
         "postToFlickr": ["u", "i"], "postToTencentWeibo": ["s", "u", "i"], "postToTwitter": ["s", "u", "i"],
-        "postToVimeo": ["u", "i"], "postToWeibo": ["s", "u", "i"],
+        "postToVimeo": ["u", "i"], "postToWeibo": ["s", "u", "i"], "postToMastodon": ["s", "u", "i"],
+        "postToBluesky": ["s", "u", "i"],
     ]
 
     /// The system activities this build has built and that need nothing
@@ -114,16 +117,29 @@ enum SystemActivity {
     /// Why each built activity that needs something of the machine is
     /// unavailable in a test's fresh world (no clipboard, no contacts, no
     /// CUPS scheduler: `CUPS_SERVER` names a socket that is not there, whose
-    /// path ends the detail); the unbuilt ones say "not built yet".
+    /// path ends the detail; no social service enabled); the unbuilt ones
+    /// say "not built yet".
     static func unavailableDetail(_ type: String) -> String {
         switch type {
         case needsClipboard: noClipboardDetail
         case "assignToContact": "no contacts folder: ~/.contacts does not exist (set [contacts] vcard-dir to your vCard folder)"
         case "print": "no printer: the CUPS scheduler is not running ("
         case "message": messageDetail
-        default: "not built yet"
+        case "postToTencentWeibo": "Tencent Weibo closed in September 2020; there is nothing left to post to"
+        case "postToFlickr": "needs an API token: Flickr has no share link, and direct posting is not built yet"
+        case "postToVimeo": "needs an API token: Vimeo has no share link, and direct posting is not built yet"
+        default:
+            if let service = linkServices[type] { "not enabled: add \(service.name) to enabled in the [social] section of the config file" }
+            else { "not built yet" }
         }
     }
+
+    /// The services with a share link: their `[social] enabled` name, and
+    /// the kinds the link carries (narrower than the table: never an image).
+    static let linkServices: [String: (name: String, carries: Set<Character>)] = [
+        "postToTwitter": ("twitter", ["s", "u"]), "postToFacebook": ("facebook", ["u"]), "postToWeibo": ("weibo", ["s", "u"]),
+        "postToMastodon": ("mastodon", ["s", "u"]), "postToBluesky": ("bluesky", ["s", "u"]),
+    ]
 
     /// Whether `detail` is what ``unavailableDetail(_:)`` says for `type`.
     static func isUnavailableDetail(_ detail: String?, of type: String) -> Bool {
@@ -141,7 +157,9 @@ enum SystemActivity {
         if kinds.contains("i") { kinds.insert("f") }
         var result: [String: String] = [:]
         for type in order {
-            result[type] = kinds.isDisjoint(with: self.kinds[type] ?? []) ? "unsupported-items"
+            // A share link service refuses what its link cannot carry before its availability is asked.
+            let carried = linkServices[type].map { !kinds.isDisjoint(with: $0.carries) } ?? true
+            result[type] = kinds.isDisjoint(with: self.kinds[type] ?? []) || !carried ? "unsupported-items"
                 : built.contains(type) ? "eligible" : "unavailable"
         }
         return result

@@ -62,7 +62,7 @@ struct EligibilityTests {
         #expect(sheet.eligibleActivities().map(\.activityType.rawValue) == [
             "copyToPasteboard", "mail",
             "com.example.share", "message", "postToFacebook", "postToFlickr", "postToTencentWeibo",
-            "postToTwitter", "postToVimeo", "postToWeibo",
+            "postToTwitter", "postToVimeo", "postToWeibo", "postToMastodon", "postToBluesky",
             "com.example.action", "airDrop", "addToReadingList", "assignToContact", "print", "saveToCameraRoll",
         ])
     }
@@ -70,7 +70,7 @@ struct EligibilityTests {
     @Test func hiddenActivitiesKeepTheirPlaceInEvaluations() {
         let sheet = sheet([Fixtures.text])
         sheet.excludedActivityTypes = [.mail]
-        #expect(sheet.evaluations().count == 14)
+        #expect(sheet.evaluations().count == 16)
         #expect(sheet.evaluations().first?.activity.activityType == .mail)
     }
 
@@ -97,5 +97,58 @@ struct EligibilityTests {
         let message = ActivityTypeError(word: "mial").description
         #expect(message.contains("'mial'"))
         for type in ActivityType.system { #expect(message.contains(type.rawValue)) }
+    }
+}
+
+/// A system activity narrower than its row: it takes URLs only, and says so.
+@MainActor
+private final class URLOnlyStandIn: ItemNarrowing, SubjectReceiving {
+    let activityType = ActivityType.postToFacebook
+    let activityTitle = "Facebook"
+    var offeredSubject: String?
+    private(set) var asked: [[ShareItem]] = []
+    private(set) var subjectAtForm: String?
+
+    func refusal(of items: [ShareItem]) -> String? {
+        asked.append(items)
+        return items.contains { $0.kind == .url } ? nil : "takes one URL; this share has none"
+    }
+
+    func makeForm() -> ActivityForm? {
+        subjectAtForm = offeredSubject
+        return nil
+    }
+
+    func perform(_ session: ActivitySession) async { session.finish(.performed) }
+}
+
+@MainActor
+struct NarrowingTests {
+    @Test func aNarrowingRefusalIsUnsupportedItemsWithItsWords() {
+        let narrow = URLOnlyStandIn()
+        let sheet = ShareSheet(activityItems: [.item(Fixtures.text)], systemActivities: [narrow])
+        let verdict = sheet.evaluate(narrow)
+        #expect(verdict.reason == .unsupportedItems)
+        #expect(verdict.detail == "takes one URL; this share has none")
+        // Asked with the items of the row's kinds only (Facebook's row takes String, URL, Image; not Files).
+        let mixed = ShareSheet(activityItems: [.item(Fixtures.url), .item(Fixtures.file)], systemActivities: [narrow])
+        #expect(mixed.evaluate(narrow).isEligible)
+        #expect(narrow.asked.last == [Fixtures.url])
+    }
+
+    @Test func exclusionComesBeforeTheNarrowing() {
+        let narrow = URLOnlyStandIn()
+        let sheet = ShareSheet(activityItems: [.item(Fixtures.text)], systemActivities: [narrow])
+        sheet.excludedActivityTypes = [.postToFacebook]
+        #expect(sheet.evaluate(narrow).reason == .excluded)
+    }
+
+    @Test func theSubjectOfferedReachesTheActivityBeforeItsForm() async {
+        let narrow = URLOnlyStandIn()
+        let sheet = ShareSheet(activityItems: [.item(Fixtures.url)], systemActivities: [narrow])
+        sheet.subject = "Read this"
+        let result = await sheet.run(narrow)
+        #expect(result.outcome == .performed)
+        #expect(narrow.subjectAtForm == "Read this")
     }
 }

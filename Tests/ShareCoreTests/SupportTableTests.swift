@@ -18,6 +18,8 @@ private let expectedTable: [(type: String, title: String, category: ActivityCate
     ("postToTwitter", "Twitter", .share, [.string, .url, .image]),
     ("postToVimeo", "Vimeo", .share, [.url, .image]),
     ("postToWeibo", "Weibo", .share, [.string, .url, .image]),
+    ("postToMastodon", "Mastodon", .share, [.string, .url, .image]),
+    ("postToBluesky", "Bluesky", .share, [.string, .url, .image]),
 ]
 
 @MainActor
@@ -61,7 +63,7 @@ struct SupportTableTests {
     @Test func mixedItemsReachTheUnionOfTheirColumns() {
         #expect(eligibleTypes([Fixtures.text, Fixtures.file])
             == Set(expectedTable.filter { !$0.kinds.isDisjoint(with: [.string, .file]) }.map(\.type)))
-        #expect(eligibleTypes([Fixtures.url, Fixtures.image]).count == 14)
+        #expect(eligibleTypes([Fixtures.url, Fixtures.image]).count == 16)
         #expect(eligibleTypes([]).isEmpty)
     }
 

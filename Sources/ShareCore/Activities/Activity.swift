@@ -78,6 +78,29 @@ public protocol AvailabilityChecking: Activity {
     func settle(_ availability: Availability)
 }
 
+/// A system activity that takes less than its row of the support table
+/// when that is the truth of the service: Facebook's share link carries
+/// one URL, a share link cannot carry a local image.
+///
+/// The share sheet asks after the kinds are checked: when the activity
+/// refuses every item it is `unsupported-items` with these words as the
+/// detail. Conformers refuse only what they cannot take at all, cheaply
+/// and without side effects, and leave out the rest themselves.
+@MainActor
+public protocol ItemNarrowing: Activity {
+    /// Why none of `items` (the placeholders of the kinds it takes) can go,
+    /// in words for people; `nil` when at least one can.
+    func refusal(of items: [ShareItem]) -> String?
+}
+
+/// An activity whose form starts from the subject offered to it:
+/// `--subject`, else the first item source's subject for its type.
+@MainActor
+public protocol SubjectReceiving: Activity {
+    /// The subject offered; the share sheet sets it before ``Activity/makeForm()``.
+    var offeredSubject: String? { get set }
+}
+
 /// A tile's icon.
 public enum ActivityImage: Sendable, Equatable {
     /// One glyph, such as `✉`.

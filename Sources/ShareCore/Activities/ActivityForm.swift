@@ -175,6 +175,34 @@ public protocol FormValidating: Activity {
     func warnings(before action: FormAction, values: [String: String]) -> [String]
 }
 
+/// An activity whose form counts a field against a limit as it is typed
+/// (a post's characters against the service's 280); the front end shows
+/// the count beside the field and knows nothing of how it is counted.
+@MainActor
+public protocol FormCounting: Activity {
+    /// How much of its limit `value` uses in `field`, or `nil` for a field
+    /// not counted. Called at each change of the field: it must be cheap
+    /// for a value of the size the limit allows.
+    func count(in field: FormField, value: String) -> FieldCount?
+}
+
+/// How much of a limit a field's value uses.
+public struct FieldCount: Sendable, Equatable {
+    /// What the value counts as (characters, with each link as 23).
+    public var used: Int
+    /// The most the service takes.
+    public var limit: Int
+
+    /// Creates a count.
+    public init(used: Int, limit: Int) {
+        self.used = used
+        self.limit = limit
+    }
+
+    /// Whether the value is over the limit.
+    public var isOver: Bool { used > limit }
+}
+
 /// An activity whose form is saved while it is being filled in, so nothing
 /// typed is lost to a crash, a `kill -9` or a closed terminal.
 ///

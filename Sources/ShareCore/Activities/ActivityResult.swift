@@ -61,6 +61,10 @@ public struct ActivityResult: Sendable, Equatable {
     public var recipients: [String] = []
     /// How to take the share back (`share --undo`), kept in the history.
     public var undo: [UndoAction] = []
+    /// A link the person finishes the share at (a service's share link):
+    /// the front end opens it in a browser, or shows it with a QR code to
+    /// finish on a phone. Not in the JSON (a returned item carries it).
+    public var linkToOpen: URL?
 
     /// Creates a result. A `failed` outcome without an error gets a generic one.
     public init(activityType: ActivityType?, outcome: ActivityOutcome, returnedItems: [ShareItem] = [],

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What an activity sees while it performs, and how it reports its outcome.
 ///
 /// The session accepts exactly one outcome. A second `finish` or `fail` is
@@ -45,14 +47,16 @@ public final class ActivitySession {
     /// `warnings` tell what went wrong beside an outcome that stands (a
     /// message sent whose copy could not be filed).
     /// `recipients` are who it went to, and `undo` how to take it back,
-    /// for the share history.
+    /// for the share history. `linkToOpen` is a link the person finishes
+    /// the share at (a service's share link), which the front end opens.
     public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = [], error: ActivityError? = nil,
-                       warnings: [String] = [], recipients: [String] = [], undo: [UndoAction] = []) {
+                       warnings: [String] = [], recipients: [String] = [], undo: [UndoAction] = [], linkToOpen: URL? = nil) {
         var result = ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems,
                                     error: outcome.isCompleted ? nil : error)
         result.warnings = warnings
         result.recipients = recipients
         result.undo = undo
+        result.linkToOpen = linkToOpen
         report(result)
     }
 

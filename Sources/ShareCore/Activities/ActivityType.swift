@@ -1,4 +1,4 @@
-/// The name of an activity: one of the 14 system names, or a reverse-DNS custom name.
+/// The name of an activity: one of the 16 system names, or a reverse-DNS custom name.
 ///
 /// System names are the iOS ones (`mail`, `copyToPasteboard` …). Custom
 /// activities use reverse-DNS names such as `com.nshipster.mustachify`.
@@ -27,7 +27,7 @@ public struct ActivityType: RawRepresentable, Hashable, Sendable, Comparable, Cu
         }
     }
 
-    /// Whether this is one of the 14 system types.
+    /// Whether this is one of the 16 system types.
     public var isSystem: Bool { !ActivityType.hasDot(rawValue) && ActivityType.system.contains(self) }
 
     /// No system name has a dot and every reverse-DNS name has one: a
@@ -79,12 +79,14 @@ extension ActivityType {
     public static let postToTwitter = ActivityType(rawValue: "postToTwitter")
     public static let postToVimeo = ActivityType(rawValue: "postToVimeo")
     public static let postToWeibo = ActivityType(rawValue: "postToWeibo")
+    public static let postToMastodon = ActivityType(rawValue: "postToMastodon")
+    public static let postToBluesky = ActivityType(rawValue: "postToBluesky")
 
-    /// The 14 system types in the order of the support table.
+    /// The 16 system types in the order of the support table.
     public static let system: [ActivityType] = [
         .airDrop, .addToReadingList, .assignToContact, .copyToPasteboard, .print, .saveToCameraRoll,
         .mail, .message, .postToFacebook, .postToFlickr, .postToTencentWeibo, .postToTwitter,
-        .postToVimeo, .postToWeibo,
+        .postToVimeo, .postToWeibo, .postToMastodon, .postToBluesky,
     ]
 }
 

@@ -129,6 +129,9 @@ public final class ShareSheet {
                                       detail: explaining ? unsupportedDetail(kinds: kinds, items: placeholders,
                                                                              askedActivity: !supported.isEmpty) : nil)
         }
+        if let narrowing = activity as? any ItemNarrowing, let why = narrowing.refusal(of: supported) {
+            return ActivityEvaluation(activity: activity, reason: .unsupportedItems, detail: why)
+        }
         return nil
     }
 
@@ -225,6 +228,7 @@ public final class ShareSheet {
             return .failure(type, ActivityError(code: ActivityError.Code.prepareFailed, message: "\(type.rawValue) could not prepare: \(ErrorText.sentence(error))"))
         }
         let subject = subject(for: type)
+        if let receiving = activity as? any SubjectReceiving { receiving.offeredSubject = subject }
         guard let form = activity.makeForm() else {
             return await perform(activity, items: items, subject: subject, form: nil)
         }

@@ -15,8 +15,9 @@ public struct SystemActivityDescriptor: Sendable, Equatable {
 
 /// The support table of SPEC §2, exactly, in table order.
 ///
-/// System activities are eligible by this table and nothing else; an
-/// implementation cannot widen or narrow the kinds it takes.
+/// The table is the upper bound: an implementation cannot widen the kinds
+/// it takes, and narrows them only as an ``ItemNarrowing`` activity, which
+/// says why (a share link that carries one URL).
 public enum SupportTable {
     /// Every row, in table order.
     public static let rows: [SystemActivityDescriptor] = [
@@ -30,10 +31,12 @@ public enum SupportTable {
         row(.message, "Message", .share, [.string, .url, .image, .file], "a messaging account is configured"),
         row(.postToFacebook, "Facebook", .share, [.string, .url, .image], "service enabled in config"),
         row(.postToFlickr, "Flickr", .share, [.url, .image], "service enabled in config"),
-        row(.postToTencentWeibo, "Tencent Weibo", .share, [.string, .url, .image], "service enabled in config"),
+        row(.postToTencentWeibo, "Tencent Weibo", .share, [.string, .url, .image], "never: the service closed in September 2020"),
         row(.postToTwitter, "Twitter", .share, [.string, .url, .image], "service enabled in config"),
         row(.postToVimeo, "Vimeo", .share, [.url, .image], "service enabled in config"),
         row(.postToWeibo, "Weibo", .share, [.string, .url, .image], "service enabled in config"),
+        row(.postToMastodon, "Mastodon", .share, [.string, .url, .image], "instance set in config"),
+        row(.postToBluesky, "Bluesky", .share, [.string, .url, .image], "enabled in config"),
     ]
 
     private static let positions: [ActivityType: Int] = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.type, $0) })

@@ -112,6 +112,25 @@ public struct Frame: Sendable, Equatable {
     private var clusters: [String] = []
     /// Where the terminal cursor should be, if visible.
     public var cursor: (x: Int, y: Int)?
+    /// Text already put in the frame that is also a link (OSC 8), for
+    /// terminals that open links on a click; others show the text alone.
+    public var hyperlinks: [Hyperlink] = []
+
+    /// Text of one row, from column `x`, that links to `url`.
+    public struct Hyperlink: Sendable, Equatable {
+        public var x: Int
+        public var y: Int
+        /// The text as put in the frame (drawn again inside the link).
+        public var text: String
+        public var url: String
+
+        public init(x: Int, y: Int, text: String, url: String) {
+            self.x = x
+            self.y = y
+            self.text = text
+            self.url = url
+        }
+    }
 
     /// A blank frame.
     public init(width: Int, height: Int) {
@@ -126,7 +145,7 @@ public struct Frame: Sendable, Equatable {
 
     public static func == (lhs: Frame, rhs: Frame) -> Bool {
         guard lhs.width == rhs.width && lhs.height == rhs.height
-            && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y else { return false }
+            && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y && lhs.hyperlinks == rhs.hyperlinks else { return false }
         if lhs.storage == rhs.storage && lhs.clusters == rhs.clusters { return true }
         return lhs.storage.indices.allSatisfy { lhs.cell(at: $0) == rhs.cell(at: $0) }
     }

@@ -36,6 +36,8 @@ public struct FormFieldState: Sendable, Equatable {
     public var selectedAttachment: Int
     /// What is wrong with the value (an invalid address), shown beside it.
     public var problem: String?
+    /// How much of its limit the value uses (a post's 280), when counted.
+    public var count: FieldCount?
 
     /// The field with its initial value.
     public init(_ field: FormField, attachments: [AttachmentRow] = []) {

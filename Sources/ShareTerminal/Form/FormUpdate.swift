@@ -14,6 +14,8 @@ public enum FormMessage: Sendable, Equatable {
     case status(String, isError: Bool)
     /// The validation of a field (nil: fine).
     case problem(field: String, String?)
+    /// How much of its limit a field's value uses (nil: not counted).
+    case count(field: String, FieldCount?)
     /// The activity's warnings before an action: ask the person first.
     case confirm(FormAction, warnings: [String])
     /// The external editor returned text (nil: it failed, keep the old text).
@@ -88,6 +90,8 @@ public enum FormUpdate {
         case .status(let text, let isError): setStatus(&state, text, error: isError)
         case .problem(let field, let text):
             if let index = state.index(of: field) { state.fields[index].problem = text }
+        case .count(let field, let count):
+            if let index = state.index(of: field) { state.fields[index].count = count }
         case .edited(let field, let text):
             guard let index = state.index(of: field) else { return [] }
             guard let text else {

@@ -57,6 +57,11 @@ public enum FormView {
         let bottomReserved = 2  // status and help bar
         let attachmentLines = layout.attachmentLines
         frame.put(repeating: "─", count: state.width, x: 0, y: y, style: CellStyle(dim: true))
+        if let count = state.fields.lazy.compactMap(\.count).first {
+            // The count against the limit, at the right of the line over the body; over it, marked as a problem.
+            let text = " " + (count.isOver ? "⚠ " : "") + Localization.text("%@ of %@", String(count.used), String(count.limit)) + " "
+            frame.put(text, x: max(0, state.width - DisplayWidth.of(text) - 1), y: y, style: count.isOver ? problem : CellStyle(dim: true))
+        }
         let bodyTop = layout.bodyTop
         let bodyBottom = layout.bodyBottom
         if let bodyIndex = state.fields.firstIndex(where: { $0.field.kind == .multilineText }), bodyBottom > bodyTop {

@@ -1,0 +1,63 @@
+#include "CQrencode.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+/* QRcode of <qrencode.h>, unchanged in libqrencode's ABI 4. */
+typedef struct {
+    int version;
+    int width;
+    unsigned char *data;
+} share_qrcode;
+
+/* QRecLevel and QRencodeMode of <qrencode.h>. */
+enum { ECLEVEL_M = 1, MODE_8 = 2 };
+
+static struct {
+    share_qrcode *(*encode_string)(const char *string, int version, int level, int hint, int casesensitive);
+    void (*free_code)(share_qrcode *code);
+    char error[160];
+} lib;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    void *qrencode = dlopen("libqrencode.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (!qrencode) {
+        snprintf(lib.error, sizeof lib.error, "libqrencode is not installed (Debian: apt install libqrencode4)");
+        return;
+    }
+    *(void **)&lib.encode_string = dlsym(qrencode, "QRcode_encodeString");
+    *(void **)&lib.free_code = dlsym(qrencode, "QRcode_free");
+    if (!lib.encode_string || !lib.free_code) {
+        lib.encode_string = NULL;
+        snprintf(lib.error, sizeof lib.error, "libqrencode.so.4 lacks QRcode_encodeString");
+    }
+}
+
+int share_qr_encode(const char *text, unsigned char *modules, size_t capacity, char *error, size_t error_size) {
+    pthread_once(&once, load);
+    if (!lib.encode_string) {
+        snprintf(error, error_size, "%s", lib.error);
+        return -1;
+    }
+    errno = 0;
+    share_qrcode *code = lib.encode_string(text, 0, ECLEVEL_M, MODE_8, 1);
+    if (!code) {
+        snprintf(error, error_size, "%s", errno == ERANGE ? "the text is too long for a QR code" : "libqrencode could not encode the text");
+        return -1;
+    }
+    int width = code->width;
+    if (width <= 0 || (size_t)width * (size_t)width > capacity) {
+        lib.free_code(code);
+        snprintf(error, error_size, "the QR code is larger than expected");
+        return -1;
+    }
+    /* Bit 0 of each byte is the module's colour; the other bits say what it is for. */
+    for (int index = 0; index < width * width; index++) modules[index] = code->data[index] & 1;
+    lib.free_code(code);
+    return width;
+}

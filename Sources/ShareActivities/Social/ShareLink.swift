@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+/// The web share links ("intents") of the services: each opens the
+/// service's own composer, filled in with what the link carries.
+///
+/// One function per service, each building its link from exactly the
+/// fields the service reads; values are percent-encoded byte by byte
+/// (UTF-8), everything but RFC 3986's unreserved characters, so `&`, `#`,
+/// `+`, `=`, newlines, Korean and emoji arrive as typed.
+public enum ShareLink {
+    /// X's composer: `https://x.com/intent/tweet?text=…&url=…` (either may be absent).
+    public static func x(text: String, url: String?) -> URL {
+        link("https://x.com/intent/tweet", [("text", text), ("url", url)])
+    }
+
+    /// Facebook's sharer: one URL, nothing else (`https://www.facebook.com/sharer.php?u=…`).
+    public static func facebook(url: String) -> URL {
+        link("https://www.facebook.com/sharer.php", [("u", url)])
+    }
+
+    /// Weibo's share page: the link, the post's words (`title`), and a
+    /// picture by its URL (`pic`).
+    public static func weibo(url: String?, title: String, picture: String?) -> URL {
+        link("https://service.weibo.com/share/share.php", [("url", url), ("title", title), ("pic", picture)])
+    }
+
+    /// A Mastodon server's share page: `https://INSTANCE/share?text=…`.
+    /// `instance` is a host name (with a port, if any), checked by the config.
+    public static func mastodon(instance: String, text: String) -> URL {
+        link("https://\(instance)/share", [("text", text)])
+    }
+
+    /// Bluesky's composer: `https://bsky.app/intent/compose?text=…`.
+    public static func bluesky(text: String) -> URL {
+        link("https://bsky.app/intent/compose", [("text", text)])
+    }
+
+    /// `base` with a query of the pairs that have a non-empty value, in order.
+    static func link(_ base: String, _ pairs: [(String, String?)]) -> URL {
+        let query = pairs.compactMap { name, value -> String? in
+            guard let value, !value.isEmpty else { return nil }
+            return name + "=" + encoded(value)
+        }.joined(separator: "&")
+        let text = query.isEmpty ? base : base + "?" + query
+        // Only unreserved characters and %XX are added to a fixed base: this always parses.
+        return URL(string: text) ?? URL(fileURLWithPath: "/")
+    }
+
+    /// `value` as UTF-8, every byte but A–Z a–z 0–9 `-` `.` `_` `~` as %XX.
+    public static func encoded(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count * 3)
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,136 @@
+import FoundationEssentials
+import ShareCore
+
+/// A service share posts to, and what its share link can carry.
+public enum SocialService: String, CaseIterable, Sendable {
+    case twitter, facebook, flickr, tencentweibo, vimeo, weibo, mastodon, bluesky
+
+    /// The activity type of its tile.
+    public var type: ActivityType {
+        switch self {
+        case .twitter: .postToTwitter
+        case .facebook: .postToFacebook
+        case .flickr: .postToFlickr
+        case .tencentweibo: .postToTencentWeibo
+        case .vimeo: .postToVimeo
+        case .weibo: .postToWeibo
+        case .mastodon: .postToMastodon
+        case .bluesky: .postToBluesky
+        }
+    }
+
+    /// The service's name in messages (X for the type the seed calls Twitter).
+    public var name: String { self == .twitter ? "X" : SupportTable.row(type).title }
+
+    /// Why the service can never take a post through a link, whatever the config says.
+    var permanentlyUnavailable: String? {
+        switch self {
+        case .tencentweibo: "Tencent Weibo closed in September 2020; there is nothing left to post to"
+        case .flickr, .vimeo: "needs an API token: \(name) has no share link, and direct posting is not built yet"
+        default: nil
+        }
+    }
+
+    /// How the link carries the shared URLs.
+    enum LinkCarrying {
+        /// A parameter of its own takes one URL (X, Weibo); the others go in the text.
+        case parameter
+        /// Only a URL: the link has no text (Facebook).
+        case only
+        /// In the text, as typed (Mastodon, Bluesky).
+        case inText
+    }
+
+    var carrying: LinkCarrying {
+        switch self {
+        case .facebook: .only
+        case .mastodon, .bluesky: .inText
+        default: .parameter
+        }
+    }
+
+    /// The most the post's text may count, and how it counts (`nil`: not
+    /// counted here; Weibo's share page cuts the text itself).
+    var limit: Int? {
+        switch self {
+        case .twitter: 280
+        case .mastodon: 500
+        case .bluesky: 300
+        default: nil
+        }
+    }
+
+    /// How much of ``limit`` the post uses: `text`, and a link sent
+    /// beside it (X shows it after a space).
+    func count(text: String, link: String?) -> Int {
+        switch self {
+        case .twitter: PostLength.x(text) + (link == nil ? 0 : (text.isEmpty ? 0 : 1) + PostLength.linkLength)
+        case .mastodon: PostLength.mastodon(text)
+        default: PostLength.graphemes(text)
+        }
+    }
+
+    /// The share link for a post of `text`, `link` (a URL) and `picture` (an image's URL).
+    func shareLink(text: String, link: String?, picture: String?, instance: String?) -> URL {
+        switch self {
+        case .twitter: ShareLink.x(text: text, url: link)
+        case .facebook: ShareLink.facebook(url: link ?? "")
+        case .weibo: ShareLink.weibo(url: link, title: text, picture: picture)
+        case .mastodon: ShareLink.mastodon(instance: instance ?? "", text: text)
+        default: ShareLink.bluesky(text: text)
+        }
+    }
+
+    /// Whether `url` names an image (by its path's extension): Weibo takes it as the picture.
+    static func isImageURL(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        let name = url.path.lowercased()
+        return [".jpg", ".jpeg", ".png", ".gif", ".webp"].contains { name.hasSuffix($0) }
+    }
+}
+
+/// The `[social]` section: the services enabled, and the Mastodon server.
+public struct SocialSettings: Sendable, Equatable {
+    /// The services `enabled` names.
+    public var enabled: Set<SocialService> = []
+    /// `mastodon = HOST`: the server whose share page Mastodon opens.
+    public var mastodonInstance: String?
+
+    /// The keys the social activities read.
+    public static let configKeys = [ConfigKeys(section: "social", keys: ["enabled", "mastodon"])]
+
+    /// The settings in `section`; an unknown service or an unusable server is an error naming file and line.
+    public static func read(_ section: ConfigSection) throws(ConfigurationError) -> SocialSettings {
+        var settings = SocialSettings()
+        if let entry = section.entry("enabled") {
+            for word in entry.value.split(separator: ",").map({ $0.trimmingWhitespace().lowercased() }) where !word.isEmpty {
+                guard let service = SocialService(rawValue: word) else {
+                    throw section.error(entry, "enabled names services: '\(word)' is not one of "
+                                        + SocialService.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                settings.enabled.insert(service)
+            }
+        }
+        if let entry = section.entry("mastodon") {
+            guard let host = instance(entry.value) else {
+                throw section.error(entry, "mastodon is your server's host name, such as mastodon.social (an internationalized name in its xn-- form), not '\(entry.value)'")
+            }
+            settings.mastodonInstance = host
+        }
+        return settings
+    }
+
+    /// A server's host (and port): `mastodon.social`, `https://mastodon.social/` too;
+    /// an internationalized name in its ASCII (`xn--`) form.
+    static func instance(_ text: String) -> String? {
+        var host = Substring(text.trimmingWhitespace())
+        if host.lowercased().hasPrefix("https://") { host = host.dropFirst(8) }
+        while host.hasSuffix("/") { host = host.dropLast() }
+        guard !host.isEmpty, host.contains("."),
+              host.unicodeScalars.allSatisfy({ scalar in
+                  ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                      || scalar == "-" || scalar == "." || scalar == ":"
+              }) else { return nil }
+        return String(host)
+    }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import Testing
+@testable import ShareActivities
+@testable import ShareCore
+
+/// The share links, parsed back by Python's `urllib.parse`, field by field.
+@Suite struct SocialLinkTests {
+    /// Text that breaks a careless encoder: Korean, emoji, `&`, `#`, `+`, `=`, `%`, newlines.
+    static let hard = "서울 날씨 ☀️ & 🇰🇷👩‍👩‍👧 #share a+b=c 100%\nnext line\r\nend?"
+    static let link = "https://example.com/a b?x=1&y=#top"
+
+    /// What `url_fields.py` makes of each link.
+    static func fields(_ urls: [URL]) throws -> [[String: Any]] {
+        let script = ServerScript.support.appendingPathComponent("url_fields.py")
+        let input = Data(urls.map { $0.absoluteString + "\n" }.joined().utf8)
+        let run = try Share.run(ServerScript.python, [script.path], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+                                directory: URL(fileURLWithPath: "/"), input: input)
+        try #require(run.status == 0, "url_fields.py: \(run.err)")
+        return try run.out.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    static func query(_ fields: [String: Any]) -> [[String]] { fields["query"] as? [[String]] ?? [] }
+
+    @Test func eachServiceLinkCarriesExactlyItsFields() throws {
+        let links = [
+            ShareLink.x(text: Self.hard, url: Self.link),
+            ShareLink.facebook(url: Self.link),
+            ShareLink.weibo(url: Self.link, title: Self.hard, picture: "https://example.com/p.jpg?s=2&t=3"),
+            ShareLink.mastodon(instance: "mastodon.social", text: Self.hard),
+            ShareLink.bluesky(text: Self.hard),
+            ShareLink.x(text: "only words", url: nil),
+        ]
+        let parsed = try Self.fields(links)
+        try #require(parsed.count == links.count)
+        let expected: [(host: String, path: String, query: [[String]])] = [
+            ("x.com", "/intent/tweet", [["text", Self.hard], ["url", Self.link]]),
+            ("www.facebook.com", "/sharer.php", [["u", Self.link]]),
+            ("service.weibo.com", "/share/share.php", [["url", Self.link], ["title", Self.hard], ["pic", "https://example.com/p.jpg?s=2&t=3"]]),
+            ("mastodon.social", "/share", [["text", Self.hard]]),
+            ("bsky.app", "/intent/compose", [["text", Self.hard]]),
+            ("x.com", "/intent/tweet", [["text", "only words"]]),
+        ]
+        for (fields, want) in zip(parsed, expected) {
+            #expect(fields["scheme"] as? String == "https")
+            #expect(fields["host"] as? String == want.host)
+            #expect(fields["path"] as? String == want.path)
+            #expect(Self.query(fields) == want.query, "\(fields)")
+            #expect(fields["fragment"] as? String == "", "a # in a value never starts a fragment")
+        }
+    }
+
+    @Test func onlyUnreservedBytesStayAsTheyAre() {
+        #expect(ShareLink.encoded("a-Z_0.9~") == "a-Z_0.9~")
+        #expect(ShareLink.encoded("a b+c&d#e=f%\n") == "a%20b%2Bc%26d%23e%3Df%25%0A")
+        #expect(ShareLink.encoded("한") == "%ED%95%9C")
+    }
+}
+
+/// Each service's count, at and over its limit.
+@Suite struct PostLengthTests {
+    @Test func xCountsLinksAs23AndWideScriptsAndEmojiAsTwo() {
+        #expect(PostLength.x(String(repeating: "a", count: 280)) == 280)
+        #expect(PostLength.x(String(repeating: "가", count: 140)) == 280)
+        #expect(PostLength.x(String(repeating: "가", count: 141)) == 282)
+        #expect(PostLength.x("see https://example.com/a/very/long/path/that/goes/on/and/on") == 4 + 23)
+        #expect(PostLength.x("👩‍👩‍👧") == 2, "a joined family is one emoji")
+        #expect(PostLength.x("☀️") == 2)
+        #expect(PostLength.x("—“quoted”") == 9, "general punctuation counts 1")
+        let service = SocialService.twitter
+        #expect(service.count(text: String(repeating: "a", count: 256), link: "https://example.com") == 280)
+        #expect(service.count(text: String(repeating: "a", count: 257), link: "https://example.com") == 281)
+    }
+
+    @Test func mastodonCountsCodePointsLinksAs23AndMentionsByName() {
+        #expect(PostLength.mastodon(String(repeating: "가", count: 500)) == 500)
+        #expect(PostLength.mastodon("hi @kim@example.social") == 3 + 4)
+        #expect(PostLength.mastodon("https://example.com/\(String(repeating: "x", count: 100))") == 23)
+        #expect(PostLength.mastodon("👍🏽") == 2, "code points, as Mastodon counts")
+    }
+
+    @Test func blueskyCountsGraphemes() {
+        #expect(PostLength.graphemes("👩‍👩‍👧a") == 2)
+        #expect(PostLength.graphemes(String(repeating: "é", count: 300)) == 300)
+    }
+
+    @Test func theFormCountsThePostAgainstTheServiceLimit() async {
+        await MainActor.run {
+            let settings = SocialSettings(enabled: [.twitter, .mastodon, .bluesky], mastodonInstance: "mastodon.social")
+            let post = FormField(id: "post", label: "Post", kind: .multilineText)
+            let x = SocialPostActivity(service: .twitter, settings: settings)
+            #expect(x.count(in: post, value: String(repeating: "a", count: 281)) == FieldCount(used: 281, limit: 280))
+            #expect(x.count(in: post, value: String(repeating: "a", count: 281))?.isOver == true)
+            #expect(x.count(in: FormField(id: "link", label: "Link", kind: .text), value: "x") == nil)
+            let bluesky = SocialPostActivity(service: .bluesky, settings: settings)
+            #expect(bluesky.count(in: post, value: String(repeating: "🦋", count: 300)) == FieldCount(used: 300, limit: 300))
+            let mastodon = SocialPostActivity(service: .mastodon, settings: settings)
+            #expect(mastodon.count(in: post, value: String(repeating: "a", count: 501))?.isOver == true)
+            let weibo = SocialPostActivity(service: .weibo, settings: settings)
+            #expect(weibo.count(in: post, value: "a") == nil, "Weibo's page counts for itself")
+        }
+    }
+}
+
+/// `$BROWSER` and `xdg-open`, as xdg-open and Python's webbrowser read them.
+@Suite struct BrowserCommandTests {
+    let url = "https://x.com/intent/tweet?text=a%20b"
+
+    @Test func eachBrowserEntryInTurnWithPercentSOrTheLinkLast() {
+        let commands = Browser.commands(for: url, environment: ["BROWSER": "w3m:firefox --new-tab %s:'my browser' -u %s%%"])
+        #expect(commands == [["w3m", url], ["firefox", "--new-tab", url], ["my browser", "-u", url + "%"]])
+    }
+
+    @Test func xdgOpenOnlyWithADisplayAndNotOverSSH() {
+        #expect(Browser.commands(for: url, environment: ["DISPLAY": ":0"]) == [["xdg-open", url]])
+        #expect(Browser.commands(for: url, environment: ["WAYLAND_DISPLAY": "wayland-0"]) == [["xdg-open", url]])
+        #expect(Browser.commands(for: url, environment: ["DISPLAY": "localhost:10.0", "SSH_CONNECTION": "1 2 3 4"]).isEmpty)
+        #expect(Browser.commands(for: url, environment: [:]).isEmpty)
+        #expect(Browser.commands(for: url, environment: ["BROWSER": "lynx", "DISPLAY": ":0"]) == [["lynx", url]])
+    }
+}
+
+/// Which service takes which items, and why not, in `--explain`.
+@Suite struct SocialEligibilityTests {
+    static let config = """
+        [social]
+        enabled = twitter, facebook, weibo, mastodon, bluesky, flickr, vimeo, tencentweibo
+        mastodon = mastodon.social
+        """
+
+    func reasons(_ fixtures: Fixtures, _ items: [String], config: String = SocialEligibilityTests.config) throws -> [String: String] {
+        let file = try fixtures.writeConfig(config)
+        let run = try fixtures.share(["--config", file.path, "--explain", "--json"] + items)
+        try #require(run.status == 0, "\(run.err)")
+        var reasons: [String: String] = [:]
+        for row in try ActivityRow.parse(run) where row.type.hasPrefix("postTo") {
+            reasons[row.type] = row.eligible ? "eligible" : "\(row.reason ?? "?"): \(row.detail ?? "")"
+        }
+        return reasons
+    }
+
+    @Test func textAloneGoesEverywhereButFacebook() throws {
+        let fixtures = try Fixtures()
+        let reasons = try reasons(fixtures, ["--text", "hello"])
+        for type in ["postToTwitter", "postToWeibo", "postToMastodon", "postToBluesky"] { #expect(reasons[type] == "eligible", "\(type)") }
+        #expect(reasons["postToFacebook"] == "unsupported-items: Facebook's share link takes one URL; this share has none")
+        #expect(reasons["postToTencentWeibo"] == "unavailable: Tencent Weibo closed in September 2020; there is nothing left to post to")
+        #expect(reasons["postToFlickr"]?.hasPrefix("unsupported-items: takes URL, Image") == true, "\(reasons)")
+    }
+
+    @Test func aURLGoesToEveryLinkServiceAndFlickrAndVimeoNeedATokenEvenWhenEnabled() throws {
+        let fixtures = try Fixtures()
+        let reasons = try reasons(fixtures, ["https://example.com/post"])
+        for type in ["postToTwitter", "postToFacebook", "postToWeibo", "postToMastodon", "postToBluesky"] {
+            #expect(reasons[type] == "eligible", "\(type): \(reasons[type] ?? "-")")
+        }
+        for (type, name) in [("postToFlickr", "Flickr"), ("postToVimeo", "Vimeo")] {
+            #expect(reasons[type] == "unavailable: needs an API token: \(name) has no share link, and direct posting is not built yet")
+        }
+    }
+
+    @Test func aLocalImageAloneCannotGoThroughAnyLink() throws {
+        let fixtures = try Fixtures()
+        let image = try fixtures.file("photo.png", FixtureBytes.png)
+        let reasons = try reasons(fixtures, [image.path])
+        for (type, name) in [("postToTwitter", "X"), ("postToWeibo", "Weibo"), ("postToMastodon", "Mastodon"), ("postToBluesky", "Bluesky")] {
+            #expect(reasons[type] == "unsupported-items: a local image cannot go through \(name)'s share link; posting images needs the service's API"
+                + " (direct posting, not built yet)", "\(type)")
+        }
+        #expect(reasons["postToFacebook"] == "unsupported-items: Facebook's share link takes one URL; this share has none")
+        #expect(reasons["postToTencentWeibo"]?.hasPrefix("unavailable: Tencent Weibo closed") == true)
+    }
+
+    @Test func aServiceNotEnabledSaysHowToEnableIt() throws {
+        let fixtures = try Fixtures()
+        let reasons = try reasons(fixtures, ["--text", "hi"], config: "[social]\nenabled = bluesky\n")
+        #expect(reasons["postToBluesky"] == "eligible")
+        #expect(reasons["postToTwitter"] == "unavailable: not enabled: add twitter to enabled in the [social] section of the config file")
+        let noServer = try self.reasons(fixtures, ["--text", "hi"], config: "[social]\nenabled = mastodon\n")
+        #expect(noServer["postToMastodon"]?.hasPrefix("unavailable: no Mastodon server: set mastodon = HOST") == true)
+    }
+
+    @Test func anUnknownServiceOrServerIsAConfigErrorWithItsLine() throws {
+        let fixtures = try Fixtures()
+        for (config, words) in [("[social]\nenabled = twitter, myspace\n", "share.conf:2: enabled names services: 'myspace' is not one of"),
+                                ("[social]\nmastodon = https://mastodon.social/@kim\n", "share.conf:2: mastodon is your server's host name")] {
+            let file = try fixtures.writeConfig(config)
+            let run = try fixtures.share("--config", file.path, "--explain", "--text", "hi")
+            #expect(run.status == 2)
+            #expect(run.err.contains(words), "\(run.err)")
+        }
+    }
+}
+
+/// The form, the browser and the QR code, on a real terminal.
+@Suite struct SocialPostScreenTests {
+    static func start(_ fixtures: Fixtures, _ arguments: [String], environment: [String: String] = [:], height: Int = 30) throws -> TmuxSession {
+        let config = try fixtures.writeConfig(SocialEligibilityTests.config)
+        var environment = fixtures.environment.merging(environment) { $1 }
+        environment["TERM"] = "xterm-256color"
+        let q = TmuxSession.quote
+        return try TmuxSession(([try Share.binary().path, "--config", config.path, "--json"] + arguments).map(q).joined(separator: " "),
+                               width: 100, height: height, workingDirectory: fixtures.files, environment: environment)
+    }
+
+    /// The values of the returned items, each a URL.
+    static func returnedURLs(_ completion: [String: Any]) -> [String] {
+        (completion["returnedItems"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String == "url" ? $0["value"] as? String : nil }
+    }
+
+    /// The JSON completion share printed.
+    static func completion(_ session: TmuxSession) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any], "stdout: \(session.stdout)")
+    }
+
+    @Test func postOpensTheLinkInBrowserWithTheLinkAsItsOnlyArgument() throws {
+        let fixtures = try Fixtures()
+        let record = fixtures.root.appendingPathComponent("browser-argv")
+        let browser = try fixtures.file("fake-browser", Data("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > \(record.path)\n".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser.path)
+        let session = try Self.start(fixtures, ["--activity", "postToTwitter", "--subject", "Read this", "--text", "a & b #c",
+                                                "https://example.com/story?id=7"],
+                                     environment: ["BROWSER": "/nonexistent/browser:\(browser.path) --new-tab %s"])
+        defer { session.close() }
+        let form = try session.waitFor("Post to X")
+        #expect(form.contains("Link:") && form.contains("https://example.com/story?id=7"), "\(form.text)")
+        #expect(form.contains("Read this") && form.contains("a & b #c"))
+        #expect(form.contains("42 of 280"), "9 + 1 + 8, then a space and the link as 23:\n\(form.text)")
+        try session.send("C-x")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        let argv = try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
+        try #require(argv.count == 2, "\(argv)")
+        #expect(argv[0] == "--new-tab")
+        let fields = try SocialLinkTests.fields([try #require(URL(string: argv[1]))])
+        #expect(SocialLinkTests.query(fields[0]) == [["text", "Read this\na & b #c"], ["url", "https://example.com/story?id=7"]])
+        let completion = try Self.completion(session)
+        #expect(completion["outcome"] as? String == "performed")
+        #expect(SocialPostScreenTests.returnedURLs(completion) == [argv[1]], "\(completion)")
+    }
+
+    @Test func withoutABrowserTheLinkIsShownWithAQRCodeThatScansBackToIt() throws {
+        let fixtures = try Fixtures()
+        let session = try Self.start(fixtures, ["--activity", "postToBluesky", "--text", "서울 🦋 & more", "https://example.com/a#b"], height: 40)
+        defer { session.close() }
+        try session.waitFor("Post to Bluesky")
+        try session.send("C-x")
+        let shown = try session.waitFor("No browser here")
+        #expect(shown.contains("https://bsky.app/intent/compose?text="), "\(shown.text)")
+        let png = fixtures.root.appendingPathComponent("code.png")
+        let script = ServerScript.support.appendingPathComponent("qr_from_screen.py")
+        let extract = try Share.run(ServerScript.python, [script.path, png.path], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"],
+                                    directory: fixtures.root, input: Data(shown.text.utf8))
+        try #require(extract.status == 0, "no QR code on the screen:\n\(shown.text)")
+        let decoded = try Share.run(URL(fileURLWithPath: "/usr/bin/zbarimg"), ["--raw", "--nodbus", "-q", png.path],
+                                    environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.root)
+        try #require(decoded.status == 0, "zbarimg: \(decoded.err)")
+        let link = decoded.out.trimmingCharacters(in: .newlines)
+        let fields = try SocialLinkTests.fields([try #require(URL(string: link))])
+        #expect(fields[0]["host"] as? String == "bsky.app")
+        #expect(SocialLinkTests.query(fields[0]) == [["text", "서울 🦋 & more\nhttps://example.com/a#b"]])
+        try session.send("c")
+        try session.waitFor("Copied the link")
+        try session.send("Enter")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        let completion = try Self.completion(session)
+        #expect(completion["outcome"] as? String == "performed")
+        #expect(SocialPostScreenTests.returnedURLs(completion) == [link], "\(completion)")
+    }
+
+    @Test func overTheLimitPostIsRefusedWithTheCountAndTheFormStays() throws {
+        let fixtures = try Fixtures()
+        let session = try Self.start(fixtures, ["--activity", "postToTwitter", "--text", String(repeating: "가", count: 139)])
+        defer { session.close() }
+        try session.waitFor("278 of 280")
+        try session.sendLiteral("나다")
+        let over = try session.waitFor("⚠ 282 of 280")
+        #expect(over.contains("Post to X"))
+        try session.send("C-x")
+        let refused = try session.waitFor("shorten it by 2")
+        #expect(refused.contains("the post counts 282 of X's 280"), "\(refused.text)")
+        #expect(!session.hasExited)
+        try session.send("BSpace")
+        try session.waitFor("280 of 280")
+        try session.send("Escape")
+        try session.waitUntil("asked to discard or exited") { $0.text.contains("iscard") || session.hasExited }
+        if !session.hasExited { try session.send("d") }
+        #expect(try session.waitForExit() == 1)
+    }
+}
+
+/// What each service's form holds, and the link a submission makes.
+@MainActor
+@Suite struct SocialPostFormTests {
+    static let settings = SocialSettings(enabled: Set(SocialService.allCases), mastodonInstance: "toot.example")
+    static let photo = ShareItem.image(FileItem(name: "photo.png", contentType: "image/png", size: 3, storage: .data(Data([1, 2, 3]))))
+
+    func activity(_ service: SocialService, _ items: [ShareItem], subject: String? = nil) async throws -> SocialPostActivity {
+        let activity = SocialPostActivity(service: service, settings: Self.settings)
+        try await activity.prepare(with: items)
+        activity.offeredSubject = subject
+        return activity
+    }
+
+    func post(_ activity: SocialPostActivity, _ values: [String: String]) async -> ActivitySession {
+        let session = ActivitySession(activityType: activity.activityType, items: [], subject: nil,
+                                      form: SubmittedForm(action: "post", values: values))
+        await activity.perform(session)
+        return session
+    }
+
+    func field(_ form: ActivityForm?, _ id: String) -> FormField? { form?.fields.first { $0.id == id } }
+
+    @Test func xTakesTheSubjectAndTextInThePostAndTheFirstLinkBesideIt() async throws {
+        let x = try await activity(.twitter, [.text("first"), .url(URL(string: "https://a.example/1")!), .url(URL(string: "https://b.example/2")!),
+                                              Self.photo], subject: "Subject")
+        let form = x.makeForm()
+        #expect(form?.title == "Post to X")
+        #expect(field(form, "post")?.initialValue == "Subject\nfirst\nhttps://b.example/2")
+        #expect(field(form, "link")?.kind == .choice(["https://a.example/1", "https://b.example/2"]))
+        #expect(field(form, "left-out")?.initialValue.hasPrefix("photo.png: a local image cannot go through a share link") == true)
+        let session = await post(x, ["post": "hello", "link": "https://b.example/2"])
+        let link = try #require(session.result?.linkToOpen)
+        #expect(session.result?.outcome == .performed && session.result?.returnedItems == [.url(link)])
+        #expect(link.absoluteString == "https://x.com/intent/tweet?text=hello&url=https%3A%2F%2Fb.example%2F2")
+    }
+
+    @Test func facebookCarriesTheLinkAloneAndSaysTheTextIsLeftOut() async throws {
+        let facebook = try await activity(.facebook, [.text("words"), .url(URL(string: "https://a.example/?q=1&r=2")!)])
+        let form = facebook.makeForm()
+        #expect(field(form, "post") == nil, "Facebook's link carries no text")
+        #expect(field(form, "left-out")?.initialValue == "“words”: Facebook's share link takes one URL and no text; write the words on Facebook")
+        let session = await post(facebook, ["link": "https://a.example/?q=1&r=2"])
+        #expect(session.result?.linkToOpen?.absoluteString == "https://www.facebook.com/sharer.php?u=https%3A%2F%2Fa.example%2F%3Fq%3D1%26r%3D2")
+    }
+
+    @Test func weiboTakesAnImageURLAsItsPicture() async throws {
+        let weibo = try await activity(.weibo, [.text("看看"), .url(URL(string: "https://a.example/story")!),
+                                                .url(URL(string: "https://img.example/cat.JPG")!)])
+        let form = weibo.makeForm()
+        #expect(field(form, "picture")?.initialValue == "https://img.example/cat.JPG")
+        #expect(field(form, "link")?.kind == .choice(["https://a.example/story"]))
+        let session = await post(weibo, ["post": "看看", "link": "https://a.example/story", "picture": "https://img.example/cat.JPG"])
+        let fields = try SocialLinkTests.fields([try #require(session.result?.linkToOpen)])
+        #expect(SocialLinkTests.query(fields[0]) == [["url", "https://a.example/story"], ["title", "看看"], ["pic", "https://img.example/cat.JPG"]])
+    }
+
+    @Test func mastodonAndBlueskyCarryTheLinksInTheText() async throws {
+        let mastodon = try await activity(.mastodon, [.text("toot"), .url(URL(string: "https://a.example/")!)])
+        #expect(field(mastodon.makeForm(), "link") == nil)
+        #expect(field(mastodon.makeForm(), "post")?.initialValue == "toot\nhttps://a.example/")
+        let session = await post(mastodon, ["post": "toot\nhttps://a.example/"])
+        #expect(session.result?.linkToOpen?.absoluteString == "https://toot.example/share?text=toot%0Ahttps%3A%2F%2Fa.example%2F")
+    }
+
+    @Test func overTheLimitOrEmptyIsRefusedAndNothingIsOpened() async throws {
+        let bluesky = try await activity(.bluesky, [.text("x")])
+        let over = await post(bluesky, ["post": String(repeating: "🦋", count: 301)])
+        #expect(over.result?.outcome == .failed && over.result?.linkToOpen == nil)
+        #expect(over.result?.error?.message == "the post counts 301 of Bluesky's 300: shorten it by 1")
+        let empty = await post(bluesky, ["post": "  \n "])
+        #expect(empty.result?.error?.message == "nothing to post: write something first")
+        let atLimit = await post(bluesky, ["post": String(repeating: "🦋", count: 300)])
+        #expect(atLimit.result?.outcome == .performed)
+    }
+}
