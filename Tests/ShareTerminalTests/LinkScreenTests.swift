@@ -49,10 +49,44 @@ struct LinkScreenTests {
         #expect(state.width == 50 && state.height == 20)
     }
 
-    @Test func hyperlinksAreSentOverTheirCellsWithTheCursorKept() {
-        let links = [Frame.Hyperlink(x: 3, y: 2, text: "https://a.example/", url: "https://a.example/\u{1B}]evil\u{07}"),
+    @Test func hyperlinksAreSentOverTheirCellsInTheirStyleWithTheCursorKept() {
+        let links = [Frame.Hyperlink(x: 3, y: 2, text: "https://a.example/", url: "https://a.example/\u{1B}]evil\u{07}",
+                                     style: CellStyle(foreground: .cyan, underline: true)),
                      Frame.Hyperlink(x: 0, y: 50, text: "off screen", url: "https://b.example/")]
         let sent = NcursesTerminal.hyperlinks(links, width: 80, height: 24)
-        #expect(sent == "\u{1B}7\u{1B}[3;4H\u{1B}]8;;https://a.example/]evil\u{1B}\\https://a.example/\u{1B}]8;;\u{1B}\\\u{1B}8")
+        #expect(sent == "\u{1B}7\u{1B}[3;4H\u{1B}[0;4;36m\u{1B}]8;;https://a.example/]evil\u{1B}\\https://a.example/\u{1B}]8;;\u{1B}\\\u{1B}8")
+    }
+
+    @Test func withColoursOffTheCodeStaysDarkOnLightAndTheLinkLosesItsColour() throws {
+        var state = Self.state()
+        state.colors = false
+        let code = try state.code.get()
+        let frame = LinkView.view(state)
+        #expect(frame[1, 1].style == CellStyle(foreground: .black, background: .white))
+        #expect(frame[1 + code.drawnWidth / 2, 1 + code.lines.count / 2].style.background == .white)
+        #expect(!frame.hyperlinks.isEmpty && frame.hyperlinks.allSatisfy { $0.style == CellStyle(underline: true) })
+        let x = frame.hyperlinks[0].x, y = frame.hyperlinks[0].y
+        #expect(frame[x, y].style == CellStyle(underline: true))
+    }
+
+    @Test func underTheCodeThereIsRoomForTheLinkOrTheCodeIsNotDrawn() throws {
+        let code = try Self.state().code.get()
+        // Too narrow for the words beside the code: the code goes under the words, and the link under the code.
+        let narrow = code.drawnWidth + 10
+        let layouts = LinkView.layouts(code, reason: "No browser here.", width: narrow, height: 200)
+        #expect(!layouts[0].fits && layouts[1].fits)
+        let exact = layouts[1].needsHeight
+        let fits = LinkView.view(Self.state(width: narrow, height: exact))
+        let link = try #require(fits.hyperlinks.first)
+        #expect(link.y == layouts[1].urlTop && link.y < exact - 2, "the link's first line is above the status line")
+        #expect(fits[1, layouts[1].codeTop].style.background == .white)
+        // One line less and the link would have no room: the code is not drawn, and the message names the screen it needs.
+        let short = LinkView.view(Self.state(width: narrow, height: exact - 1))
+        let words = short.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+        #expect(words.contains("The QR code does not fit: it needs \(narrow) columns and \(exact) lines."))
+        #expect(short.hyperlinks.map(\.text).joined() == Self.url)
+        // Wide but short: the words beside the code need the fewest lines, and that is what the message asks for.
+        let wide = LinkView.view(Self.state(width: 200, height: code.lines.count + 2))
+        #expect(wide.shows("it needs 200 columns and \(code.lines.count + 3) lines."))
     }
 }

@@ -170,14 +170,15 @@ public final class NcursesTerminal: TerminalBackend {
 
     /// What makes `links` clickable on a screen of this size: ncurses
     /// cannot send OSC 8, so each link's text is sent again inside one,
-    /// over the same cells, with the cursor saved before and restored
-    /// after (ncurses' idea of the screen stays true). Terminals without
+    /// over the same cells and in the same style, with the cursor and its
+    /// attributes saved before and restored after (ncurses' idea of the
+    /// screen stays true). Terminals without
     /// links ignore the OSC. Control characters never reach the terminal.
     static func hyperlinks(_ links: [Frame.Hyperlink], width: Int, height: Int) -> String {
         var sequence = "\u{1B}7"
         for link in links where link.y < height && link.x < width {
             let url = String(String.UnicodeScalarView(link.url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }))
-            sequence += "\u{1B}[\(link.y + 1);\(link.x + 1)H\u{1B}]8;;\(url)\u{1B}\\\(TerminalText.sanitized(link.text))\u{1B}]8;;\u{1B}\\"
+            sequence += "\u{1B}[\(link.y + 1);\(link.x + 1)H\(link.style.sgr)\u{1B}]8;;\(url)\u{1B}\\\(TerminalText.sanitized(link.text))\u{1B}]8;;\u{1B}\\"
         }
         return sequence + "\u{1B}8"
     }

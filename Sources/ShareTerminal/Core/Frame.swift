@@ -55,6 +55,19 @@ public struct CellStyle: Sendable, Equatable, Hashable {
         CellStyle(bold: bold, reverse: reverse, dim: dim, underline: underline)
     }
 
+    /// The SGR sequence that sets exactly this style from the default
+    /// (`ESC [ 0 … m`), for text sent outside ncurses.
+    public var sgr: String {
+        var codes = ["0"]
+        if bold { codes.append("1") }
+        if dim { codes.append("2") }
+        if underline { codes.append("4") }
+        if reverse { codes.append("7") }
+        if let foreground { codes.append(foreground.index < 8 ? "3\(foreground.index)" : "38;5;\(foreground.index)") }
+        if let background { codes.append(background.index < 8 ? "4\(background.index)" : "48;5;\(background.index)") }
+        return "\u{1B}[" + codes.joined(separator: ";") + "m"
+    }
+
     /// A short code for snapshot style maps: `.` plain, `r` reverse, `b` bold,
     /// `d` dim, `u` underline, `c` coloured, `R` reverse+bold.
     var code: Character {
@@ -123,12 +136,15 @@ public struct Frame: Sendable, Equatable {
         /// The text as put in the frame (drawn again inside the link).
         public var text: String
         public var url: String
+        /// The style the text was put with (drawn again with it).
+        public var style: CellStyle
 
-        public init(x: Int, y: Int, text: String, url: String) {
+        public init(x: Int, y: Int, text: String, url: String, style: CellStyle = .plain) {
             self.x = x
             self.y = y
             self.text = text
             self.url = url
+            self.style = style
         }
     }
 
@@ -346,6 +362,7 @@ public struct Frame: Sendable, Equatable {
     public var monochrome: Frame {
         var copy = self
         for index in copy.storage.indices { copy.storage[index].style = copy.storage[index].style.monochrome }
+        for index in copy.hyperlinks.indices { copy.hyperlinks[index].style = copy.hyperlinks[index].style.monochrome }
         return copy
     }
 

@@ -12,34 +12,22 @@ public enum LinkView {
         frame.fill(x: 0, y: 0, width: state.width, height: 1, style: CellStyle(reverse: true))
         frame.put(DisplayWidth.truncate(" " + state.title, to: state.width), x: 0, y: 0, style: CellStyle(bold: true, reverse: true))
         let bottom = state.height - 2  // status and help bar
-        // The code from the line under the title, the words and the link
-        // beside it when there is room, else above and under it.
-        var textX = 1, textWidth = state.width - 2, textTop = 2
-        var codeTop = 1
+        var textX = 1, textWidth = state.width - 2
+        let textTop = 2
         var urlTop: Int
+        var codeAt: (code: QRCode, top: Int)?
+        var misfit: QRCode?
         switch state.code {
-        case .success(let code) where code.drawnWidth <= state.width - 2:
-            let beside = state.width - code.drawnWidth - 4 >= 24
-            if beside {
-                textX = code.drawnWidth + 3
-                textWidth = state.width - textX - 1
-            } else {
-                codeTop = 2 + min(3, wrapped(state.reason, width: textWidth).count) + 1
-            }
-            if code.lines.count <= bottom - codeTop {
-                // Dark modules on a light ground, whatever the terminal's own colours: scannable on dark and light themes.
-                let paper = CellStyle(foreground: .black, background: .white)
-                for (offset, line) in code.lines.enumerated() {
-                    frame.put(paperLine(line), x: 1, y: codeTop + offset, style: paper)
-                }
-                urlTop = beside ? textTop + min(3, wrapped(state.reason, width: textWidth).count) + 1 : codeTop + code.lines.count + 1
-            } else {
-                textX = 1
-                textWidth = state.width - 2
-                urlTop = tooSmall(code, &frame, y: textTop + 3, state)
-            }
         case .success(let code):
-            urlTop = tooSmall(code, &frame, y: textTop + 3, state)
+            if let layout = layouts(code, reason: state.reason, width: state.width, height: state.height).first(where: \.fits) {
+                codeAt = (code, layout.codeTop)
+                textX = layout.textX
+                textWidth = layout.textWidth
+                urlTop = layout.urlTop
+            } else {
+                misfit = code
+                urlTop = textTop + min(3, wrapped(state.reason, width: textWidth).count) + 1
+            }
         case .failure(let failure):
             frame.put(DisplayWidth.truncate(Localization.text("No QR code: %@", failure.description), to: state.width - 2),
                       x: 1, y: textTop + 3, style: CellStyle(dim: true))
@@ -48,19 +36,70 @@ public enum LinkView {
         for (offset, line) in wrapped(state.reason, width: textWidth).prefix(3).enumerated() {
             frame.put(line, x: textX, y: textTop + offset, style: CellStyle(bold: true))
         }
-        let urlX = textX, urlWidth = textWidth
         // The link in full, cut where the room ends; each piece a hyperlink.
-        for (offset, piece) in wrapped(state.url, width: urlWidth, anywhere: true).enumerated() where urlTop + offset < bottom {
-            frame.put(piece, x: urlX, y: urlTop + offset, style: CellStyle(foreground: .cyan, underline: true))
-            frame.hyperlinks.append(Frame.Hyperlink(x: urlX, y: urlTop + offset, text: piece, url: state.url))
+        let link = CellStyle(foreground: .cyan, underline: true)
+        let pieces = wrapped(state.url, width: textWidth, anywhere: true)
+        for (offset, piece) in pieces.enumerated() where urlTop + offset < bottom {
+            frame.put(piece, x: textX, y: urlTop + offset, style: link)
+            frame.hyperlinks.append(Frame.Hyperlink(x: textX, y: urlTop + offset, text: piece, url: state.url, style: link))
         }
+        if let misfit { tooSmall(misfit, &frame, lines: (urlTop + pieces.count + 1)..<bottom, state) }
         if let status = state.status {
             frame.put(DisplayWidth.truncate((state.statusIsError ? "⚠ " : "") + status, to: state.width - 2), x: 1, y: state.height - 2,
                       style: state.statusIsError ? CellStyle(foreground: .red, bold: true) : CellStyle(bold: true))
         }
         frame.put(DisplayWidth.truncate(Localization.text("c copy link   Enter done"), to: state.width), x: 0, y: state.height - 1,
                   style: CellStyle(dim: true))
-        return state.colors ? frame : frame.monochrome
+        if !state.colors { frame = frame.monochrome }
+        if let (code, top) = codeAt {
+            // Dark modules on a light ground whatever the terminal's own
+            // colours, and with colours off too: that is what makes the code
+            // scannable on dark and light themes alike.
+            let paper = CellStyle(foreground: .black, background: .white)
+            for (offset, line) in code.lines.enumerated() {
+                frame.put(paperLine(line), x: 1, y: top + offset, style: paper)
+            }
+        }
+        return frame
+    }
+
+    /// Where the code, the words and the link go on a screen of `width`
+    /// by `height`, and whether that fits.
+    struct Layout: Equatable {
+        var codeTop: Int
+        var textX: Int
+        var textWidth: Int
+        var urlTop: Int
+        /// The smallest screen this layout fits.
+        var needsWidth: Int
+        var needsHeight: Int
+        var fits: Bool
+    }
+
+    /// The two layouts, in order of preference: the words and the link
+    /// beside the code (at least 24 columns of them), or the words above
+    /// the code and the link under it. Either needs room for the whole
+    /// code, its quiet zone included, and one line of the link.
+    static func layouts(_ code: QRCode, reason: String, width: Int, height: Int) -> [Layout] {
+        let chrome = 2  // the status line and the help bar
+        let besideX = code.drawnWidth + 3
+        let besideWidth = width - besideX - 1
+        let besideReason = min(3, wrapped(reason, width: max(1, besideWidth)).count)
+        let beside = Layout(codeTop: 1, textX: besideX, textWidth: besideWidth, urlTop: 2 + besideReason + 1,
+                            needsWidth: besideX + 24 + 1,
+                            needsHeight: max(1 + code.lines.count, 2 + besideReason + 2) + chrome,
+                            fits: false)
+        let belowReason = min(3, wrapped(reason, width: max(1, width - 2)).count)
+        let codeTop = 2 + belowReason + 1
+        let below = Layout(codeTop: codeTop, textX: 1, textWidth: width - 2, urlTop: codeTop + code.lines.count + 1,
+                           needsWidth: code.drawnWidth + 2,
+                           needsHeight: codeTop + code.lines.count + 2 + chrome,
+                           fits: false)
+        return [beside, below].map { layout in
+            var layout = layout
+            layout.fits = width >= layout.needsWidth && height >= layout.needsHeight
+            return layout
+        }
     }
 
     /// A line of the code with its light cells as no-break spaces: ncurses
@@ -71,12 +110,18 @@ public enum LinkView {
         String(String.UnicodeScalarView(line.unicodeScalars.map { $0 == " " ? "\u{00A0}" : $0 }))
     }
 
-    /// Says that `code` does not fit and what it needs; the line the link goes on.
-    private static func tooSmall(_ code: QRCode, _ frame: inout Frame, y: Int, _ state: LinkState) -> Int {
-        frame.put(DisplayWidth.truncate(Localization.text("The QR code does not fit: it needs %@ columns and %@ lines.",
-                                                          String(code.drawnWidth + 2), String(code.lines.count + 3)),
-                                        to: state.width - 2), x: 1, y: y, style: CellStyle(dim: true))
-        return y + 2
+    /// Says, on `lines` (under the link, which matters more), that `code`
+    /// does not fit and the screen it needs: the layout that needs the
+    /// least growth.
+    private static func tooSmall(_ code: QRCode, _ frame: inout Frame, lines: Range<Int>, _ state: LinkState) {
+        let layouts = layouts(code, reason: state.reason, width: state.width, height: state.height)
+        let growth = { (layout: Layout) in max(0, layout.needsWidth - state.width) + max(0, layout.needsHeight - state.height) }
+        let nearest = layouts.min { growth($0) < growth($1) } ?? layouts[0]
+        let message = Localization.text("The QR code does not fit: it needs %@ columns and %@ lines.",
+                                        String(max(state.width, nearest.needsWidth)), String(max(state.height, nearest.needsHeight)))
+        for (y, line) in zip(lines, wrapped(message, width: state.width - 2)) {
+            frame.put(line, x: 1, y: y, style: CellStyle(dim: true))
+        }
     }
 
     /// `text` in lines of at most `width` columns: at spaces, or
