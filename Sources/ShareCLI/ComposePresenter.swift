@@ -183,7 +183,7 @@ final class ComposeProgram: ScreenProgram {
             switch answer {
             case .finished(let result):
                 finishAutosave()
-                services.stateFile.clear()
+                if autosaving != nil { services.stateFile.clear() }
                 if let link = result.linkToOpen { return open(link.absoluteString, finishing: result, in: loop) }
                 return result
             case .retry(let message):
@@ -246,6 +246,12 @@ final class ComposeProgram: ScreenProgram {
         // The activity finished already: the link was made and shown.
         if let handoff { return handoff.result }
         finishAutosave()
+        // Only a form that autosaves (Mail) keeps what was typed, and the
+        // one state file --resume reads is its own.
+        guard autosaving != nil else {
+            return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
+                                  error: ActivityError(code: ActivityError.Code.terminalClosed, message: "the terminal went away"))
+        }
         if screen.changed { save() }
         let kept = services.stateFile.read() != nil ? " (share --resume reopens it)" : ""
         return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
@@ -261,7 +267,7 @@ final class ComposeProgram: ScreenProgram {
             let effect = queue.removeFirst()
             switch effect {
             case .changed(let field):
-                if !loop.isScheduled("autosave") { loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave") }
+                if autosaving != nil, !loop.isScheduled("autosave") { loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave") }
                 if let counting, let index = screen.index(of: field) {
                     apply(.count(field: field, counting.count(in: screen.fields[index].field, value: screen.fields[index].value)))
                 }
@@ -306,8 +312,10 @@ final class ComposeProgram: ScreenProgram {
                 loop.start { .answered(await submit(submitted)) }
             case .discard:
                 finishAutosave()
-                autosaving?.discardAutosave()
-                services.stateFile.clear()
+                if let autosaving {
+                    autosaving.discardAutosave()
+                    services.stateFile.clear()
+                }
                 return ActivityResult(activityType: activity.activityType, outcome: .cancelled)
             }
         }

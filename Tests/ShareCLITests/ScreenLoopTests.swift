@@ -97,6 +97,38 @@ struct ScreenLoopTests {
         #expect(saved.values["to"] == "kim@" && saved.draft == "/drafts/note")
     }
 
+    /// A form activity that does not autosave (a post, a print).
+    final class PlainActivity: Activity {
+        var activityType: ActivityType { ActivityType(rawValue: "com.example.plain") }
+        var activityTitle: String { "Plain" }
+        func perform(_ session: ActivitySession) async { session.finish(.performed) }
+    }
+
+    @Test func aFormThatDoesNotAutosaveLeavesMailsUnfinishedMessageAlone() async throws {
+        let world = World()
+        world.stateFile.write(activity: .mail, values: ["to": "lee@example.com"], draft: "/drafts/mail")
+        let presenter = { (terminal: InMemoryTerminal) in
+            ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+                             detector: MagicContentTypeDetector(), environment: world.environment,
+                             stateFile: world.stateFile, terminal: { terminal }, usesThreads: false)
+        }
+        // Typing, a second's wait, and a hang-up: nothing written, and nothing said about --resume.
+        let hungUp = InMemoryTerminal(script: Self.type("kim@") + [.wait(milliseconds: 1000), .hangUp])
+        let closed = await presenter(hungUp).present(Self.form, for: PlainActivity(), submit: { _ in .retry("unused") })
+        #expect(closed.error?.code == "terminal-closed")
+        #expect(closed.error?.message == "the terminal went away")
+        // A finished form and a discarded one.
+        let sent = InMemoryTerminal(script: Self.type("x") + [.input(.control("x")), .idle])
+        let finished = await presenter(sent).present(Self.form, for: PlainActivity()) { _ in
+            .finished(ActivityResult(activityType: ActivityType(rawValue: "com.example.plain"), outcome: .performed))
+        }
+        #expect(finished.outcome == .performed)
+        let escaped = InMemoryTerminal(script: Self.type("y") + [.input(.escape), .input(.character("d"))])
+        #expect(await presenter(escaped).present(Self.form, for: PlainActivity(), submit: { _ in .retry("unused") }).outcome == .cancelled)
+        let saved = try #require(world.stateFile.read(), "Mail's unfinished message is still there for --resume")
+        #expect(saved.activity == ActivityType.mail.rawValue && saved.values == ["to": "lee@example.com"] && saved.draft == "/drafts/mail")
+    }
+
     @Test func aRefusedSendShowsSendingThenKeepsTheScreenOpenWithTheReason() async {
         let world = World()
         var submissions: [SubmittedForm] = []
