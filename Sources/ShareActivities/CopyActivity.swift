@@ -60,9 +60,13 @@ public final class CopyActivity: SystemActivity {
 
     /// Puts `text` on the clipboard the way Copy would from a terminal (a
     /// link on the screen that shows it); the error's words say why not.
-    public static func copy(_ text: String, environment: [String: String]) throws {
+    /// Returns whether it went through the terminal (OSC 52), which the
+    /// terminal may ignore without a word.
+    @discardableResult
+    public static func copy(_ text: String, environment: [String: String]) throws -> Bool {
         guard let route = route(environment: environment, hasTerminal: true) else { throw Failure(description: "no clipboard") }
         try put(Data(text.utf8), type: "text/plain;charset=utf-8", through: route)
+        return route == .osc52
     }
 
     private static func put(_ data: Data, type: String, through route: Route) throws {

@@ -229,8 +229,10 @@ final class ComposeProgram: ScreenProgram {
                 return result
             case .copy(let link):
                 do {
-                    try CopyActivity.copy(link, environment: services.environment)
-                    _ = LinkUpdate.update(&state, .status(Localization.text("Copied the link"), isError: false))
+                    let throughTerminal = try CopyActivity.copy(link, environment: services.environment)
+                    let news = throughTerminal ? Localization.text("Sent the link to the terminal's clipboard (OSC 52)")
+                        : Localization.text("Copied the link")
+                    _ = LinkUpdate.update(&state, .status(news, isError: false))
                 } catch {
                     _ = LinkUpdate.update(&state, .status(Localization.text("Cannot copy the link: %@", ErrorText.sentence(error)), isError: true))
                 }

@@ -40,7 +40,8 @@ enum HelpText {
           PREFIX/share/locale/*/LC_MESSAGES/share.mo   translations (LANG=ko_KR.UTF-8)
 
         Environment:
-          BROWSER          opens a post's share link (a:b tried in turn, %s the link)
+          BROWSER          opens a post's share link (a:b tried in turn, %s the link,
+                           a trailing " &" starts it detached)
           VISUAL, EDITOR   the editor Ctrl-G opens in a form (else vi)
 
         Exit codes:

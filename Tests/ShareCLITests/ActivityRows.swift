@@ -135,10 +135,11 @@ enum SystemActivity {
     }
 
     /// The services with a share link: their `[social] enabled` name, and
-    /// the kinds the link carries (narrower than the table: never an image).
+    /// the kinds the link carries (narrower than the table: never an image;
+    /// Facebook's only a web URL, not `w`, a URL of another scheme).
     static let linkServices: [String: (name: String, carries: Set<Character>)] = [
-        "postToTwitter": ("twitter", ["s", "u"]), "postToFacebook": ("facebook", ["u"]), "postToWeibo": ("weibo", ["s", "u"]),
-        "postToMastodon": ("mastodon", ["s", "u"]), "postToBluesky": ("bluesky", ["s", "u"]),
+        "postToTwitter": ("twitter", ["s", "u", "w"]), "postToFacebook": ("facebook", ["u"]), "postToWeibo": ("weibo", ["s", "u", "w"]),
+        "postToMastodon": ("mastodon", ["s", "u", "w"]), "postToBluesky": ("bluesky", ["s", "u", "w"]),
     ]
 
     /// Whether `detail` is what ``unavailableDetail(_:)`` says for `type`.
@@ -150,15 +151,17 @@ enum SystemActivity {
 
     /// The verdicts this build must give when nothing is excluded: a system
     /// activity is "unsupported-items" when none of the item kinds (an image
-    /// also counts as a file) is one it takes, else "eligible" when built and
-    /// "unavailable" when not.
+    /// also counts as a file, and `w`, a URL that is not a web address such
+    /// as `mailto:`, as a URL) is one it takes, else "eligible" when built
+    /// and "unavailable" when not.
     static func expectedReasons(itemKinds: Set<Character>) -> [String: String] {
         var kinds = itemKinds
         if kinds.contains("i") { kinds.insert("f") }
+        if kinds.contains("w") { kinds.insert("u") }
         var result: [String: String] = [:]
         for type in order {
             // A share link service refuses what its link cannot carry before its availability is asked.
-            let carried = linkServices[type].map { !kinds.isDisjoint(with: $0.carries) } ?? true
+            let carried = linkServices[type].map { !itemKinds.isDisjoint(with: $0.carries) } ?? true
             result[type] = kinds.isDisjoint(with: self.kinds[type] ?? []) || !carried ? "unsupported-items"
                 : built.contains(type) ? "eligible" : "unavailable"
         }

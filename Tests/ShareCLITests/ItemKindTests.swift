@@ -18,7 +18,8 @@ import Testing
     func urlArgumentIsAURL(url: String) throws {
         let fixtures = try Fixtures()
         let reasons = try reasons(fixtures, [url])
-        #expect(reasons == SystemActivity.expectedReasons(itemKinds: ["u"]))
+        #expect(reasons == SystemActivity.expectedReasons(itemKinds: url.hasPrefix("https:") ? ["u"] : ["w"]),
+                "a URL of another scheme is no link for Facebook's share link")
         #expect(reasons["addToReadingList"] == "eligible")
         #expect(reasons["assignToContact"] == "unsupported-items")
         #expect(reasons["print"] == "unsupported-items")

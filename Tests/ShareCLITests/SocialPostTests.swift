@@ -27,17 +27,17 @@ import Testing
         let links = [
             ShareLink.x(text: Self.hard, url: Self.link),
             ShareLink.facebook(url: Self.link),
-            ShareLink.weibo(url: Self.link, title: Self.hard, picture: "https://example.com/p.jpg?s=2&t=3"),
+            ShareLink.weibo(url: Self.link, title: Self.hard, pictures: ["https://example.com/p.jpg?s=2&t=3", "https://example.com/q.png"]),
             ShareLink.mastodon(instance: "mastodon.social", text: Self.hard),
             ShareLink.bluesky(text: Self.hard),
             ShareLink.x(text: "only words", url: nil),
         ]
-        let parsed = try Self.fields(links)
+        let parsed = try Self.fields(links.map { try #require($0) })
         try #require(parsed.count == links.count)
         let expected: [(host: String, path: String, query: [[String]])] = [
             ("x.com", "/intent/tweet", [["text", Self.hard], ["url", Self.link]]),
             ("www.facebook.com", "/sharer.php", [["u", Self.link]]),
-            ("service.weibo.com", "/share/share.php", [["url", Self.link], ["title", Self.hard], ["pic", "https://example.com/p.jpg?s=2&t=3"]]),
+            ("service.weibo.com", "/share/share.php", [["url", Self.link], ["title", Self.hard], ["pic", "https://example.com/p.jpg?s=2&t=3||https://example.com/q.png"]]),
             ("mastodon.social", "/share", [["text", Self.hard]]),
             ("bsky.app", "/intent/compose", [["text", Self.hard]]),
             ("x.com", "/intent/tweet", [["text", "only words"]]),
@@ -73,16 +73,32 @@ import Testing
         #expect(service.count(text: String(repeating: "a", count: 257), link: "https://example.com") == 281)
     }
 
-    @Test func mastodonCountsCodePointsLinksAs23AndMentionsByName() {
+    @Test func aLinkStartsAfterPunctuationAndEndsBeforeIt() {
+        let long = "https://example.com/" + String(repeating: "p", count: 40)
+        #expect(PostLength.x("(\(long))") == 1 + 23 + 1, "the parentheses are not the link's")
+        #expect(PostLength.x("see \(long).") == 4 + 23 + 1, "a full stop after a link is text")
+        #expect(PostLength.x("\(long)?!") == 23 + 2)
+        #expect(PostLength.x("https://en.wikipedia.org/wiki/Swift_(\(String(repeating: "x", count: 30)))") == 23, "a ) the link opened is the link's")
+        #expect(PostLength.x("x\(long)") == 1 + long.count, "a scheme right after a letter starts no link")
+        #expect(PostLength.x("https://") == 8, "a scheme alone is no link")
+        #expect(PostLength.mastodon("«\(long)»") == 1 + 23 + 1)
+    }
+
+    @Test func mastodonCountsGraphemesLinksAs23AndMentionsByName() {
         #expect(PostLength.mastodon(String(repeating: "가", count: 500)) == 500)
         #expect(PostLength.mastodon("hi @kim@example.social") == 3 + 4)
         #expect(PostLength.mastodon("https://example.com/\(String(repeating: "x", count: 100))") == 23)
-        #expect(PostLength.mastodon("👍🏽") == 2, "code points, as Mastodon counts")
+        #expect(PostLength.mastodon("👍🏽") == 1, "one grapheme, as Mastodon's server counts (each_grapheme_cluster)")
+        #expect(PostLength.mastodon("👩‍👩‍👧 e\u{301}") == 3)
     }
 
-    @Test func blueskyCountsGraphemes() {
-        #expect(PostLength.graphemes("👩‍👩‍👧a") == 2)
-        #expect(PostLength.graphemes(String(repeating: "é", count: 300)) == 300)
+    @Test func blueskyCountsGraphemesWithLinksShortenedAsItsComposerWritesThem() {
+        #expect(PostLength.bluesky("👩‍👩‍👧a") == 2)
+        #expect(PostLength.bluesky(String(repeating: "é", count: 300)) == 300)
+        #expect(PostLength.shortened("https://Example.COM/") == "example.com")
+        #expect(PostLength.shortened("https://example.com/abc?d=1") == "example.com/abc?d=1")
+        #expect(PostLength.shortened("http://example.com/a/very/long/path?q=1") == "example.com/a/very/long/...")
+        #expect(PostLength.bluesky("read https://example.com/a/very/long/path?q=1 now") == 5 + 27 + 4)
     }
 
     @Test func theFormCountsThePostAgainstTheServiceLimit() async {
@@ -106,10 +122,48 @@ import Testing
 /// `$BROWSER` and `xdg-open`, as xdg-open and Python's webbrowser read them.
 @Suite struct BrowserCommandTests {
     let url = "https://x.com/intent/tweet?text=a%20b"
+    /// The terminal the browsers run on here.
+    static let null = open("/dev/null", O_RDWR)
 
     @Test func eachBrowserEntryInTurnWithPercentSOrTheLinkLast() {
         let commands = Browser.commands(for: url, environment: ["BROWSER": "w3m:firefox --new-tab %s:'my browser' -u %s%%"])
         #expect(commands == [["w3m", url], ["firefox", "--new-tab", url], ["my browser", "-u", url + "%"]])
+        #expect(Browser.commands(for: url, environment: ["BROWSER": "b --fmt=%%s"]) == [["b", "--fmt=%s", url]],
+                "%%s is a literal %s, not the place of the link")
+        #expect(Browser.commands(for: url, environment: ["BROWSER": "b 100%%"]) == [["b", "100%", url]])
+        #expect(Browser.commands(for: url, environment: ["BROWSER": "firefox %s &:&"]) == [["firefox", url, "&"], ["&", url]],
+                "a trailing & is kept to start the browser away from the terminal; a lone & is a program's name")
+    }
+
+    @Test func aDetachedBrowserIsStartedAndNotWaitedFor() throws {
+        let fixtures = try Fixtures()
+        let record = fixtures.root.appendingPathComponent("detached-argv")
+        let gate = fixtures.root.appendingPathComponent("gate")
+        try Data().write(to: gate)
+        // A browser that writes its arguments, then runs until the gate file goes away.
+        let browser = try fixtures.file("gui-browser", Data("""
+            #!/bin/sh
+            printf '%s\n' "$@" > \(record.path).tmp && mv \(record.path).tmp \(record.path)
+            while [ -e \(gate.path) ]; do sleep 0.05; done
+
+            """.utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser.path)
+        defer { try? FileManager.default.removeItem(at: gate) }
+        let miss = Browser.open(url, environment: ["BROWSER": "\(browser.path) --new-window &", "PATH": "/usr/bin:/bin"], terminal: Self.null)
+        #expect(miss == nil, "starting it is opening")
+        // Open returned while the browser still runs (the gate is still there); its arguments arrive.
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: record.path) && Date() < deadline { usleep(20_000) }
+        #expect(try String(contentsOf: record, encoding: .utf8) == "--new-window\n\(url)\n")
+    }
+
+    @Test func aFailingOrMissingBrowserIsNamedInTheMiss() {
+        #expect(Browser.open(url, environment: ["BROWSER": "/bin/false", "PATH": "/usr/bin:/bin"], terminal: Self.null) == .failed("false failed (exit 1)"))
+        #expect(Browser.open(url, environment: ["BROWSER": "no-such-browser", "PATH": "/usr/bin:/bin"], terminal: Self.null)
+                == .failed("no-such-browser is not on PATH"))
+        #expect(Browser.open(url, environment: ["BROWSER": "'' %s", "PATH": "/usr/bin:/bin"], terminal: Self.null)
+                == .failed("an entry of $BROWSER names no program"))
+        #expect(Browser.open(url, environment: [:], terminal: Self.null) == .noBrowser)
     }
 
     @Test func xdgOpenOnlyWithADisplayAndNotOverSSH() {
@@ -168,7 +222,8 @@ import Testing
             #expect(reasons[type] == "unsupported-items: a local image cannot go through \(name)'s share link; posting images needs the service's API"
                 + " (direct posting, not built yet)", "\(type)")
         }
-        #expect(reasons["postToFacebook"] == "unsupported-items: Facebook's share link takes one URL; this share has none")
+        #expect(reasons["postToFacebook"] == "unsupported-items: a local image cannot go through Facebook's share link; posting images needs"
+            + " the service's API (direct posting, not built yet)")
         #expect(reasons["postToTencentWeibo"]?.hasPrefix("unavailable: Tencent Weibo closed") == true)
     }
 
@@ -183,8 +238,12 @@ import Testing
 
     @Test func anUnknownServiceOrServerIsAConfigErrorWithItsLine() throws {
         let fixtures = try Fixtures()
+        let badHosts = ["a.b:1:2", ".", "a..b", "-a.b", "a.b-", "a.b:70000", "a.b:", "localhost", "a.b:0"].map { host in
+            ("[social]\nmastodon = \(host)\n", "share.conf:2: mastodon is your server's host name, such as mastodon.social")
+        }
         for (config, words) in [("[social]\nenabled = twitter, myspace\n", "share.conf:2: enabled names services: 'myspace' is not one of"),
-                                ("[social]\nmastodon = https://mastodon.social/@kim\n", "share.conf:2: mastodon is your server's host name")] {
+                                ("[social]\nmastodon = https://mastodon.social/@kim\n", "share.conf:2: mastodon is your server's host name")]
+            + badHosts {
             let file = try fixtures.writeConfig(config)
             let run = try fixtures.share("--config", file.path, "--explain", "--text", "hi")
             #expect(run.status == 2)
@@ -260,12 +319,36 @@ import Testing
         #expect(fields[0]["host"] as? String == "bsky.app")
         #expect(SocialLinkTests.query(fields[0]) == [["text", "서울 🦋 & more\nhttps://example.com/a#b"]])
         try session.send("c")
-        try session.waitFor("Copied the link")
+        try session.waitFor("Sent the link to the terminal's clipboard (OSC 52)")
         try session.send("Enter")
         #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
         let completion = try Self.completion(session)
         #expect(completion["outcome"] as? String == "performed")
         #expect(SocialPostScreenTests.returnedURLs(completion) == [link], "\(completion)")
+    }
+
+    @Test func aBrowserThatFailsIsNamedAndTheLinkScreenFollowsAResize() throws {
+        let fixtures = try Fixtures()
+        let session = try Self.start(fixtures, ["--activity", "postToMastodon", "--text", "toot"],
+                                     environment: ["BROWSER": "/bin/false"], height: 40)
+        defer { session.close() }
+        try session.waitFor("Post to Mastodon")
+        try session.send("C-x")
+        let shown = try session.waitFor("The browser did not open the link (false failed (exit 1))")
+        #expect(shown.contains("https://mastodon.social/share?text=toot"), "\(shown.text)")
+        #expect(shown.contains("▀") || shown.contains("▄"), "the QR code is drawn at 100 by 40:\n\(shown.text)")
+        // Too small for the code: it goes, the link stays, and the screen says what it needs.
+        try session.resize(width: 40, height: 14)
+        let small = try session.waitFor("does not fit")
+        #expect(!small.contains("▀") && !small.contains("▄"), "\(small.text)")
+        #expect(small.contains("https://mastodon.social"))
+        try session.resize(width: 100, height: 40)
+        try session.waitUntil("the code back after growing") { $0.contains("▀") || $0.contains("▄") }
+        try session.send("Enter")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        let completion = try Self.completion(session)
+        #expect(completion["outcome"] as? String == "performed")
+        #expect(Self.returnedURLs(completion) == ["https://mastodon.social/share?text=toot"])
     }
 
     @Test func overTheLimitPostIsRefusedWithTheCountAndTheFormStays() throws {
@@ -313,16 +396,33 @@ import Testing
 
     @Test func xTakesTheSubjectAndTextInThePostAndTheFirstLinkBesideIt() async throws {
         let x = try await activity(.twitter, [.text("first"), .url(URL(string: "https://a.example/1")!), .url(URL(string: "https://b.example/2")!),
-                                              Self.photo], subject: "Subject")
+                                              .url(URL(string: "mailto:kim@example.com")!), Self.photo], subject: "Subject")
         let form = x.makeForm()
         #expect(form?.title == "Post to X")
-        #expect(field(form, "post")?.initialValue == "Subject\nfirst\nhttps://b.example/2")
-        #expect(field(form, "link")?.kind == .choice(["https://a.example/1", "https://b.example/2"]))
+        #expect(field(form, "post")?.initialValue == "Subject\nfirst\nhttps://b.example/2\nmailto:kim@example.com",
+                "the other links and addresses that are not web links go in the text")
+        #expect(field(form, "link")?.kind == .preview && field(form, "link")?.initialValue == "https://a.example/1",
+                "the first link goes beside the post: shown, not chosen, so no link is lost or sent twice")
         #expect(field(form, "left-out")?.initialValue.hasPrefix("photo.png: a local image cannot go through a share link") == true)
-        let session = await post(x, ["post": "hello", "link": "https://b.example/2"])
+        let session = await post(x, ["post": "hello https://b.example/2", "link": "https://b.example/2"])
         let link = try #require(session.result?.linkToOpen)
         #expect(session.result?.outcome == .performed && session.result?.returnedItems == [.url(link)])
-        #expect(link.absoluteString == "https://x.com/intent/tweet?text=hello&url=https%3A%2F%2Fb.example%2F2")
+        #expect(link.absoluteString == "https://x.com/intent/tweet?text=hello%20https%3A%2F%2Fb.example%2F2&url=https%3A%2F%2Fa.example%2F1")
+    }
+
+    @Test func facebookTakesTheChosenWebLinkAndNeverAnotherAddress() async throws {
+        let facebook = try await activity(.facebook, [.url(URL(string: "https://a.example/1")!), .url(URL(string: "https://b.example/2")!),
+                                                      .url(URL(string: "tel:+15551234")!)])
+        let form = facebook.makeForm()
+        #expect(field(form, "link")?.kind == .choice(["https://a.example/1", "https://b.example/2"]))
+        #expect(field(form, "left-out")?.initialValue == "tel:+15551234: Facebook's share link takes a web address (http or https)")
+        let chosen = await post(facebook, ["link": "https://b.example/2"])
+        #expect(chosen.result?.linkToOpen?.absoluteString == "https://www.facebook.com/sharer.php?u=https%3A%2F%2Fb.example%2F2")
+        let forged = await post(facebook, ["link": "javascript:alert(1)"])
+        #expect(forged.result?.linkToOpen?.absoluteString == "https://www.facebook.com/sharer.php?u=https%3A%2F%2Fa.example%2F1",
+                "a value that is not one of the shared links is never sent")
+        let mailOnly = try await activity(.facebook, [.url(URL(string: "mailto:kim@example.com")!)])
+        #expect(mailOnly.refusal(of: [.url(URL(string: "mailto:kim@example.com")!)]) == "Facebook's share link takes one URL; this share has none")
     }
 
     @Test func facebookCarriesTheLinkAloneAndSaysTheTextIsLeftOut() async throws {
@@ -334,15 +434,22 @@ import Testing
         #expect(session.result?.linkToOpen?.absoluteString == "https://www.facebook.com/sharer.php?u=https%3A%2F%2Fa.example%2F%3Fq%3D1%26r%3D2")
     }
 
-    @Test func weiboTakesAnImageURLAsItsPicture() async throws {
+    @Test func weiboTakesImageURLsAsItsPictures() async throws {
         let weibo = try await activity(.weibo, [.text("看看"), .url(URL(string: "https://a.example/story")!),
-                                                .url(URL(string: "https://img.example/cat.JPG")!)])
+                                                .url(URL(string: "https://img.example/cat.JPG")!), .url(URL(string: "https://img.example/dog.png")!)])
         let form = weibo.makeForm()
-        #expect(field(form, "picture")?.initialValue == "https://img.example/cat.JPG")
-        #expect(field(form, "link")?.kind == .choice(["https://a.example/story"]))
-        let session = await post(weibo, ["post": "看看", "link": "https://a.example/story", "picture": "https://img.example/cat.JPG"])
+        #expect(field(form, "picture")?.label == "Pictures" && field(form, "picture")?.kind == .preview)
+        #expect(field(form, "link")?.initialValue == "https://a.example/story")
+        #expect(field(form, "post")?.initialValue == "看看")
+        let session = await post(weibo, ["post": "看看"])
         let fields = try SocialLinkTests.fields([try #require(session.result?.linkToOpen)])
-        #expect(SocialLinkTests.query(fields[0]) == [["url", "https://a.example/story"], ["title", "看看"], ["pic", "https://img.example/cat.JPG"]])
+        #expect(SocialLinkTests.query(fields[0]) == [["url", "https://a.example/story"], ["title", "看看"],
+                                                     ["pic", "https://img.example/cat.JPG||https://img.example/dog.png"]])
+        // A picture alone is something to post.
+        let picture = try await activity(.weibo, [.url(URL(string: "https://img.example/cat.jpg")!)])
+        let alone = await post(picture, ["post": ""])
+        #expect(alone.result?.outcome == .performed)
+        #expect(alone.result?.linkToOpen?.absoluteString == "https://service.weibo.com/share/share.php?pic=https%3A%2F%2Fimg.example%2Fcat.jpg")
     }
 
     @Test func mastodonAndBlueskyCarryTheLinksInTheText() async throws {

@@ -11,20 +11,23 @@ import ShareCore
 /// a `%`); a command without one gets the link as its last argument. The
 /// commands run with an argument vector, never a shell, on the terminal
 /// (a browser in the terminal, such as w3m, works), and the first that
-/// exits 0 has opened the link.
+/// exits 0 has opened the link. A command that ends in a lone `&` (a
+/// graphical browser that would run until its window closes) is started
+/// away from the terminal and not waited for: starting it is opening.
 public enum Browser {
     /// The argument vectors to try for `url`, program first, in order.
+    /// A trailing `&` stays the last word.
     public static func commands(for url: String, environment: [String: String]) -> [[String]] {
         var commands: [[String]] = []
         for entry in (environment["BROWSER"] ?? "").split(separator: ":") {
             var words = split(String(entry))
-            guard !words.isEmpty else { continue }
-            if words.dropFirst().contains(where: { $0.contains("%s") }) {
-                words = [words[0]] + words.dropFirst().map { substitute(url, into: $0) }
-            } else {
-                words.append(url)
-            }
-            commands.append(words)
+            let detached = words.count > 1 && words.last == "&"
+            if detached { words.removeLast() }
+            guard let program = words.first else { continue }
+            var placed = false
+            words = [program] + words.dropFirst().map { substitute(url, into: $0, placed: &placed) }
+            if !placed { words.append(url) }
+            commands.append(detached ? words + ["&"] : words)
         }
         let display = !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         let overSSH = !(environment["SSH_CONNECTION"] ?? "").isEmpty || !(environment["SSH_TTY"] ?? "").isEmpty
@@ -46,12 +49,22 @@ public enum Browser {
         let commands = commands(for: url, environment: environment)
         guard !commands.isEmpty else { return .noBrowser }
         var last = ""
-        for command in commands {
+        for var command in commands {
+            let detached = command.last == "&"
+            if detached { command.removeLast() }
+            guard !command[0].isEmpty else {
+                last = "an entry of $BROWSER names no program"
+                continue
+            }
             guard let program = command[0].contains("/") ? command[0] : ProgramSearch.executable(command[0], environment: environment) else {
                 last = "\(command[0]) is not on PATH"
                 continue
             }
             do {
+                if detached {
+                    try Subprocess.launchDetached(program, arguments: Array(command.dropFirst()))
+                    return nil
+                }
                 let status = try Subprocess.runOnTerminal(program, arguments: Array(command.dropFirst()), terminal: terminal)
                 if status == 0 { return nil }
                 last = "\(PathText.lastComponent(of: program)) failed (exit \(status))"
@@ -88,13 +101,14 @@ public enum Browser {
         return words
     }
 
-    /// `word` with each `%s` replaced by `url` and each `%%` by `%`.
-    static func substitute(_ url: String, into word: String) -> String {
+    /// `word` with each `%s` replaced by `url` (noted in `placed`) and each `%%` by `%`.
+    static func substitute(_ url: String, into word: String, placed: inout Bool) -> String {
         var result = ""
         var index = word.startIndex
         while index < word.endIndex {
             let next = word.index(after: index)
             if word[index] == "%", next < word.endIndex, word[next] == "s" || word[next] == "%" {
+                if word[next] == "s" { placed = true }
                 result += word[next] == "s" ? url : "%"
                 index = word.index(after: next)
             } else {

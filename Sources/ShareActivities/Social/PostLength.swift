@@ -28,51 +28,108 @@ public enum PostLength {
         return length
     }
 
-    /// Mastodon's length: code points, a link as 23, and a mention of
-    /// another server's account (`@kim@example.social`) as its name alone
-    /// (`@kim`). Mastodon takes 500 unless the server says otherwise.
+    /// Mastodon's length: user-perceived characters (grapheme clusters),
+    /// a link as 23, and a mention of another server's account
+    /// (`@kim@example.social`) as its name alone (`@kim`). Mastodon takes
+    /// 500 unless the server says otherwise.
     public static func mastodon(_ text: String) -> Int {
         var length = 0
         forEachToken(text) { token, isLink in
             if isLink {
                 length += linkLength
             } else if token.hasPrefix("@"), let second = token.dropFirst().firstIndex(of: "@"), second > token.index(after: token.startIndex) {
-                length += token[..<second].unicodeScalars.count
+                length += token[..<second].count
             } else {
-                length += token.unicodeScalars.count
+                length += token.count
             }
         }
         return length
     }
 
     /// Bluesky's length: user-perceived characters (grapheme clusters),
-    /// links in full. Bluesky takes 300.
-    public static func graphemes(_ text: String) -> Int { text.count }
+    /// each link as the composer shortens it (``shortened(_:)``). Bluesky
+    /// takes 300.
+    public static func bluesky(_ text: String) -> Int {
+        var length = 0
+        forEachToken(text) { token, isLink in length += isLink ? shortened(token).count : token.count }
+        return length
+    }
 
-    /// Calls `body` with each run of `text` in order: whitespace runs and
-    /// words, a word that starts `http://` or `https://` marked as a link.
+    /// A link as Bluesky's composer writes it in the post: host and path
+    /// without the scheme, a path (with query and fragment) of more than 15
+    /// characters cut to 13 and `...`.
+    static func shortened(_ link: Substring) -> String {
+        let rest = link.drop { $0 != ":" }.dropFirst(3)  // a link here always starts http:// or https://
+        let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        let host = rest[..<hostEnd].lowercased()
+        let path = rest[hostEnd...] == "/" ? "" : String(rest[hostEnd...])
+        guard path.count > 15 else { return host + path }
+        return host + String(path.prefix(13)) + "..."
+    }
+
+    /// Calls `body` with each piece of `text` in order, marking links: a
+    /// link starts `http://` or `https://` (at a word's start or after a
+    /// character that is not a letter, digit, `@`, `#` or `$`, as in
+    /// `(https://…)`), has something after the scheme, and ends at a blank
+    /// with its trailing punctuation left out (`.,;:!?'"»”’`, and a `)` it
+    /// did not open). Blank and non-blank runs are separate pieces, so a
+    /// piece never splits a grapheme. A bare `example.com` is not a link
+    /// here (X and Bluesky may count it as one).
     static func forEachToken(_ text: String, _ body: (Substring, Bool) -> Void) {
-        var start = text.startIndex
-        var inSpace: Bool?
         var index = text.startIndex
-        func flush(upTo end: String.Index) {
-            guard start < end else { return }
-            let token = text[start..<end]
-            let lowered = token.prefix(8).lowercased()
-            let isLink = inSpace == false && (lowered.hasPrefix("http://") || lowered.hasPrefix("https://"))
-                && token.count > (lowered.hasPrefix("https://") ? 8 : 7)
-            body(token, isLink)
-        }
         while index < text.endIndex {
             let space = text[index].isWhitespace
-            if space != inSpace {
-                flush(upTo: index)
-                start = index
-                inSpace = space
+            var end = text.index(after: index)
+            while end < text.endIndex && text[end].isWhitespace == space { end = text.index(after: end) }
+            if space {
+                body(text[index..<end], false)
+            } else {
+                forEachPiece(of: text[index..<end], body)
             }
-            index = text.index(after: index)
+            index = end
         }
-        flush(upTo: text.endIndex)
+    }
+
+    /// A word's pieces: text, the link in it (if any), and what follows, in turn.
+    private static func forEachPiece(of word: Substring, _ body: (Substring, Bool) -> Void) {
+        guard let start = linkStart(in: word) else { return body(word, false) }
+        let link = linkEnd(word[start...])
+        guard !link.isEmpty else { return body(word, false) }
+        if word.startIndex < start { body(word[..<start], false) }
+        body(link, true)
+        if link.endIndex < word.endIndex { forEachPiece(of: word[link.endIndex...], body) }
+    }
+
+    /// Where a link starts in `word`, if one does.
+    private static func linkStart(in word: Substring) -> Substring.Index? {
+        var index = word.startIndex
+        while index < word.endIndex {
+            let rest = word[index...]
+            let head = rest.prefix(8).lowercased()
+            let scheme = head.hasPrefix("https://") ? 8 : head.hasPrefix("http://") ? 7 : 0
+            if scheme > 0, rest.count > scheme {
+                if index == word.startIndex { return index }
+                let before = word[word.index(before: index)]
+                if !(before.isLetter || before.isNumber || "@#$＠＃".contains(before)) { return index }
+            }
+            index = word.index(after: index)
+        }
+        return nil
+    }
+
+    /// `candidate` (from a scheme to the word's end) without its trailing
+    /// punctuation; empty when nothing is left after the scheme.
+    private static func linkEnd(_ candidate: Substring) -> Substring {
+        var link = candidate
+        let scheme = link.prefix(8).lowercased().hasPrefix("https://") ? 8 : 7
+        while let last = link.last, link.count > scheme {
+            if ".,;:!?'\"»”’".contains(last) || (last == ")" && link.filter({ $0 == "(" }).count < link.filter({ $0 == ")" }).count) {
+                link = link.dropLast()
+            } else {
+                break
+            }
+        }
+        return link.count > scheme ? link : link.prefix(0)
     }
 
     /// Whether `character` is drawn as an emoji (an emoji by default, or

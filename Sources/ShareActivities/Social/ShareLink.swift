@@ -9,41 +9,43 @@ import FoundationEssentials
 /// `+`, `=`, newlines, Korean and emoji arrive as typed.
 public enum ShareLink {
     /// X's composer: `https://x.com/intent/tweet?text=…&url=…` (either may be absent).
-    public static func x(text: String, url: String?) -> URL {
+    public static func x(text: String, url: String?) -> URL? {
         link("https://x.com/intent/tweet", [("text", text), ("url", url)])
     }
 
     /// Facebook's sharer: one URL, nothing else (`https://www.facebook.com/sharer.php?u=…`).
-    public static func facebook(url: String) -> URL {
+    public static func facebook(url: String) -> URL? {
         link("https://www.facebook.com/sharer.php", [("u", url)])
     }
 
-    /// Weibo's share page: the link, the post's words (`title`), and a
-    /// picture by its URL (`pic`).
-    public static func weibo(url: String?, title: String, picture: String?) -> URL {
-        link("https://service.weibo.com/share/share.php", [("url", url), ("title", title), ("pic", picture)])
+    /// Weibo's share page: the link, the post's words (`title`), and
+    /// pictures by their URLs (`pic`, several joined by `||`).
+    public static func weibo(url: String?, title: String, pictures: [String]) -> URL? {
+        link("https://service.weibo.com/share/share.php", [("url", url), ("title", title), ("pic", pictures.joined(separator: "||"))])
     }
 
     /// A Mastodon server's share page: `https://INSTANCE/share?text=…`.
-    /// `instance` is a host name (with a port, if any), checked by the config.
-    public static func mastodon(instance: String, text: String) -> URL {
+    /// `instance` is a host name (with a port, if any), checked by the
+    /// config; `nil` when it does not make a URL.
+    public static func mastodon(instance: String, text: String) -> URL? {
         link("https://\(instance)/share", [("text", text)])
     }
 
     /// Bluesky's composer: `https://bsky.app/intent/compose?text=…`.
-    public static func bluesky(text: String) -> URL {
+    public static func bluesky(text: String) -> URL? {
         link("https://bsky.app/intent/compose", [("text", text)])
     }
 
     /// `base` with a query of the pairs that have a non-empty value, in order.
-    static func link(_ base: String, _ pairs: [(String, String?)]) -> URL {
+    static func link(_ base: String, _ pairs: [(String, String?)]) -> URL? {
         let query = pairs.compactMap { name, value -> String? in
             guard let value, !value.isEmpty else { return nil }
             return name + "=" + encoded(value)
         }.joined(separator: "&")
         let text = query.isEmpty ? base : base + "?" + query
-        // Only unreserved characters and %XX are added to a fixed base: this always parses.
-        return URL(string: text) ?? URL(fileURLWithPath: "/")
+        // Only unreserved characters and %XX are added to the base.
+        guard let url = URL(string: text), url.host != nil else { return nil }
+        return url
     }
 
     /// `value` as UTF-8, every byte but A–Z a–z 0–9 `-` `.` `_` `~` as %XX.

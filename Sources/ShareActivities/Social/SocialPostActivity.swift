@@ -65,6 +65,8 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
             "a local image cannot go through a share link; posting it needs \(service.name)'s API (direct posting, not built yet)"
         case .text where service.carrying == .only:
             "\(service.name)'s share link takes one URL and no text; write the words on \(service.name)"
+        case .url(let url) where service.carrying == .only && !SocialService.isWeb(url):
+            "\(service.name)'s share link takes a web address (http or https)"
         case .text, .url:
             nil
         }
@@ -73,7 +75,13 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
     public func refusal(of items: [ShareItem]) -> String? {
         // A service with no link at all is unavailable, whatever the items.
         guard service.permanentlyUnavailable == nil, !items.contains(where: { leftOut($0) == nil }) else { return nil }
-        if service.carrying == .only { return "\(service.name)'s share link takes one URL; this share has none" }
+        let local = items.contains { item in
+            switch item {
+            case .image, .file: true
+            case .text, .url: false
+            }
+        }
+        if service.carrying == .only && !local { return "\(service.name)'s share link takes one URL; this share has none" }
         return "a local image cannot go through \(service.name)'s share link; posting images needs the service's API (direct posting, not built yet)"
     }
 
@@ -81,13 +89,21 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
         self.items = items
     }
 
-    /// The shared URLs (in order), split into pictures (image URLs, for Weibo) and links.
-    private var urls: (links: [String], pictures: [String]) {
-        var links: [String] = [], pictures: [String] = []
+    /// The shared URLs (in order): web links, pictures (image URLs, for
+    /// Weibo), and other addresses (`mailto:`, `tel:`), which are no links
+    /// to share and go in the text as written.
+    private var urls: (links: [String], pictures: [String], others: [String]) {
+        var links: [String] = [], pictures: [String] = [], others: [String] = []
         for case .url(let url) in items {
-            if service == .weibo && SocialService.isImageURL(url) { pictures.append(url.absoluteString) } else { links.append(url.absoluteString) }
+            if !SocialService.isWeb(url) {
+                others.append(url.absoluteString)
+            } else if service == .weibo && SocialService.isImageURL(url) {
+                pictures.append(url.absoluteString)
+            } else {
+                links.append(url.absoluteString)
+            }
         }
-        return (links, pictures)
+        return (links, pictures, others)
     }
 
     /// The post's first text: the subject, the text items, and the URLs the
@@ -96,8 +112,12 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
         var lines: [String] = []
         if let subject = offeredSubject?.trimmingWhitespace(includingNewlines: true), !subject.isEmpty { lines.append(subject) }
         for case .text(let text) in items where !lines.contains(text) { lines.append(text) }
-        let links = urls.links
-        lines += service.carrying == .inText ? links : Array(links.dropFirst())
+        let (links, _, others) = urls
+        switch service.carrying {
+        case .inText: lines += links + others
+        case .parameter: lines += links.dropFirst() + others
+        case .only: break
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -107,12 +127,21 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
 
     public func makeForm() -> ActivityForm? {
         var fields: [FormField] = []
-        let (links, pictures) = urls
-        if service.carrying != .inText, !links.isEmpty {
+        let (links, pictures, _) = urls
+        switch service.carrying {
+        case .only where !links.isEmpty:
+            // The one URL the link carries: the person picks which.
             fields.append(FormField(id: "link", label: Localization.text("Link"), kind: .choice(links), initialValue: links[0]))
+        case .parameter where !links.isEmpty:
+            // The first URL goes beside the post; the others are in its text.
+            fields.append(FormField(id: "link", label: Localization.text("Link"), kind: .preview, initialValue: links[0]))
+        default:
+            break
         }
         if !pictures.isEmpty {
-            fields.append(FormField(id: "picture", label: Localization.text("Picture"), kind: .choice(pictures), initialValue: pictures[0]))
+            fields.append(FormField(id: "picture", label: pictures.count == 1 ? Localization.text("Picture") : Localization.text("Pictures"),
+                                    kind: .preview,
+                                    initialValue: pictures.joined(separator: "  ")))
         }
         let left = items.compactMap { item -> String? in
             guard let why = leftOut(item) else { return nil }
@@ -139,7 +168,7 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
 
     public func count(in field: FormField, value: String) -> FieldCount? {
         guard field.id == "post", let limit = service.limit else { return nil }
-        // The link field always holds one of the links when there are any: which one does not change the count.
+        // X counts the link beside the post as 23 whichever it is.
         let link = service.carrying == .parameter ? urls.links.first : nil
         return FieldCount(used: service.count(text: value.trimmingWhitespace(includingNewlines: true), link: link), limit: limit)
     }
@@ -149,7 +178,12 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
     public func perform(_ session: ActivitySession) async {
         let values = session.formValues
         let text = (values["post"] ?? initialText()).trimmingWhitespace(includingNewlines: true)
-        let link = values["link"] ?? (service.carrying == .inText ? nil : urls.links.first)
+        let (links, pictures, _) = urls
+        let link: String? = switch service.carrying {
+        case .only: values["link"].flatMap { links.contains($0) ? $0 : nil } ?? links.first
+        case .parameter: links.first
+        case .inText: nil
+        }
         if service.carrying == .only && link == nil {
             session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "\(service.name)'s share link takes one URL; this share has none"))
             return
@@ -162,12 +196,15 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
                 return
             }
         }
-        guard !text.isEmpty || link != nil else {
+        guard !text.isEmpty || link != nil || !pictures.isEmpty else {
             session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "nothing to post: write something first"))
             return
         }
-        let shareLink = service.shareLink(text: text, link: link, picture: values["picture"] ?? urls.pictures.first,
-                                          instance: settings.mastodonInstance)
+        guard let shareLink = service.shareLink(text: text, link: link, pictures: pictures, instance: settings.mastodonInstance) else {
+            session.fail(ActivityError(code: ActivityError.Code.invalidInput,
+                                       message: "no share link can be made for the Mastodon server '\(settings.mastodonInstance ?? "")': check mastodon in the [social] section of the config file"))
+            return
+        }
         session.finish(.performed, returnedItems: [.url(shareLink)], linkToOpen: shareLink)
     }
 }

@@ -66,24 +66,33 @@ public enum SocialService: String, CaseIterable, Sendable {
         switch self {
         case .twitter: PostLength.x(text) + (link == nil ? 0 : (text.isEmpty ? 0 : 1) + PostLength.linkLength)
         case .mastodon: PostLength.mastodon(text)
-        default: PostLength.graphemes(text)
+        case .bluesky: PostLength.bluesky(text)
+        default: text.count
         }
     }
 
-    /// The share link for a post of `text`, `link` (a URL) and `picture` (an image's URL).
-    func shareLink(text: String, link: String?, picture: String?, instance: String?) -> URL {
+    /// The share link for a post of `text`, `link` (a URL) and `pictures`
+    /// (images' URLs); `nil` when the pieces make no URL (a Mastodon
+    /// server's name that the config let through but a URL cannot hold).
+    func shareLink(text: String, link: String?, pictures: [String], instance: String?) -> URL? {
         switch self {
         case .twitter: ShareLink.x(text: text, url: link)
         case .facebook: ShareLink.facebook(url: link ?? "")
-        case .weibo: ShareLink.weibo(url: link, title: text, picture: picture)
+        case .weibo: ShareLink.weibo(url: link, title: text, pictures: pictures)
         case .mastodon: ShareLink.mastodon(instance: instance ?? "", text: text)
         default: ShareLink.bluesky(text: text)
         }
     }
 
+    /// Whether `url` is a web address (http or https): only those go as links.
+    static func isWeb(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return (scheme == "http" || scheme == "https") && url.host?.isEmpty == false
+    }
+
     /// Whether `url` names an image (by its path's extension): Weibo takes it as the picture.
     static func isImageURL(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        guard isWeb(url) else { return false }
         let name = url.path.lowercased()
         return [".jpg", ".jpeg", ".png", ".gif", ".webp"].contains { name.hasSuffix($0) }
     }
@@ -121,16 +130,24 @@ public struct SocialSettings: Sendable, Equatable {
     }
 
     /// A server's host (and port): `mastodon.social`, `https://mastodon.social/` too;
-    /// an internationalized name in its ASCII (`xn--`) form.
+    /// an internationalized name in its ASCII (`xn--`) form. A host is two
+    /// or more labels of letters, digits and inner hyphens (63 at most
+    /// each) joined by dots; a port is 1–65535.
     static func instance(_ text: String) -> String? {
         var host = Substring(text.trimmingWhitespace())
         if host.lowercased().hasPrefix("https://") { host = host.dropFirst(8) }
         while host.hasSuffix("/") { host = host.dropLast() }
-        guard !host.isEmpty, host.contains("."),
-              host.unicodeScalars.allSatisfy({ scalar in
-                  ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                      || scalar == "-" || scalar == "." || scalar == ":"
-              }) else { return nil }
+        let parts = host.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2, host.utf8.count <= 253 + 6 else { return nil }
+        if parts.count == 2 {
+            guard (1...5).contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let port = Int(parts[1]), (1...65535).contains(port) else { return nil }
+        }
+        let labels = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ label in
+            (1...63).contains(label.count) && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }) else { return nil }
         return String(host)
     }
 }

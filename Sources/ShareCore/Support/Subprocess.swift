@@ -258,6 +258,22 @@ public enum Subprocess {
         return wait(for: pid)
     }
 
+    /// Starts `executable` away from share: standard input, output and
+    /// error on `/dev/null`, a process group of its own (so that the
+    /// terminal's Ctrl-C does not reach it), and not waited for (a
+    /// graphical browser that stays open while its window does).
+    public static func launchDetached(_ executable: String, arguments: [String]) throws(LaunchError) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let spawned = spawn(&pid, executable, arguments, nil, &actions, newProcessGroup: true)
+        guard spawned == 0 else { throw LaunchError(program: executable, reason: String(cString: strerror(spawned))) }
+    }
+
     /// `posix_spawn` of `executable` with `arguments` and `actions`: an empty
     /// signal mask and default dispositions, and with `newProcessGroup` a
     /// process group of its own (so that it can be stopped whole).
