@@ -41,7 +41,7 @@ enum HelpText {
 
         Environment:
           BROWSER          opens a post's share link (a:b tried in turn, %s the link,
-                           a trailing " &" starts it detached)
+                           %% a %, a trailing " &" starts it detached)
           VISUAL, EDITOR   the editor Ctrl-G opens in a form (else vi)
 
         Exit codes:

@@ -84,8 +84,8 @@ with [social] mastodon = HOST, bluesky) get a tile. Their form holds the
 post, counted as the service counts it (X 280 with a link as 23, Mastodon
 500 graphemes, Bluesky 300 graphemes); Ctrl-X builds the service's share
 link and opens it: each command of $BROWSER in turn (colon-separated; %s is
-the link, else it comes last; a command ending in " &" is started detached
-and not waited for), else xdg-open when DISPLAY or WAYLAND_DISPLAY is
+the link, %% a %, else the link comes last; a command ending in " &" is
+started detached and not waited for), else xdg-open when DISPLAY or WAYLAND_DISPLAY is
 set and not over SSH. Otherwise the screen shows the link and its QR code to
 finish on a phone (c copies the link). The outcome is performed with the
 link as the returned item. A share link carries no local image, and

@@ -82,6 +82,15 @@ import Testing
         #expect(PostLength.x("x\(long)") == 1 + long.count, "a scheme right after a letter starts no link")
         #expect(PostLength.x("https://") == 8, "a scheme alone is no link")
         #expect(PostLength.mastodon("«\(long)»") == 1 + 23 + 1)
+        #expect(PostLength.x("https://a.example/" + String(repeating: ".", count: 5)) == 23 + 5)
+    }
+
+    @Test func manyTrailingMarksOrSchemesAreCountedRight() {
+        // Inputs that once took seconds each (a link's end found by recounting it at every mark).
+        #expect(PostLength.x("https://a.example/x" + String(repeating: ".", count: 30_000)) == 23 + 30_000)
+        #expect(PostLength.x("https://a.example/x" + String(repeating: ")", count: 10_000)) == 23 + 10_000)
+        #expect(PostLength.x("(https://a.example/x(y))))") == 1 + 23 + 3, "the ) the link opened is its own; three are not")
+        #expect(PostLength.mastodon(String(repeating: "ahttp://", count: 12_500)) == 100_000)
     }
 
     @Test func mastodonCountsGraphemesLinksAs23AndMentionsByName() {
@@ -99,6 +108,9 @@ import Testing
         #expect(PostLength.shortened("https://example.com/abc?d=1") == "example.com/abc?d=1")
         #expect(PostLength.shortened("http://example.com/a/very/long/path?q=1") == "example.com/a/very/long/...")
         #expect(PostLength.bluesky("read https://example.com/a/very/long/path?q=1 now") == 5 + 27 + 4)
+        #expect(PostLength.shortened("https://a.com/?q=1") == "a.com?q=1", "a path of / is left out before the query")
+        #expect(PostLength.shortened("https://ko.wikipedia.org/wiki/한국") == "ko.wikipedia.org/wiki/%ED%95%...",
+                "the path as the browser's URL parser writes it, then cut")
     }
 
     @Test func theFormCountsThePostAgainstTheServiceLimit() async {
@@ -159,6 +171,8 @@ import Testing
 
     @Test func aFailingOrMissingBrowserIsNamedInTheMiss() {
         #expect(Browser.open(url, environment: ["BROWSER": "/bin/false", "PATH": "/usr/bin:/bin"], terminal: Self.null) == .failed("false failed (exit 1)"))
+        #expect(Browser.open(url, environment: ["BROWSER": "/bin/false &", "PATH": "/usr/bin:/bin"], terminal: Self.null) == .failed("false failed (exit 1)"),
+                "a detached browser that fails at once is a failure, not an opened link")
         #expect(Browser.open(url, environment: ["BROWSER": "no-such-browser", "PATH": "/usr/bin:/bin"], terminal: Self.null)
                 == .failed("no-such-browser is not on PATH"))
         #expect(Browser.open(url, environment: ["BROWSER": "'' %s", "PATH": "/usr/bin:/bin"], terminal: Self.null)
@@ -198,7 +212,7 @@ import Testing
         let fixtures = try Fixtures()
         let reasons = try reasons(fixtures, ["--text", "hello"])
         for type in ["postToTwitter", "postToWeibo", "postToMastodon", "postToBluesky"] { #expect(reasons[type] == "eligible", "\(type)") }
-        #expect(reasons["postToFacebook"] == "unsupported-items: Facebook's share link takes one URL; this share has none")
+        #expect(reasons["postToFacebook"] == "unsupported-items: Facebook's share link takes one web address (http or https); this share has none")
         #expect(reasons["postToTencentWeibo"] == "unavailable: Tencent Weibo closed in September 2020; there is nothing left to post to")
         #expect(reasons["postToFlickr"]?.hasPrefix("unsupported-items: takes URL, Image") == true, "\(reasons)")
     }
@@ -422,7 +436,7 @@ import Testing
         #expect(forged.result?.linkToOpen?.absoluteString == "https://www.facebook.com/sharer.php?u=https%3A%2F%2Fa.example%2F1",
                 "a value that is not one of the shared links is never sent")
         let mailOnly = try await activity(.facebook, [.url(URL(string: "mailto:kim@example.com")!)])
-        #expect(mailOnly.refusal(of: [.url(URL(string: "mailto:kim@example.com")!)]) == "Facebook's share link takes one URL; this share has none")
+        #expect(mailOnly.refusal(of: [.url(URL(string: "mailto:kim@example.com")!)]) == "Facebook's share link takes one web address (http or https); this share has none")
     }
 
     @Test func facebookCarriesTheLinkAloneAndSaysTheTextIsLeftOut() async throws {

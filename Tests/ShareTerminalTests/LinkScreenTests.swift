@@ -53,8 +53,10 @@ struct LinkScreenTests {
         let links = [Frame.Hyperlink(x: 3, y: 2, text: "https://a.example/", url: "https://a.example/\u{1B}]evil\u{07}",
                                      style: CellStyle(foreground: .cyan, underline: true)),
                      Frame.Hyperlink(x: 0, y: 50, text: "off screen", url: "https://b.example/")]
-        let sent = NcursesTerminal.hyperlinks(links, width: 80, height: 24)
+        let sent = NcursesTerminal.hyperlinks(links, width: 80, height: 24, palette: 8)
         #expect(sent == "\u{1B}7\u{1B}[3;4H\u{1B}[0;4;36m\u{1B}]8;;https://a.example/]evil\u{1B}\\https://a.example/\u{1B}]8;;\u{1B}\\\u{1B}8")
+        let plain = NcursesTerminal.hyperlinks(links, width: 80, height: 24, palette: 0)
+        #expect(plain.hasPrefix("\u{1B}7\u{1B}[3;4H\u{1B}[0;4m\u{1B}]8;;"), "no colour the terminal lacks: \(plain.debugDescription)")
     }
 
     @Test func withColoursOffTheCodeStaysDarkOnLightAndTheLinkLosesItsColour() throws {
@@ -83,10 +85,24 @@ struct LinkScreenTests {
         // One line less and the link would have no room: the code is not drawn, and the message names the screen it needs.
         let short = LinkView.view(Self.state(width: narrow, height: exact - 1))
         let words = short.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-        #expect(words.contains("The QR code does not fit: it needs \(narrow) columns and \(exact) lines."))
+        #expect(words.contains("The QR code does not fit: it needs \(narrow)×\(exact)."))
         #expect(short.hyperlinks.map(\.text).joined() == Self.url)
         // Wide but short: the words beside the code need the fewest lines, and that is what the message asks for.
         let wide = LinkView.view(Self.state(width: 200, height: code.lines.count + 2))
-        #expect(wide.shows("it needs 200 columns and \(code.lines.count + 3) lines."))
+        #expect(wide.shows("it needs 200×\(code.lines.count + 3)."))
+    }
+
+    @Test func aLongLinkOnAnySmallScreenNeverCrashesAndSaysWhatTheCodeNeeds() throws {
+        let long = "https://x.com/intent/tweet?text=" + String(repeating: "%EC%84%9C", count: 150)
+        for (width, height) in [(20, 6), (30, 11), (30, 12), (40, 10), (80, 24), (100, 30), (19, 5)] {
+            let state = LinkState(title: "Post to X", url: long, reason: "No browser here: scan the code with a phone.", width: width, height: height)
+            let frame = LinkView.view(state)
+            guard width >= 20, height >= 6 else { continue }
+            let words = frame.lines.joined(separator: " ")
+            // On the smallest screens the words are cut on the status line; from 80 columns they are whole.
+            #expect(words.contains(width >= 80 ? "The QR code does not fit: it needs " : "The QR code does"),
+                    "\(width)×\(height):\n\(frame.lines.joined(separator: "\n"))")
+            #expect(frame.hyperlinks.allSatisfy { $0.y < height - 2 }, "the link stops above the status line at \(width)×\(height)")
+        }
     }
 }

@@ -13,7 +13,8 @@ import ShareCore
 /// (a browser in the terminal, such as w3m, works), and the first that
 /// exits 0 has opened the link. A command that ends in a lone `&` (a
 /// graphical browser that would run until its window closes) is started
-/// away from the terminal and not waited for: starting it is opening.
+/// away from the terminal and not waited for: still running (or ended
+/// with 0) after ``startWatch`` milliseconds is opening.
 public enum Browser {
     /// The argument vectors to try for `url`, program first, in order.
     /// A trailing `&` stays the last word.
@@ -62,8 +63,10 @@ public enum Browser {
             }
             do {
                 if detached {
-                    try Subprocess.launchDetached(program, arguments: Array(command.dropFirst()))
-                    return nil
+                    let pid = try Subprocess.launchDetached(program, arguments: Array(command.dropFirst()))
+                    guard let status = endedEarly(pid), status != 0 else { return nil }
+                    last = "\(PathText.lastComponent(of: program)) failed (exit \(status))"
+                    continue
                 }
                 let status = try Subprocess.runOnTerminal(program, arguments: Array(command.dropFirst()), terminal: terminal)
                 if status == 0 { return nil }
@@ -73,6 +76,22 @@ public enum Browser {
             }
         }
         return .failed(last)
+    }
+
+    /// How long a detached browser is watched for a failure at its start
+    /// (no display, a bad option), in milliseconds.
+    static let startWatch = 300
+
+    /// The exit status of a detached browser that ended within
+    /// ``startWatch``, or `nil` while it still runs (it has opened the link).
+    private static func endedEarly(_ pid: pid_t) -> Int32? {
+        let deadline = ContinuousClock.now + .milliseconds(startWatch)
+        while ContinuousClock.now < deadline {
+            if let status = Subprocess.exitStatus(ifEnded: pid) { return status }
+            var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+            nanosleep(&pause, nil)
+        }
+        return nil
     }
 
     /// A command's words: split at blanks, with '…' and "…" keeping blanks

@@ -56,15 +56,33 @@ public enum PostLength {
     }
 
     /// A link as Bluesky's composer writes it in the post: host and path
-    /// without the scheme, a path (with query and fragment) of more than 15
-    /// characters cut to 13 and `...`.
+    /// without the scheme (a path of `/` left out), a path with its query
+    /// and fragment of more than 15 characters cut to 13 and `...`; the
+    /// path as the browser's URL parser writes it, each byte of a
+    /// character outside ASCII as `%XX`. (An internationalised host is
+    /// counted as typed; the composer counts its `xn--` form.)
     static func shortened(_ link: Substring) -> String {
         let rest = link.drop { $0 != ":" }.dropFirst(3)  // a link here always starts http:// or https://
         let hostEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
         let host = rest[..<hostEnd].lowercased()
-        let path = rest[hostEnd...] == "/" ? "" : String(rest[hostEnd...])
-        guard path.count > 15 else { return host + path }
-        return host + String(path.prefix(13)) + "..."
+        let after = rest[hostEnd...]
+        let pathEnd = after.firstIndex { $0 == "?" || $0 == "#" } ?? after.endIndex
+        let path = percentEncoded((after[..<pathEnd] == "/" ? "" : after[..<pathEnd]) + after[pathEnd...])
+        return path.count > 15 ? host + path.prefix(13) + "..." : host + path
+    }
+
+    /// `text` with each byte of a character outside ASCII as `%XX`.
+    private static func percentEncoded(_ text: Substring) -> String {
+        let hex = Array("0123456789ABCDEF")
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)]) }
+            }
+        }
+        return result
     }
 
     /// Calls `body` with each piece of `text` in order, marking links: a
@@ -107,7 +125,7 @@ public enum PostLength {
             let rest = word[index...]
             let head = rest.prefix(8).lowercased()
             let scheme = head.hasPrefix("https://") ? 8 : head.hasPrefix("http://") ? 7 : 0
-            if scheme > 0, rest.count > scheme {
+            if scheme > 0, !rest.dropFirst(scheme).isEmpty {
                 if index == word.startIndex { return index }
                 let before = word[word.index(before: index)]
                 if !(before.isLetter || before.isNumber || "@#$＠＃".contains(before)) { return index }
@@ -120,16 +138,27 @@ public enum PostLength {
     /// `candidate` (from a scheme to the word's end) without its trailing
     /// punctuation; empty when nothing is left after the scheme.
     private static func linkEnd(_ candidate: Substring) -> Substring {
-        var link = candidate
-        let scheme = link.prefix(8).lowercased().hasPrefix("https://") ? 8 : 7
-        while let last = link.last, link.count > scheme {
-            if ".,;:!?'\"»”’".contains(last) || (last == ")" && link.filter({ $0 == "(" }).count < link.filter({ $0 == ")" }).count) {
-                link = link.dropLast()
+        let scheme = candidate.prefix(8).lowercased().hasPrefix("https://") ? 8 : 7
+        // Counted once, and kept as characters are dropped from the end.
+        var length = candidate.count
+        var open = 0, close = 0
+        for character in candidate {
+            if character == "(" { open += 1 } else if character == ")" { close += 1 }
+        }
+        var end = candidate.endIndex
+        while length > scheme {
+            let last = candidate[candidate.index(before: end)]
+            if ".,;:!?'\"»”’".contains(last) {
+                // trailing punctuation
+            } else if last == ")" && open < close {
+                close -= 1
             } else {
                 break
             }
+            end = candidate.index(before: end)
+            length -= 1
         }
-        return link.count > scheme ? link : link.prefix(0)
+        return length > scheme ? candidate[..<end] : candidate.prefix(0)
     }
 
     /// Whether `character` is drawn as an emoji (an emoji by default, or

@@ -81,7 +81,7 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
             case .text, .url: false
             }
         }
-        if service.carrying == .only && !local { return "\(service.name)'s share link takes one URL; this share has none" }
+        if service.carrying == .only && !local { return "\(service.name)'s share link takes one web address (http or https); this share has none" }
         return "a local image cannot go through \(service.name)'s share link; posting images needs the service's API (direct posting, not built yet)"
     }
 
@@ -185,7 +185,7 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
         case .inText: nil
         }
         if service.carrying == .only && link == nil {
-            session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "\(service.name)'s share link takes one URL; this share has none"))
+            session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "\(service.name)'s share link takes one web address (http or https); this share has none"))
             return
         }
         if let limit = service.limit {

@@ -229,6 +229,9 @@ public final class ShareSheet {
         }
         let subject = subject(for: type)
         if let receiving = activity as? any SubjectReceiving { receiving.offeredSubject = subject }
+        if let live = activity as? any LiveActivity {
+            return await performLive(live, items: items, subject: subject, presenter: presenter as? any LivePresenter)
+        }
         guard let form = activity.makeForm() else {
             return await perform(activity, items: items, subject: subject, form: nil)
         }
@@ -266,13 +269,34 @@ public final class ShareSheet {
         return result
     }
 
-    private func perform(_ activity: any Activity, items: [ShareItem], subject: String?,
-                         form: SubmittedForm?) async -> ActivityResult {
+    /// Where a live activity's status goes without a screen (`share
+    /// --activity airDrop` with no terminal: lines on standard error).
+    public var liveStatusWithoutScreen: (@Sendable (LiveStatus) -> Void)?
+
+    /// Performs a live activity on its screen, or with its status handed to
+    /// ``liveStatusWithoutScreen`` when there is no screen to show it on.
+    private func performLive(_ activity: any LiveActivity, items: [ShareItem], subject: String?,
+                             presenter: (any LivePresenter)?) async -> ActivityResult {
+        guard let presenter else {
+            let display = LiveDisplay(sink: liveStatusWithoutScreen ?? { _ in })
+            return await perform(activity, items: items, subject: subject, form: nil) { session in
+                await activity.perform(session, display: display)
+            }
+        }
+        return await presenter.presentLive(activity) { [self] display in
+            await perform(activity, items: items, subject: subject, form: nil) { session in
+                await activity.perform(session, display: display)
+            }
+        }
+    }
+
+    private func perform(_ activity: any Activity, items: [ShareItem], subject: String?, form: SubmittedForm?,
+                         body: ((ActivitySession) async -> Void)? = nil) async -> ActivityResult {
         let type = activity.activityType
         let session = ActivitySession(activityType: type, items: items, subject: subject, form: form,
                                       linkMetadata: activityItems.compactMap(\.linkMetadata))
         lastSession = session
-        await activity.perform(session)
+        if let body { await body(session) } else { await activity.perform(session) }
         guard let result = session.result else {
             session.recordViolation("perform returned without finish")
             return .failure(type, ActivityError(code: ActivityError.Code.noFinish, message: "\(type.rawValue) ended without reporting an outcome"))

@@ -261,8 +261,9 @@ public enum Subprocess {
     /// Starts `executable` away from share: standard input, output and
     /// error on `/dev/null`, a process group of its own (so that the
     /// terminal's Ctrl-C does not reach it), and not waited for (a
-    /// graphical browser that stays open while its window does).
-    public static func launchDetached(_ executable: String, arguments: [String]) throws(LaunchError) {
+    /// graphical browser that stays open while its window does). Returns
+    /// its process id, for ``exitStatus(ifEnded:)``.
+    public static func launchDetached(_ executable: String, arguments: [String]) throws(LaunchError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -272,6 +273,19 @@ public enum Subprocess {
         var pid: pid_t = 0
         let spawned = spawn(&pid, executable, arguments, nil, &actions, newProcessGroup: true)
         guard spawned == 0 else { throw LaunchError(program: executable, reason: String(cString: strerror(spawned))) }
+        return pid
+    }
+
+    /// The exit status of the child `pid` if it has ended (and is reaped
+    /// now), or `nil` while it runs.
+    public static func exitStatus(ifEnded pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        while true {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid { return exitStatus(status) }
+            if ended < 0 && errno == EINTR { continue }
+            return ended < 0 ? -1 : nil
+        }
     }
 
     /// `posix_spawn` of `executable` with `arguments` and `actions`: an empty

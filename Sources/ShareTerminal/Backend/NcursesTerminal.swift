@@ -9,13 +9,17 @@ import Glibc
 /// Drawing on `/dev/tty` (as fzf does) keeps stdout for the JSON result and
 /// stdin free to be an item. Colours come from the terminal's palette
 /// (`use_default_colors`), and are off when `wantColors` is false or the
-/// terminal has none.
+/// terminal has none. With `wantColors` false the views draw without
+/// colours, but a colour a frame still holds (a QR code's black on white,
+/// which must not follow the theme) is drawn when the terminal has it.
 public final class NcursesTerminal: TerminalBackend {
     private let input: UnsafeMutablePointer<FILE>
     private let output: UnsafeMutablePointer<FILE>
     private let screen: OpaquePointer
-    /// Whether colours are in use.
+    /// Whether the terminal has colours (started whatever `wantColors` says).
     private let hasColors: Bool
+    /// Whether the views may use colours (`--no-color`, `NO_COLOR` say not).
+    private let wantsColors: Bool
     /// Signalled by running work to end a wait.
     public let wake = TerminalWake()
     /// Reads in a row that found the terminal readable and nothing in it.
@@ -88,7 +92,8 @@ public final class NcursesTerminal: TerminalBackend {
         leaveok(nc_stdscr(), true)
         curs_set(0)
         mousemask(nc_mouse_mask(), nil)
-        if wantColors && has_colors() {
+        wantsColors = wantColors
+        if has_colors() {
             start_color()
             use_default_colors()
             hasColors = true
@@ -121,7 +126,7 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
-    public var paletteSize: Int { hasColors ? Int(nc_colors()) : 0 }
+    public var paletteSize: Int { hasColors && wantsColors ? Int(nc_colors()) : 0 }
 
     /// The terminal's size now.
     public var size: (width: Int, height: Int) { (Int(nc_cols()), Int(nc_lines())) }
@@ -164,7 +169,8 @@ public final class NcursesTerminal: TerminalBackend {
         }
         refresh()
         guard !frame.hyperlinks.isEmpty else { return }
-        fputs(NcursesTerminal.hyperlinks(frame.hyperlinks, width: Int(nc_cols()), height: Int(nc_lines())), output)
+        fputs(NcursesTerminal.hyperlinks(frame.hyperlinks, width: Int(nc_cols()), height: Int(nc_lines()),
+                                         palette: hasColors ? Int(nc_colors()) : 0), output)
         fflush(output)
     }
 
@@ -174,9 +180,13 @@ public final class NcursesTerminal: TerminalBackend {
     /// attributes saved before and restored after (ncurses' idea of the
     /// screen stays true). Terminals without
     /// links ignore the OSC. Control characters never reach the terminal.
-    static func hyperlinks(_ links: [Frame.Hyperlink], width: Int, height: Int) -> String {
+    /// A colour outside the `palette` (0: none) is left out, as ncurses leaves it out of the cells.
+    static func hyperlinks(_ links: [Frame.Hyperlink], width: Int, height: Int, palette: Int) -> String {
         var sequence = "\u{1B}7"
-        for link in links where link.y < height && link.x < width {
+        for var link in links where link.y < height && link.x < width {
+            if [link.style.foreground, link.style.background].contains(where: { $0.map { $0.index >= palette } ?? false }) {
+                link.style = link.style.monochrome
+            }
             let url = String(String.UnicodeScalarView(link.url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }))
             sequence += "\u{1B}[\(link.y + 1);\(link.x + 1)H\(link.style.sgr)\u{1B}]8;;\(url)\u{1B}\\\(TerminalText.sanitized(link.text))\u{1B}]8;;\u{1B}\\"
         }

@@ -16,7 +16,6 @@ public enum LinkView {
         let textTop = 2
         var urlTop: Int
         var codeAt: (code: QRCode, top: Int)?
-        var misfit: QRCode?
         switch state.code {
         case .success(let code):
             if let layout = layouts(code, reason: state.reason, width: state.width, height: state.height).first(where: \.fits) {
@@ -25,15 +24,29 @@ public enum LinkView {
                 textWidth = layout.textWidth
                 urlTop = layout.urlTop
             } else {
-                misfit = code
+                // The reason, what the code needs (two lines at most) when
+                // that leaves the link room to be whole, then the link; else
+                // what the code needs goes on the status line.
+                let message = wrapped(misfitMessage(code, state), width: textWidth).prefix(2)
                 urlTop = textTop + min(3, wrapped(state.reason, width: textWidth).count) + 1
+                let linkLines = wrapped(state.url, width: textWidth, anywhere: true).count
+                if urlTop + message.count + 1 + linkLines <= bottom {
+                    for line in message {
+                        frame.put(line, x: 1, y: urlTop, style: CellStyle(dim: true))
+                        urlTop += 1
+                    }
+                    urlTop += 1
+                } else if state.status == nil {
+                    frame.put(DisplayWidth.truncate(message.joined(separator: " "), to: state.width - 2), x: 1, y: state.height - 2,
+                              style: CellStyle(dim: true))
+                }
             }
         case .failure(let failure):
             frame.put(DisplayWidth.truncate(Localization.text("No QR code: %@", failure.description), to: state.width - 2),
                       x: 1, y: textTop + 3, style: CellStyle(dim: true))
             urlTop = textTop + 5
         }
-        for (offset, line) in wrapped(state.reason, width: textWidth).prefix(3).enumerated() {
+        for (offset, line) in wrapped(state.reason, width: textWidth).prefix(3).enumerated() where textTop + offset < bottom {
             frame.put(line, x: textX, y: textTop + offset, style: CellStyle(bold: true))
         }
         // The link in full, cut where the room ends; each piece a hyperlink.
@@ -43,7 +56,6 @@ public enum LinkView {
             frame.put(piece, x: textX, y: urlTop + offset, style: link)
             frame.hyperlinks.append(Frame.Hyperlink(x: textX, y: urlTop + offset, text: piece, url: state.url, style: link))
         }
-        if let misfit { tooSmall(misfit, &frame, lines: (urlTop + pieces.count + 1)..<bottom, state) }
         if let status = state.status {
             frame.put(DisplayWidth.truncate((state.statusIsError ? "⚠ " : "") + status, to: state.width - 2), x: 1, y: state.height - 2,
                       style: state.statusIsError ? CellStyle(foreground: .red, bold: true) : CellStyle(bold: true))
@@ -85,9 +97,11 @@ public enum LinkView {
         let besideX = code.drawnWidth + 3
         let besideWidth = width - besideX - 1
         let besideReason = min(3, wrapped(reason, width: max(1, besideWidth)).count)
+        // What it needs is measured at the width it needs, where the reason may take fewer lines.
+        let reasonAtNeed = min(3, wrapped(reason, width: max(24, besideWidth)).count)
         let beside = Layout(codeTop: 1, textX: besideX, textWidth: besideWidth, urlTop: 2 + besideReason + 1,
                             needsWidth: besideX + 24 + 1,
-                            needsHeight: max(1 + code.lines.count, 2 + besideReason + 2) + chrome,
+                            needsHeight: max(1 + code.lines.count, 2 + reasonAtNeed + 2) + chrome,
                             fits: false)
         let belowReason = min(3, wrapped(reason, width: max(1, width - 2)).count)
         let codeTop = 2 + belowReason + 1
@@ -110,18 +124,18 @@ public enum LinkView {
         String(String.UnicodeScalarView(line.unicodeScalars.map { $0 == " " ? "\u{00A0}" : $0 }))
     }
 
-    /// Says, on `lines` (under the link, which matters more), that `code`
-    /// does not fit and the screen it needs: the layout that needs the
-    /// least growth.
-    private static func tooSmall(_ code: QRCode, _ frame: inout Frame, lines: Range<Int>, _ state: LinkState) {
+    /// That `code` does not fit, and the screen it needs: the layout that
+    /// needs the least growth.
+    private static func misfitMessage(_ code: QRCode, _ state: LinkState) -> String {
         let layouts = layouts(code, reason: state.reason, width: state.width, height: state.height)
         let growth = { (layout: Layout) in max(0, layout.needsWidth - state.width) + max(0, layout.needsHeight - state.height) }
         let nearest = layouts.min { growth($0) < growth($1) } ?? layouts[0]
-        let message = Localization.text("The QR code does not fit: it needs %@ columns and %@ lines.",
-                                        String(max(state.width, nearest.needsWidth)), String(max(state.height, nearest.needsHeight)))
-        for (y, line) in zip(lines, wrapped(message, width: state.width - 2)) {
-            frame.put(line, x: 1, y: y, style: CellStyle(dim: true))
-        }
+        return misfit(width: max(state.width, nearest.needsWidth), height: max(state.height, nearest.needsHeight))
+    }
+
+    /// The words for a QR code that needs a screen of `width` by `height`.
+    static func misfit(width: Int, height: Int) -> String {
+        Localization.text("The QR code does not fit: it needs %@×%@.", String(width), String(height))
     }
 
     /// `text` in lines of at most `width` columns: at spaces, or

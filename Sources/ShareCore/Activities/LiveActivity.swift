@@ -1,0 +1,123 @@
+import Synchronization
+
+/// What an activity that runs a while (Nearby serving a file) shows as it
+/// runs: ways to reach the share, each with its text and a QR code, and
+/// lines of news (who connected, how far a download got). The front end
+/// draws it and knows nothing of what it means.
+public struct LiveStatus: Sendable, Equatable {
+    /// One way to reach the share: a link on this network, a wormhole code.
+    public struct Offer: Sendable, Equatable {
+        /// What it is (`On this network (wlan0)`).
+        public var heading: String
+        /// What the person reads or types (a URL, a code).
+        public var text: String
+        /// What the QR code holds (`nil`: no code).
+        public var code: String?
+        /// Whether `text` is a link (an OSC 8 hyperlink where supported).
+        public var isLink: Bool
+
+        public init(heading: String, text: String, code: String? = nil, isLink: Bool = false) {
+            self.heading = heading
+            self.text = text
+            self.code = code
+            self.isLink = isLink
+        }
+    }
+
+    /// A line of news, with how far along it is (0…1) when it is a transfer.
+    public struct Line: Sendable, Equatable {
+        public var text: String
+        public var progress: Double?
+        public var isError: Bool
+
+        public init(_ text: String, progress: Double? = nil, isError: Bool = false) {
+            self.text = text
+            self.progress = progress
+            self.isError = isError
+        }
+    }
+
+    /// The heading (`Nearby`).
+    public var title: String
+    /// What the person does next (`Scan the code with a phone …`).
+    public var instruction: String
+    public var offers: [Offer]
+    /// The news, oldest first.
+    public var lines: [Line]
+
+    public init(title: String, instruction: String, offers: [Offer] = [], lines: [Line] = []) {
+        self.title = title
+        self.instruction = instruction
+        self.offers = offers
+        self.lines = lines
+    }
+}
+
+/// Where a live activity shows its status, and hears that the person
+/// wants it to stop. Safe from any thread: a server's thread shows
+/// progress through it as bytes go out.
+public final class LiveDisplay: Sendable {
+    private let sink: @Sendable (LiveStatus) -> Void
+    private let state = Mutex<(cancelled: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// A display that hands each status to `sink` (the screen loop's poster,
+    /// or lines on standard error without a terminal).
+    public init(sink: @escaping @Sendable (LiveStatus) -> Void) {
+        self.sink = sink
+    }
+
+    /// Shows `status` in place of the last one.
+    public func show(_ status: LiveStatus) { sink(status) }
+
+    /// The person asked to stop (Esc, Ctrl-C).
+    public func cancel() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard !state.cancelled else { return [] }
+            state.cancelled = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Whether the person asked to stop.
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Returns once the person asks to stop (at once if they have).
+    public func cancellation() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.cancelled { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
+
+/// An activity that runs a while after it is picked, with a screen of its
+/// own (``LiveStatus``) instead of a form: Nearby serves its items until
+/// they are fetched. It still reports exactly one outcome on the session.
+@MainActor
+public protocol LiveActivity: Activity {
+    /// Performs, showing its progress on `display` and stopping (with
+    /// `cancelled`) when the person asks.
+    func perform(_ session: ActivitySession, display: LiveDisplay) async
+}
+
+extension LiveActivity {
+    /// Without a display, a live activity runs with one that shows nothing.
+    public func perform(_ session: ActivitySession) async {
+        await perform(session, display: LiveDisplay { _ in })
+    }
+}
+
+/// A front end that can show a live activity's screen.
+@MainActor
+public protocol LivePresenter: AnyObject {
+    /// Shows `activity`'s status while `run` performs it with the display,
+    /// passing the person's wish to stop to the display; returns what `run`
+    /// returns.
+    func presentLive(_ activity: any LiveActivity, run: @escaping @MainActor (LiveDisplay) async -> ActivityResult) async -> ActivityResult
+}

@@ -1,0 +1,85 @@
+import ShareCore
+
+/// The screen of an activity that runs a while (Nearby): its status as
+/// the activity last showed it, each offer's QR code made once, and
+/// whether the person asked it to stop.
+public struct LiveState: Sendable, Equatable {
+    public private(set) var status: LiveStatus
+    /// The QR codes of the offers, by what they hold (made once, not at every progress report).
+    public private(set) var codes: [String: Result<QRCode, QRCode.Failure>] = [:]
+    /// One line of news from the screen itself (`Copied the link`), and whether it is an error.
+    public var note: String?
+    public var noteIsError = false
+    /// The person asked to stop; the activity is ending.
+    public private(set) var stopping = false
+    public var width: Int
+    public var height: Int
+    public var colors: Bool
+
+    public init(status: LiveStatus, width: Int, height: Int, colors: Bool = true) {
+        self.status = status
+        self.width = width
+        self.height = height
+        self.colors = colors
+        makeCodes()
+    }
+
+    /// Takes a new status from the activity.
+    mutating func show(_ new: LiveStatus) {
+        status = new
+        makeCodes()
+    }
+
+    private mutating func makeCodes() {
+        for case let payload? in status.offers.map(\.code) where codes[payload] == nil {
+            codes[payload] = Result { () throws(QRCode.Failure) in try QRCode(encoding: payload) }
+        }
+    }
+
+    /// The first offer that is a link: what `c` copies.
+    var link: String? { status.offers.first { $0.isLink }?.text }
+
+    mutating func markStopping() { stopping = true }
+}
+
+/// What the live screen asks the run loop to do.
+public enum LiveEffect: Sendable, Equatable {
+    /// Tell the activity the person wants it to stop.
+    case stop
+    /// Put this on the clipboard.
+    case copy(String)
+}
+
+/// What the live screen hears.
+public enum LiveMessage: Sendable, Equatable {
+    case input(InputEvent)
+    /// The activity's new status.
+    case status(LiveStatus)
+    /// News from the screen itself; `isError` shows it as a problem.
+    case note(String, isError: Bool)
+}
+
+/// The live screen's update: pure.
+public enum LiveUpdate {
+    public static func update(_ state: inout LiveState, _ message: LiveMessage) -> [LiveEffect] {
+        switch message {
+        case .status(let status):
+            state.show(status)
+        case .note(let text, let isError):
+            state.note = text
+            state.noteIsError = isError
+        case .input(.resize(let width, let height)):
+            state.width = width
+            state.height = height
+        case .input(.character("c")), .input(.character("y")):
+            if let link = state.link { return [.copy(link)] }
+        case .input(.escape), .input(.character("q")), .input(.control("c")):
+            guard !state.stopping else { return [] }
+            state.markStopping()
+            return [.stop]
+        case .input:
+            break
+        }
+        return []
+    }
+}
