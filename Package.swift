@@ -22,6 +22,9 @@ let package = Package(
         .target(name: "CStrophe"),
         // libqrencode, loaded when a QR code is drawn.
         .target(name: "CQrencode"),
+        // libmicrohttpd and libarchive, loaded when Nearby serves (an HTTP server, a zip streamed).
+        .target(name: "CMicrohttpd"),
+        .target(name: "CArchive"),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -30,7 +33,8 @@ let package = Package(
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
         .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.
-        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe"]),
+        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe",
+                                                       "CMicrohttpd", "CArchive"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
         .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail", "CQrencode"]),
         // A terminal in memory for tests of screens: never linked into share.

@@ -27,6 +27,8 @@ public struct ActivityContext {
     public var contact: String?
     /// What the command line asked of Print (`--printer`, `--copies` …); nothing by default.
     public var printRequest = PrintRequest()
+    /// What the command line asked of Nearby (`--bind`, `--keep`, `--timeout`); nothing by default.
+    public var nearbyRequest = NearbyRequest()
     private let configuration: (String) -> ConfigSection
     /// The sections named `PREFIX.NAME` (`[message.team]`), by name.
     public var subsections: (String) -> [ConfigSection] = { _ in [] }

@@ -15,6 +15,7 @@ public enum SystemActivities {
             AssignToContactActivity.self,
             PrintActivity.self,
             MessageActivity.self,
+            NearbyActivity.self,
         ]
     }
 

@@ -18,7 +18,7 @@ final class ComposePresenter: ActivityFormPresenter {
     typealias TerminalOpener = @MainActor () throws -> any TerminalBackend
 
     let openTerminal: TerminalOpener
-    private let services: ComposeServices
+    let services: ComposeServices
 
     /// `usesThreads` false runs autosaves, the address book's reading and
     /// `query-command` in the screen's own turn (tests in the terminal's clock).
@@ -93,7 +93,7 @@ final class ComposeProgram: ScreenProgram {
     /// browser here opened, and the result it closes with.
     private var handoff: (screen: LinkState, result: ActivityResult)?
     private let submit: @MainActor (SubmittedForm) async -> FormSubmission
-    private let services: ComposeServices
+    let services: ComposeServices
     /// The autosave running now, if any, and whether another is due after it.
     private var autosaveRunning: (thread: BackgroundThread.Joinable?, outcome: AutosaveOutcome)?
     private var autosaveAgain = false

@@ -10,6 +10,7 @@ public struct OptionSpec: Sendable, Equatable {
         case mail = "Mail (--activity mail, or --send / --save-draft alone)"
         case print = "Print (--activity print; --printer skips the form)"
         case contact = "Assign to Contact (--activity assignToContact)"
+        case nearby = "Nearby (--activity airDrop)"
         case readingList = "Reading list"
         case history = "History"
         case other = "Other"
@@ -127,6 +128,12 @@ public enum OptionTable {
         OptionSpec("--pages", value: "RANGE", group: .print, activity: .print, help: "pages such as 1-3,7 or 5- (default all)"),
         OptionSpec("--sides", value: "SIDES", group: .print, activity: .print,
                    help: "one, two or two-short-edge (default the printer's)", values: .words(["one", "two", "two-short-edge"])),
+        // Nearby
+        OptionSpec("--bind", value: "ADDR|IFACE", group: .nearby, activity: .airDrop,
+                   help: "serve on this address or interface (default: the one with the default route)"),
+        OptionSpec("--keep", group: .nearby, activity: .airDrop, help: "keep serving after the first download, until Esc"),
+        OptionSpec("--timeout", value: "SECONDS", group: .nearby, activity: .airDrop,
+                   help: "give up (failed) when nobody has downloaded within SECONDS"),
         // Assign to Contact
         OptionSpec("--contact", value: "NAME|UID", group: .contact, activity: .assignToContact,
                    help: "the contact whose photo the image becomes: a full name, an address or a UID (else chosen in a form)",

@@ -90,6 +90,8 @@ public struct Options: Sendable, Equatable {
     public var contact: String?
     /// Print's options: `--printer`, `--copies`, `--pages`, `--sides`.
     public var print = PrintRequest()
+    /// Nearby's options: `--bind`, `--keep`, `--timeout`.
+    public var nearby = NearbyRequest()
     /// `--limit N`: how many history entries `--history` prints.
     public var limit: Int?
 
@@ -198,6 +200,14 @@ public struct Options: Sendable, Equatable {
                 case "--sides":
                     guard let sides = PrintRequest.Sides(rawValue: value) else { throw UsageError(Localization.text("--sides takes one, two or two-short-edge, not '%@'", value)) }
                     options.print.sides = sides
+                case "--bind":
+                    guard !value.trimmingWhitespace().isEmpty else { throw UsageError(Localization.text("--bind needs an address or an interface's name")) }
+                    options.nearby.bind = value
+                case "--timeout":
+                    guard let seconds = NearbyRequest.timeout(value) else {
+                        throw UsageError(Localization.text("--timeout takes whole seconds from 1 to 86400, not '%@'", value))
+                    }
+                    options.nearby.timeout = seconds
                 case "--limit":
                     guard let limit = Int(value), limit > 0 else { throw UsageError(Localization.text("--limit takes a number of entries above 0, not '%@'", value)) }
                     options.limit = limit
@@ -225,6 +235,7 @@ public struct Options: Sendable, Equatable {
             case "--json": options.json = true
             case "--no-color": options.noColor = true
             case "--html": options.mail.html = true
+            case "--keep": options.nearby.keep = true
             case "--send", "--save-draft":
                 let mode: MailRequest.Mode = name == "--send" ? .send : .saveDraft
                 if options.mail.mode != .compose && options.mail.mode != mode {

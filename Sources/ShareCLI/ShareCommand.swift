@@ -134,6 +134,7 @@ public enum ShareCommand {
         if case .activity(.message) = options.mode { context.messageRecipients = options.mail.to }
         context.contact = options.contact
         context.printRequest = options.print
+        context.nearbyRequest = options.nearby
         let systemActivities: [any Activity]
         do {
             systemActivities = try SystemActivities.make(context)
@@ -330,6 +331,12 @@ public enum ShareCommand {
         if let reason = verdict.reason {
             console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(TerminalText.sanitized(verdict.detail ?? "")))\n")
             return .exit(ExitCode.noActivity)
+        }
+        // Without a terminal a live activity (Nearby) runs with its news on standard error.
+        if activity is any LiveActivity && !console.hasTerminal() {
+            let lines = LiveStatusLines(write: console.error)
+            sheet.liveStatusWithoutScreen = { lines.show($0) }
+            return .activity { report(await sheet.run(activity, presenter: nil), options: options, console: console, record: record) }
         }
         return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record) }
     }

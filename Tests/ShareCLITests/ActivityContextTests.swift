@@ -27,14 +27,14 @@ struct ActivityContextTests {
             #expect(activity.supportedKinds == row.kinds, "\(row.type)")
         }
         let built = Set(SystemActivities.built.map { $0.systemType })
-        #expect(built == [.mail, .copyToPasteboard, .addToReadingList, .saveToCameraRoll, .assignToContact, .print, .message])
+        #expect(built == [.mail, .copyToPasteboard, .addToReadingList, .saveToCameraRoll, .assignToContact, .print, .message, .airDrop])
         let social = activities.compactMap { $0 as? SocialPostActivity }
         #expect(social.map(\.activityType) == [.postToFacebook, .postToFlickr, .postToTencentWeibo, .postToTwitter, .postToVimeo, .postToWeibo,
                                                 .postToMastodon, .postToBluesky])
         for activity in activities where !built.contains(activity.activityType) && !(activity is SocialPostActivity) {
             #expect(activity.availability == .unavailable("not built yet"))
         }
-        #expect(activities.filter { $0.availability == .unavailable("not built yet") }.map(\.activityType) == [.airDrop])
+        #expect(activities.filter { $0.availability == .unavailable("not built yet") }.isEmpty, "every row is built")
     }
 
     @Test func activitiesReadTheirWorldFromTheContext() throws {

@@ -104,7 +104,7 @@ enum SystemActivity {
 
     /// The system activities this build has built and that need nothing
     /// from the machine; every other one is unavailable.
-    static let built: Set<String> = ["mail", "addToReadingList", "saveToCameraRoll"]
+    static let built: Set<String> = ["mail", "addToReadingList", "saveToCameraRoll", "airDrop"]
 
     /// Built, but unavailable in these tests: Copy needs a terminal (OSC 52)
     /// or wl-copy/xclip, and the tests run share without either.

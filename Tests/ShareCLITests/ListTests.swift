@@ -7,10 +7,10 @@ import Testing
     @Test func eligibleActivitiesArePrintedTypeTabTitle() throws {
         let fixtures = try Fixtures()
         let cases: [([String], String)] = [
-            (["--text", "hi"], "mail\tMail\n"),
-            ([fixtures.png.path], "mail\tMail\nsaveToCameraRoll\tSave to Pictures\n"),
-            (["https://example.com"], "mail\tMail\naddToReadingList\tAdd to Reading List\nsaveToCameraRoll\tSave to Pictures\n"),
-            ([fixtures.pdf.path], "mail\tMail\n"),
+            (["--text", "hi"], "mail\tMail\nairDrop\tNearby\n"),
+            ([fixtures.png.path], "mail\tMail\nairDrop\tNearby\nsaveToCameraRoll\tSave to Pictures\n"),
+            (["https://example.com"], "mail\tMail\nairDrop\tNearby\naddToReadingList\tAdd to Reading List\nsaveToCameraRoll\tSave to Pictures\n"),
+            ([fixtures.pdf.path], "mail\tMail\nairDrop\tNearby\n"),
         ]
         for (items, expected) in cases {
             let run = try fixtures.share(["--list"] + items)
@@ -33,17 +33,17 @@ import Testing
         let run = try fixtures.share("--list", "--json", "--text", "hi", fixtures.png.path)
         #expect(run.status == 0, "stderr: \(run.err)")
         let rows = try ActivityRow.parse(run)
-        #expect(rows.map(\.type) == ["mail", "saveToCameraRoll"])
+        #expect(rows.map(\.type) == ["mail", "airDrop", "saveToCameraRoll"])
         #expect(rows.allSatisfy { $0.eligible })
     }
 
     @Test func nothingEligibleExitsFourWithEmptyStdout() throws {
         let fixtures = try Fixtures()
-        let run = try fixtures.share("--list", "--exclude", "mail", "--text", "hi")
+        let run = try fixtures.share("--list", "--exclude", "mail,airDrop", "--text", "hi")
         #expect(run.status == 4, "stderr: \(run.err)")
         #expect(run.stdout.isEmpty, "stdout: \(run.out)")
         #expect(run.err.contains("--explain"), "stderr: \(run.err)")
-        let json = try fixtures.share("--list", "--json", "--exclude", "mail,saveToCameraRoll", fixtures.png.path)
+        let json = try fixtures.share("--list", "--json", "--exclude", "mail,saveToCameraRoll,airDrop", fixtures.png.path)
         #expect(json.status == 4, "stderr: \(json.err)")
         #expect(json.out.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }

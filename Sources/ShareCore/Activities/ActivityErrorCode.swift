@@ -71,12 +71,17 @@ extension ActivityError {
         public static let printerStopped = "printer-stopped"
         /// The system activity is not built yet.
         public static let unavailable = "unavailable"
+        /// Nearby: no address of this machine to serve on (no default route, or `--bind` names none).
+        public static let noNetwork = "no-network"
+        /// Nearby: the server could not start, or stopped (too many requests for a wrong link).
+        public static let serveFailed = "serve-failed"
 
         // MARK: - Plugins
 
         /// The plugin's program could not start or exited with another status than 0.
         public static let pluginFailed = "plugin-failed"
-        /// The plugin ran past its `Timeout`; its process group was killed.
+        /// The plugin ran past its `Timeout` (its process group was killed), or
+        /// nobody downloaded Nearby's share within `--timeout`.
         public static let timeout = "timeout"
         /// share was interrupted (Ctrl-C, TERM, HUP) while the plugin ran (outcome `cancelled`).
         public static let cancelled = "cancelled"
@@ -91,7 +96,7 @@ extension ActivityError {
             failed, notEligible, itemFailed, noItems, prepareFailed, noTerminal, terminalClosed, noForm, noFinish,
             invalidInput, saved, queued, ioError, sendFailed, temporaryFailure, configuration, noClipboard,
             copyFailed, readingList, alreadyListed, saveFailed, downloadFailed, notAnImage,
-            noSuchContact, contactChanged, contactFailed, printFailed, printerStopped, unavailable, pluginFailed, timeout, cancelled, retry,
+            noSuchContact, contactChanged, contactFailed, printFailed, printerStopped, unavailable, noNetwork, serveFailed, pluginFailed, timeout, cancelled, retry,
         ]
     }
 }

@@ -31,22 +31,17 @@ public enum LiveView {
         var papers: [(code: QRCode, x: Int, y: Int)] = []
         var bottom = top
         for block in plan.blocks {
-            var y = top
-            frame.put(DisplayWidth.truncate(block.offer.heading, to: block.width), x: block.x, y: y, style: CellStyle(underline: true))
-            y += 1
-            if let code = block.code {
-                papers.append((code, block.x, y))
-                y += code.lines.count
-            }
+            frame.put(DisplayWidth.truncate(block.offer.heading, to: block.width), x: block.x, y: top, style: CellStyle(underline: true))
+            if let code = block.code { papers.append((code, block.x, top + 1)) }
             let style = block.offer.isLink ? CellStyle(foreground: .cyan, underline: true) : CellStyle(bold: true)
-            for line in block.text {
-                frame.put(line, x: block.x, y: y, style: style)
+            for (offset, line) in block.text.enumerated() where top + block.textY + offset < help {
+                let (lineX, lineY) = (block.x + block.textX, top + block.textY + offset)
+                frame.put(line, x: lineX, y: lineY, style: style)
                 if block.offer.isLink {
-                    frame.hyperlinks.append(Frame.Hyperlink(x: block.x, y: y, text: line, url: block.offer.text, style: style))
+                    frame.hyperlinks.append(Frame.Hyperlink(x: lineX, y: lineY, text: line, url: block.offer.text, style: style))
                 }
-                y += 1
             }
-            bottom = max(bottom, y)
+            bottom = max(bottom, top + block.height)
         }
         var news = state.status.lines.suffix(newsRows).map { (text: $0.text, progress: $0.progress, isError: $0.isError) }
         if let note = state.note {
@@ -79,59 +74,76 @@ public enum LiveView {
         return frame
     }
 
-    /// An offer placed on the screen: where, how wide, its code if it has room, its text in lines.
+    /// An offer placed on the screen: where, how wide, its code if it has
+    /// room, its text in lines (under the code, or beside it).
     struct Block: Equatable {
         var offer: LiveStatus.Offer
         var code: QRCode?
         var x: Int
         var width: Int
         var text: [String]
+        /// Where the text starts, relative to the block: under the code, or to its right.
+        var textX = 0
+        var textY = 0
+        var height: Int { max(textY + text.count, 1 + (code?.lines.count ?? 0)) }
     }
 
-    /// The offers placed in `room`, codes left out from the last one until
-    /// they fit, and what the screen needs when not even the first fits.
+    /// A way to place the offers, the room it needs, and whether it fits.
+    struct Placement {
+        var blocks: [Block]
+        var width: Int
+        var height: Int
+    }
+
+    /// The offers placed in `room`: the best of the placements that fit
+    /// (every code, the first offer's text beside its code when it is the
+    /// only one, then codes left out from the last), and what the screen
+    /// needs when no code fits.
     static func layout(_ state: LiveState, room: (width: Int, height: Int)) -> (blocks: [Block], misfit: String?) {
         let offers = state.status.offers
         let codes: [QRCode?] = offers.map { offer in offer.code.flatMap { try? state.codes[$0]?.get() } }
-        var kept = codes.count
-        while true {
-            var blocks: [Block] = []
-            var x = 1
-            var fits = true
-            for (index, offer) in offers.enumerated() {
-                let code = index < kept ? codes[index] : nil
-                let left = room.width + 1 - x
-                // A block with a code is the code's width; one without takes the room that is left, 24 columns at least.
-                let width = code.map(\.drawnWidth) ?? max(min(left, 60), min(left, 24))
-                guard width > 0, width <= left else {
-                    fits = false
-                    break
-                }
-                let text = offer.isLink ? LinkView.wrapped(offer.text, width: width, anywhere: true)
-                    : LinkView.wrapped(offer.text, width: width)
-                let lines = Array(text.prefix(offerTextLines))
-                if 1 + (code?.lines.count ?? 0) + lines.count > room.height { fits = false }
-                blocks.append(Block(offer: offer, code: code, x: x, width: width, text: lines))
-                x += width + 3
-            }
-            if fits || kept == 0 {
-                guard kept == 0, codes.contains(where: { $0 != nil }), let first = codes.compactMap({ $0 }).first else { return (blocks, nil) }
-                // Not even the first code fits: say what it needs, and show the texts alone.
-                let needsWidth = first.drawnWidth + 2
-                let needsHeight = state.height - room.height + 1 + first.lines.count + 1
-                let words = LinkView.misfit(width: max(state.width, needsWidth), height: max(state.height, needsHeight))
-                return (fits ? blocks : textOnly(offers, room: room), words)
-            }
-            kept -= 1
+        var candidates: [Placement] = []
+        if offers.count == 1, let code = codes[0] { candidates.append(beside(offers[0], code, room: room)) }
+        for kept in stride(from: offers.count, through: 0, by: -1) {
+            candidates.append(row(offers, codes.enumerated().map { $0.offset < kept ? $0.element : nil }, room: room))
         }
+        let fits = { (placement: Placement) in placement.width <= room.width && placement.height <= room.height }
+        let chosen = candidates.first(where: fits) ?? candidates[candidates.count - 1]
+        guard chosen.blocks.allSatisfy({ $0.code == nil }), codes.contains(where: { $0 != nil }) else { return (chosen.blocks, nil) }
+        // No code fits: the placement with a code that needs the least growth says what the screen needs.
+        let growth = { (placement: Placement) in max(0, placement.width - room.width) + max(0, placement.height - room.height) }
+        let nearest = candidates.filter { $0.blocks.contains { $0.code != nil } }.min { growth($0) < growth($1) }
+        let words = nearest.map {
+            LinkView.misfit(width: state.width + max(0, $0.width - room.width), height: state.height + max(0, $0.height - room.height))
+        }
+        return (chosen.blocks, words)
     }
 
-    /// The offers' texts alone, one under another, across the room.
-    private static func textOnly(_ offers: [LiveStatus.Offer], room: (width: Int, height: Int)) -> [Block] {
-        offers.map { offer in
-            let text = offer.isLink ? LinkView.wrapped(offer.text, width: room.width, anywhere: true) : LinkView.wrapped(offer.text, width: room.width)
-            return Block(offer: offer, code: nil, x: 1, width: room.width, text: Array(text.prefix(2)))
+    /// One offer, its text to the right of its code (24 columns at least).
+    private static func beside(_ offer: LiveStatus.Offer, _ code: QRCode, room: (width: Int, height: Int)) -> Placement {
+        let textWidth = max(24, room.width - code.drawnWidth - 2)
+        let text = Array(lines(offer, width: textWidth).prefix(offerTextLines + 2))
+        let block = Block(offer: offer, code: code, x: 1, width: code.drawnWidth + 2 + textWidth, text: text,
+                          textX: code.drawnWidth + 2, textY: 1)
+        return Placement(blocks: [block], width: block.width, height: block.height)
+    }
+
+    /// The offers side by side, each its code (where given) over its text.
+    private static func row(_ offers: [LiveStatus.Offer], _ codes: [QRCode?], room: (width: Int, height: Int)) -> Placement {
+        var blocks: [Block] = []
+        var x = 1
+        for (offer, code) in zip(offers, codes) {
+            let left = room.width + 1 - x
+            let width = code.map(\.drawnWidth) ?? max(24, min(left, 60))
+            let text = Array(lines(offer, width: width).prefix(offerTextLines))
+            blocks.append(Block(offer: offer, code: code, x: x, width: width, text: text, textY: 1 + (code?.lines.count ?? 0)))
+            x += width + 3
         }
+        return Placement(blocks: blocks, width: x - 4, height: blocks.map(\.height).max() ?? 0)
+    }
+
+    private static func lines(_ offer: LiveStatus.Offer, width: Int) -> [String] {
+        offer.isLink ? LinkView.wrapped(offer.text, width: width, anywhere: true) : LinkView.wrapped(offer.text, width: width)
     }
 
     /// A bar of `width` cells filled to `progress` (0…1).

@@ -1,0 +1,63 @@
+#include "CMicrohttpd.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+
+static struct share_mhd table;
+static const struct share_mhd *loaded;
+static char failure[256];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+    void *library = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(failure, sizeof failure, "%s", dlerror());
+        return;
+    }
+#define SHARE_MHD_RESOLVE(name)                                                     \
+    *(void **)(&table.name) = dlsym(library, #name);                               \
+    if (!table.name) {                                                             \
+        snprintf(failure, sizeof failure, "libmicrohttpd lacks %s", #name);        \
+        return;                                                                    \
+    }
+    SHARE_MHD_FUNCTIONS(SHARE_MHD_RESOLVE)
+#undef SHARE_MHD_RESOLVE
+    loaded = &table;
+}
+
+const struct share_mhd *share_mhd_load(char *error, size_t size) {
+    pthread_once(&once, load);
+    if (!loaded) snprintf(error, size, "%s", failure);
+    return loaded;
+}
+
+struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct sockaddr *address, unsigned connections,
+                                   unsigned timeout, MHD_AccessHandlerCallback handler, void *handler_cls,
+                                   MHD_RequestCompletedCallback completed, void *completed_cls,
+                                   MHD_NotifyConnectionCallback notify, void *notify_cls) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
+    return mhd->MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
+                                 MHD_OPTION_SOCK_ADDR, address,
+                                 MHD_OPTION_CONNECTION_LIMIT, connections,
+                                 MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+                                 MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
+                                 MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
+                                 MHD_OPTION_END);
+}
+
+uint16_t share_mhd_port(const struct share_mhd *mhd, struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = mhd->MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+int share_mhd_client(const struct share_mhd *mhd, struct MHD_Connection *connection, char *buffer, size_t size) {
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return -1;
+    socklen_t length = info->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    return getnameinfo(info->client_addr, length, buffer, size, NULL, 0, NI_NUMERICHOST) == 0 ? 0 : -1;
+}

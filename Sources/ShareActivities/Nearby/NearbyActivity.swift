@@ -1,0 +1,209 @@
+import FoundationEssentials
+import ShareCore
+
+/// What the command line asked of Nearby.
+public struct NearbyRequest: Sendable, Equatable {
+    /// `--bind ADDR|IFACE`: where to listen (else `[nearby] bind`, else the default route's interface).
+    public var bind: String?
+    /// `--keep`: serve until Esc, not only until the first download.
+    public var keep = false
+    /// `--timeout SECONDS`: give up when nobody has downloaded by then.
+    public var timeout: Int?
+
+    public init(bind: String? = nil, keep: Bool = false, timeout: Int? = nil) {
+        self.bind = bind
+        self.keep = keep
+        self.timeout = timeout
+    }
+
+    /// `--timeout`'s value: whole seconds, 1 to a day.
+    public static func timeout(_ text: String) -> Int? {
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int(text), (1...86_400).contains(seconds) else { return nil }
+        return seconds
+    }
+}
+
+/// Nearby (`airDrop`): hands the items to a phone or another machine on
+/// the same network with a one-shot link, shown as text and as a QR code,
+/// and says live who fetched what. Done after the first complete download
+/// (or, with `--keep`, when the person stops it).
+@MainActor
+public final class NearbyActivity: SystemActivity, LiveActivity {
+    public static let systemType = ActivityType.airDrop
+    public nonisolated static var configKeys: [ConfigKeys] {
+        [ConfigKeys(section: "nearby", keys: ["bind", "wormhole-relay", "wormhole-transit"])]
+    }
+
+    private let request: NearbyRequest
+    private let configuredBind: String?
+    private var items: [ShareItem] = []
+    private let title: String?
+    /// Where the server listens, found at perform (tests set the route table).
+    var routes: String?
+
+    public init(context: ActivityContext) throws(ConfigurationError) {
+        request = context.nearbyRequest
+        let section = context.section("nearby")
+        configuredBind = section.entry("bind")?.value.trimmingWhitespace()
+        title = context.title
+    }
+
+    public var activityImage: ActivityImage { .glyph("📡") }
+    public var availability: Availability { .available }
+
+    public func prepare(with items: [ShareItem]) async throws {
+        self.items = items
+    }
+
+    public func perform(_ session: ActivitySession, display: LiveDisplay) async {
+        let address: NetworkAddress
+        do {
+            address = try NetworkAddress.choose(bind: request.bind ?? configuredBind, routes: routes)
+        } catch {
+            session.fail(ActivityError(code: ActivityError.Code.noNetwork, message: error.description))
+            return
+        }
+        let pageTitle = title ?? session.subject ?? "Shared with share"
+        let content = NearbyContent(items: session.items, title: pageTitle)
+        let (events, continuation) = AsyncStream<Step>.makeStream()
+        let server: NearbyServer
+        let port: UInt16
+        do {
+            server = try NearbyServer(content: content) { continuation.yield(.server($0)) }
+            port = try server.start(on: address)
+        } catch {
+            session.fail(ActivityError(code: ActivityError.Code.serveFailed, message: error.description))
+            return
+        }
+        defer { server.stop() }
+        let url = "http://\(address.urlHost):\(port)/\(server.token)/"
+        var model = NearbyStatus(url: url, address: address, items: session.items, keep: request.keep)
+        display.show(model.status)
+        let watchers = [
+            Task { await display.cancellation(); continuation.yield(.cancel) },
+            Task { [timeout = request.timeout] in
+                guard let timeout else { return }
+                try? await Task.sleep(for: .seconds(timeout))
+                continuation.yield(.timeout)
+            },
+        ]
+        defer { watchers.forEach { $0.cancel() } }
+        for await step in events {
+            switch step {
+            case .server(let event):
+                model.take(event, finishing: content.finishing)
+                display.show(model.status)
+                if case .stopped(let why) = event {
+                    session.fail(ActivityError(code: ActivityError.Code.serveFailed, message: "Nearby stopped: \(why)"))
+                    return
+                }
+                if let done = model.firstComplete, !request.keep {
+                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
+                    return
+                }
+            case .cancel:
+                if let done = model.firstComplete {
+                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
+                } else {
+                    session.finish(.cancelled)
+                }
+                return
+            case .timeout:
+                if let done = model.firstComplete {
+                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
+                } else {
+                    session.fail(ActivityError(code: ActivityError.Code.timeout,
+                                               message: "nobody downloaded within \(request.timeout ?? 0) seconds"))
+                }
+                return
+            }
+        }
+    }
+
+    /// What reaches the perform loop: the server's news, the person's Esc, the time limit.
+    enum Step: Sendable {
+        case server(NearbyServer.Event)
+        case cancel
+        case timeout
+    }
+}
+
+/// Nearby's screen, from the server's news: the link, and a line per
+/// download (who, what, how far).
+struct NearbyStatus {
+    struct Download {
+        enum State { case running, done, cut }
+        var id: Int
+        var client: String
+        var name: String
+        var total: Int64?
+        var sent: Int64 = 0
+        var state = State.running
+    }
+
+    let url: String
+    let address: NetworkAddress
+    let keep: Bool
+    private let summary: String
+    private(set) var downloads: [Download] = []
+    private var wrongTokens = 0
+    private var stopped: String?
+    /// The client of the first download that finished the share.
+    private(set) var firstComplete: String?
+
+    init(url: String, address: NetworkAddress, items: [ShareItem], keep: Bool) {
+        self.url = url
+        self.address = address
+        self.keep = keep
+        let files = items.compactMap(\.fileItem)
+        summary = items.count == 1 ? (files.first?.name ?? Localization.text("the text")) : Localization.plural("%@ item", "%@ items", count: items.count, String(items.count))
+    }
+
+    var status: LiveStatus {
+        var lines = downloads.map(line)
+        if lines.isEmpty { lines = [LiveStatus.Line(Localization.text("Waiting for someone to open the link…"))] }
+        if wrongTokens > 0 {
+            lines.append(LiveStatus.Line(Localization.text("%@ requests for a wrong link refused", String(wrongTokens)), isError: true))
+        }
+        if let stopped { lines.append(LiveStatus.Line(stopped, isError: true)) }
+        let heading = address.interface.map { Localization.text("On this network (%@)", $0) } ?? Localization.text("On this network")
+        return LiveStatus(
+            title: Localization.text("Nearby: %@", summary),
+            instruction: Localization.text("Open the link on a phone or computer on the same network, or scan the code."),
+            offers: [LiveStatus.Offer(heading: heading, text: url, code: url, isLink: true)],
+            lines: lines)
+    }
+
+    private func line(_ download: Download) -> LiveStatus.Line {
+        switch download.state {
+        case .done:
+            return LiveStatus.Line(Localization.text("%@ downloaded %@", download.client, download.name))
+        case .cut:
+            return LiveStatus.Line(Localization.text("%@ stopped downloading %@ at %@", download.client, download.name, ByteCount.words(download.sent)),
+                                   isError: true)
+        case .running:
+            let head = Localization.text("%@ is downloading %@", download.client, download.name)
+            guard let total = download.total, total > 0 else { return LiveStatus.Line(head + " · " + ByteCount.words(download.sent)) }
+            return LiveStatus.Line(head + " · " + Localization.text("%@ of %@", ByteCount.words(download.sent), ByteCount.words(total)),
+                                   progress: Double(download.sent) / Double(total))
+        }
+    }
+
+    mutating func take(_ event: NearbyServer.Event, finishing: Set<String>) {
+        switch event {
+        case .started(let id, let client, _, let name, let total):
+            downloads.append(Download(id: id, client: client, name: name, total: total))
+        case .progress(let id, let sent, _):
+            guard let index = downloads.firstIndex(where: { $0.id == id }) else { return }
+            downloads[index].sent = sent
+        case .ended(let id, let client, let path, let complete):
+            guard let index = downloads.firstIndex(where: { $0.id == id }) else { return }
+            downloads[index].state = complete ? .done : .cut
+            if complete, finishing.contains(path), firstComplete == nil { firstComplete = client }
+        case .wrongToken:
+            wrongTokens += 1
+        case .stopped(let why):
+            stopped = why
+        }
+    }
+}

@@ -1,0 +1,408 @@
+import CMicrohttpd
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import ShareCore
+import Synchronization
+
+/// Nearby's one-shot HTTP server: libmicrohttpd on a free port of one
+/// address, serving a share's content under an unguessable token and
+/// nothing else, and telling who fetched what as it goes.
+///
+/// Only `GET` and `HEAD`, only the exact paths of the content (so no
+/// traversal, listing or other file can be reached whatever the request
+/// says), byte ranges on files so a phone can resume. A request for any
+/// other token is a 404; after ``wrongTokenLimit`` of them the server
+/// refuses everything and says so (``Event/stopped(_:)``).
+final class NearbyServer: @unchecked Sendable {
+    /// What happens on the server, from its threads.
+    enum Event: Sendable, Equatable {
+        /// A client asked for a path and is being answered (`total` bytes, if known).
+        case started(id: Int, client: String, path: String, name: String, total: Int64?)
+        /// Bytes of that answer sent so far.
+        case progress(id: Int, sent: Int64, total: Int64?)
+        /// The answer ended: sent to its end (`complete`), or cut short.
+        case ended(id: Int, client: String, path: String, complete: Bool)
+        /// A request for another token, answered 404.
+        case wrongToken(client: String)
+        /// The server refuses everything from now on, and why.
+        case stopped(String)
+    }
+
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Requests for a wrong token before the server gives up.
+    static let wrongTokenLimit = 20
+
+    let token: String
+    let content: NearbyContent
+    private let events: @Sendable (Event) -> Void
+    private struct State {
+        /// The daemon, by its address (a pointer is not Sendable).
+        var daemon: Int?
+        var wrongTokens = 0
+        var refusing = false
+        var nextID = 1
+    }
+    private let state = Mutex(State())
+    /// libmicrohttpd's functions: loaded once, never changed (hence unchecked Sendable).
+    private let library: UnsafePointer<share_mhd>
+
+    init(content: NearbyContent, token: String = NearbyServer.newToken(), events: @escaping @Sendable (Event) -> Void) throws(Failure) {
+        var problem = [CChar](repeating: 0, count: 256)
+        guard let library = share_mhd_load(&problem, problem.count) else {
+            throw Failure(description: "cannot load libmicrohttpd: " + String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        self.library = library
+        self.content = content
+        self.token = token
+        self.events = events
+    }
+
+    deinit { stop() }
+
+    /// A token of 128 random bits from the kernel (`getrandom`, which the
+    /// system generator reads), as 32 hex digits.
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef")
+        return String((0..<32).map { _ in hex[Int(generator.next() & 0xF)] })
+    }
+
+    /// Listens on `address` (a free port); returns the port.
+    func start(on address: NetworkAddress) throws(Failure) -> UInt16 {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let daemon = address.withSocketAddress(port: 0) { socket in
+            share_mhd_start(library, socket, 16, 60, { context, connection, url, method, _, _, _, request in
+                guard let context, let connection, let url, let method, let request else { return share_mhd_no() }
+                let server = Unmanaged<NearbyServer>.fromOpaque(context).takeUnretainedValue()
+                return server.answer(connection, path: String(cString: url), method: String(cString: method), request: request)
+            }, context, { _, _, request, termination in
+                guard let request, let pointer = request.pointee else { return }
+                request.pointee = nil
+                let download = Unmanaged<Download>.fromOpaque(pointer).takeRetainedValue()
+                download.end(completed: share_mhd_completed_ok(termination) != 0)
+            }, nil, nil, nil)
+        }
+        guard let daemon else {
+            let reason = errno == EADDRINUSE ? "the address is in use" : String(cString: strerror(errno))
+            throw Failure(description: "cannot listen on \(address.address): \(reason)")
+        }
+        let handle = Int(bitPattern: daemon)
+        state.withLock { $0.daemon = handle }
+        return share_mhd_port(library, daemon)
+    }
+
+    /// Stops listening and ends every connection; nothing is served after.
+    func stop() {
+        let handle = state.withLock { state -> Int? in
+            defer { state.daemon = nil }
+            return state.daemon
+        }
+        if let handle, let daemon = OpaquePointer(bitPattern: handle) { library.pointee.MHD_stop_daemon(daemon) }
+    }
+
+    // MARK: - Answering
+
+    /// Paths browsers ask for by themselves, which are no guess at a token.
+    private static let browserPaths: Set<String> = ["/favicon.ico", "/robots.txt", "/apple-touch-icon.png", "/apple-touch-icon-precomposed.png"]
+
+    private func answer(_ connection: OpaquePointer, path: String, method: String,
+                        request: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let client = clientAddress(connection)
+        guard method == "GET" || method == "HEAD" else {
+            return send(connection, status: 405, text: "Only GET and HEAD.", headers: [("Allow", "GET, HEAD")])
+        }
+        if let length = header(connection, "Content-Length"), length != "0" {
+            return send(connection, status: 400, text: "A request here has no body.")
+        }
+        if header(connection, "Transfer-Encoding") != nil { return send(connection, status: 400, text: "A request here has no body.") }
+        if state.withLock({ $0.refusing }) { return send(connection, status: 503, text: "This share has ended.") }
+        let segments = path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        // "/TOKEN/REST": segments are "", "TOKEN/REST"
+        let rest = segments.count > 1 ? segments[1] : ""
+        let tokenEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        guard NearbyServer.sameToken(rest[..<tokenEnd], token) else {
+            if !NearbyServer.browserPaths.contains(path) { countWrongToken(client) }
+            return send(connection, status: 404, text: "Not found.")
+        }
+        let key = tokenEnd == rest.endIndex ? "" : String(rest[rest.index(after: tokenEnd)...])
+        guard let resource = content.resources[key] else { return send(connection, status: 404, text: "Not found.") }
+        switch resource {
+        case .page(let bytes):
+            let download = Download(server: self, id: nextID(), client: client, path: key, name: "the page",
+                                    isHead: method == "HEAD", total: Int64(bytes.count), source: .none)
+            request.pointee = Unmanaged.passRetained(download).toOpaque()
+            download.begin()
+            let response = bytes.withUnsafeBytes {
+                library.pointee.MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), share_mhd_must_copy())
+            }
+            download.sent = Int64(bytes.count)
+            return queue(connection, response, status: 200, headers: NearbyServer.pageHeaders)
+        case .file(let file):
+            return serve(file, key: key, connection: connection, client: client, isHead: method == "HEAD", request: request)
+        case .zip(let files):
+            let stream: ZipStream
+            do { stream = try ZipStream(files: files) } catch {
+                return send(connection, status: 500, text: "The zip could not be made: \(error.description)")
+            }
+            let download = Download(server: self, id: nextID(), client: client, path: key, name: "all.zip",
+                                    isHead: method == "HEAD", total: nil, source: .zip(stream))
+            request.pointee = Unmanaged.passRetained(download).toOpaque()
+            download.begin()
+            let response = library.pointee.MHD_create_response_from_callback(share_mhd_size_unknown(), 1 << 16, Download.reader,
+                                                                                Unmanaged.passRetained(download).toOpaque(), Download.release)
+            return queue(connection, response, status: 200, headers: [
+                ("Content-Type", "application/zip"), ("Content-Disposition", NearbyServer.disposition("share.zip")),
+                ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+            ])
+        }
+    }
+
+    /// A file, whole or the one byte range asked for.
+    private func serve(_ file: NearbyContent.File, key: String, connection: OpaquePointer, client: String, isHead: Bool,
+                       request: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        var range: ClosedRange<Int64>?
+        if let asked = header(connection, "Range") {
+            switch NearbyServer.byteRange(asked, size: file.size) {
+            case .whole: break
+            case .part(let part): range = part
+            case .unsatisfiable:
+                return send(connection, status: 416, text: "Range not satisfiable.", headers: [("Content-Range", "bytes */\(file.size)")])
+            }
+        }
+        let source: Download.Source
+        switch file.source {
+        case .path(let path):
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return send(connection, status: 500, text: "The file could not be opened.") }
+            source = .descriptor(descriptor)
+        case .bytes(let bytes):
+            source = .bytes(bytes)
+        }
+        let start = range?.lowerBound ?? 0
+        let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
+        let download = Download(server: self, id: nextID(), client: client, path: key, name: file.name, isHead: isHead,
+                                total: file.size, source: source, start: start, length: length)
+        request.pointee = Unmanaged.passRetained(download).toOpaque()
+        download.begin()
+        let response = library.pointee.MHD_create_response_from_callback(UInt64(length), 1 << 18, Download.reader,
+                                                                            Unmanaged.passRetained(download).toOpaque(), Download.release)
+        var headers = [
+            ("Content-Type", file.type), ("Content-Disposition", NearbyServer.disposition(file.name)),
+            ("Accept-Ranges", "bytes"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+        ]
+        if let range { headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)")) }
+        return queue(connection, response, status: range == nil ? 200 : 206, headers: headers)
+    }
+
+    static let pageHeaders = [
+        ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"),
+    ]
+
+    private func send(_ connection: OpaquePointer, status: UInt32, text: String, headers: [(String, String)] = []) -> MHD_Result {
+        let bytes = Array((text + "\n").utf8)
+        let response = bytes.withUnsafeBytes {
+            library.pointee.MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), share_mhd_must_copy())
+        }
+        return queue(connection, response, status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers)
+    }
+
+    private func queue(_ connection: OpaquePointer, _ response: OpaquePointer?, status: UInt32, headers: [(String, String)]) -> MHD_Result {
+        guard let response else { return share_mhd_no() }
+        for (name, value) in headers { _ = library.pointee.MHD_add_response_header(response, name, value) }
+        let queued = library.pointee.MHD_queue_response(connection, status, response)
+        library.pointee.MHD_destroy_response(response)
+        return queued
+    }
+
+    private func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        library.pointee.MHD_lookup_connection_value(connection, share_mhd_header_kind(), name).map { String(cString: $0) }
+    }
+
+    private func clientAddress(_ connection: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard share_mhd_client(library, connection, &buffer, buffer.count) == 0 else { return "?" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func nextID() -> Int {
+        state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+    }
+
+    private func countWrongToken(_ client: String) {
+        let stopsNow = state.withLock { state -> Bool in
+            state.wrongTokens += 1
+            guard state.wrongTokens >= NearbyServer.wrongTokenLimit, !state.refusing else { return false }
+            state.refusing = true
+            return true
+        }
+        report(.wrongToken(client: client))
+        if stopsNow {
+            report(.stopped("\(NearbyServer.wrongTokenLimit) requests for a wrong link (the last from \(client)): someone may be guessing"))
+        }
+    }
+
+    fileprivate func report(_ event: Event) { events(event) }
+
+    // MARK: - Request words
+
+    /// The two tokens are the same, in a time that does not depend on where they differ.
+    static func sameToken(_ given: Substring, _ token: String) -> Bool {
+        let given = Array(given.utf8), expected = Array(token.utf8)
+        var difference = given.count ^ expected.count
+        for index in expected.indices { difference |= Int((index < given.count ? given[index] : 0) ^ expected[index]) }
+        return difference == 0
+    }
+
+    enum ByteRange: Equatable {
+        case whole
+        case part(ClosedRange<Int64>)
+        case unsatisfiable
+    }
+
+    /// A `Range` header's one byte range in a file of `size` bytes (RFC
+    /// 9110 §14.1.2): `bytes=S-E`, `bytes=S-`, `bytes=-N`. Several ranges,
+    /// another unit or a malformed value are answered with the whole file,
+    /// as the RFC allows; a range that starts past the end is unsatisfiable.
+    static func byteRange(_ header: String, size: Int64) -> ByteRange {
+        let value = header.trimmingWhitespace()
+        guard value.lowercased().hasPrefix("bytes="), !value.contains(",") else { return .whole }
+        let spec = value.dropFirst(6).trimmingWhitespace()
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return .whole }
+        let first = parts[0].trimmingWhitespace(), last = parts[1].trimmingWhitespace()
+        func number(_ text: String) -> Int64? { text.allSatisfy { $0.isASCII && $0.isNumber } && !text.isEmpty && text.count < 19 ? Int64(text) : nil }
+        if first.isEmpty {
+            guard let suffix = number(last) else { return .whole }
+            guard suffix > 0, size > 0 else { return .unsatisfiable }
+            return .part(max(0, size - suffix)...(size - 1))
+        }
+        guard let start = number(first) else { return .whole }
+        guard start < size else { return .unsatisfiable }
+        if last.isEmpty { return .part(start...(size - 1)) }
+        guard let end = number(last), end >= start else { return .whole }
+        return .part(start...min(end, size - 1))
+    }
+
+    /// `Content-Disposition` for a download of `name`: an ASCII name for
+    /// old clients, and the name itself in UTF-8 (`filename*`, RFC 6266).
+    static func disposition(_ name: String) -> String {
+        let ascii = String(name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && scalar.value >= 0x20 && scalar != "\"" && scalar != "\\" && scalar.value != 0x7F ? Character(scalar) : "_"
+        })
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(ShareLink.encoded(name))"
+    }
+}
+
+/// One answer being sent: what it is, how far it got; the reader MHD pulls
+/// the body from.
+private final class Download: @unchecked Sendable {
+    enum Source {
+        case none
+        case descriptor(Int32)
+        case bytes([UInt8])
+        case zip(ZipStream)
+    }
+
+    unowned let server: NearbyServer
+    let id: Int
+    let client: String
+    let path: String
+    let name: String
+    let isHead: Bool
+    /// The file's (or page's) size; `nil` for a zip.
+    let total: Int64?
+    private let source: Source
+    private let start: Int64
+    private let length: Int64?
+    // Touched by the one thread of the connection only.
+    var sent: Int64 = 0
+    private var reachedEnd = false
+    private var reportedPercent = -1
+
+    init(server: NearbyServer, id: Int, client: String, path: String, name: String, isHead: Bool, total: Int64?,
+         source: Source, start: Int64 = 0, length: Int64? = nil) {
+        self.server = server
+        self.id = id
+        self.client = client
+        self.path = path
+        self.name = name
+        self.isHead = isHead
+        self.total = total
+        self.source = source
+        self.start = start
+        self.length = length
+    }
+
+    deinit {
+        if case .descriptor(let descriptor) = source { close(descriptor) }
+    }
+
+    func begin() {
+        guard !isHead else { return }
+        server.report(.started(id: id, client: client, path: path, name: name, total: total))
+    }
+
+    func end(completed: Bool) {
+        guard !isHead else { return }
+        let whole: Bool = switch source {
+        case .none: completed
+        case .zip: completed && reachedEnd
+        case .descriptor, .bytes: completed && start + sent == (total ?? -1)
+        }
+        server.report(.ended(id: id, client: client, path: path, complete: whole))
+    }
+
+    /// The next bytes of the body at `position`, as MHD asks for them.
+    func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var count: Int
+        switch source {
+        case .none:
+            return share_mhd_end_of_stream()
+        case .descriptor(let descriptor):
+            let wanted = min(buffer.count, Int((length ?? 0) - Int64(position)))
+            guard wanted > 0 else { return share_mhd_end_of_stream() }
+            count = pread(descriptor, buffer.baseAddress, wanted, off_t(start + Int64(position)))
+            guard count > 0 else { return share_mhd_end_with_error() }
+        case .bytes(let bytes):
+            let from = Int(start) + Int(position)
+            count = min(buffer.count, Int(start + (length ?? 0)) - from)
+            guard count > 0 else { return share_mhd_end_of_stream() }
+            bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: count) }
+        case .zip(let stream):
+            do { count = try stream.read(into: buffer) } catch { return share_mhd_end_with_error() }
+            if count == 0 {
+                reachedEnd = true
+                return share_mhd_end_of_stream()
+            }
+        }
+        sent = Int64(position) + Int64(count)
+        // News at each whole percent (a zip: each MiB), not at every block.
+        let mark = total.map { $0 > 0 ? Int((start + sent) * 100 / $0) : 100 } ?? Int(sent >> 20)
+        if mark != reportedPercent {
+            reportedPercent = mark
+            server.report(.progress(id: id, sent: start + sent, total: total))
+        }
+        return count
+    }
+
+    static let reader: MHD_ContentReaderCallback = { context, position, buffer, size in
+        guard let context, let buffer else { return share_mhd_end_with_error() }
+        let download = Unmanaged<Download>.fromOpaque(context).takeUnretainedValue()
+        return download.read(at: position, into: UnsafeMutableRawBufferPointer(start: buffer, count: size))
+    }
+
+    static let release: MHD_ContentReaderFreeCallback = { context in
+        guard let context else { return }
+        Unmanaged<Download>.fromOpaque(context).release()
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+@testable import ShareActivities
+@testable import ShareCore
+
+/// `share --activity airDrop` with no terminal: its news on stderr, the
+/// first line the link. Started on 127.0.0.1 and fetched with curl.
+final class NearbyRun {
+    let process = Process()
+    let url: String
+    private let errorPipe = Pipe()
+    private let outputPipe = Pipe()
+    private var stderrSoFar = Data()
+    private let watchdog: ProcessWatchdog
+
+    init(_ fixtures: Fixtures, _ arguments: [String]) throws {
+        process.executableURL = try Share.binary()
+        process.arguments = ["--activity", "airDrop", "--bind", "127.0.0.1", "--json"] + arguments
+        process.environment = fixtures.environment
+        process.currentDirectoryURL = fixtures.files
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
+        try process.run()
+        watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: 60)
+        var found: String?
+        while found == nil {
+            let chunk = errorPipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            stderrSoFar.append(chunk)
+            let text = String(decoding: stderrSoFar, as: UTF8.self)
+            if let line = text.split(separator: "\n").first(where: { $0.contains("On this network") && text.contains($0 + "\n") }),
+               let start = line.range(of: "http://") {
+                found = String(line[start.lowerBound...]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        guard let found else {
+            process.waitUntilExit()
+            _ = watchdog.finish()
+            throw NearbyRunError.noLink(String(decoding: stderrSoFar, as: UTF8.self))
+        }
+        url = found
+    }
+
+    /// Waits for share to end: its status, the JSON completion, and all of stderr.
+    func finish() -> (status: Int32, completion: [String: Any], stderr: String) {
+        let rest = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        _ = watchdog.finish()
+        let completion = (try? JSONSerialization.jsonObject(with: output)) as? [String: Any] ?? ["stdout": String(decoding: output, as: UTF8.self)]
+        return (process.terminationStatus, completion, String(decoding: stderrSoFar + rest, as: UTF8.self))
+    }
+
+    /// Stops share (it serves until someone downloads).
+    func stop() {
+        if process.isRunning { process.terminate() }
+    }
+
+    enum NearbyRunError: Error { case noLink(String) }
+}
+
+/// curl, as a phone's browser would fetch: the response's head and body.
+struct Fetched {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+
+    static func get(_ url: String, _ extra: [String] = [], in directory: URL) throws -> Fetched {
+        let head = directory.appendingPathComponent("head-\(UUID().uuidString)")
+        let body = directory.appendingPathComponent("body-\(UUID().uuidString)")
+        let run = try Share.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-g", "--path-as-is", "-D", head.path, "-o", body.path] + extra + [url],
+                                environment: ["PATH": "/usr/bin:/bin"], directory: directory)
+        try #require(run.status == 0, "curl \(url): \(run.status) \(run.err)")
+        let lines = try String(contentsOf: head, encoding: .utf8).split(separator: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Fetched(status: status, headers: headers, body: (try? Data(contentsOf: body)) ?? Data())
+    }
+}
+
+@Suite struct NearbyTests {
+    @Test func oneFileIsADownloadWithItsNameTypeAndLengthAndTheFirstDownloadFinishes() throws {
+        let fixtures = try Fixtures()
+        let bytes = Data((0..<200_000).map { UInt8($0 % 251) })
+        let file = try fixtures.file("보고서 final.pdf", FixtureBytes.pdf + bytes)
+        let run = try NearbyRun(fixtures, [file.path])
+        defer { run.stop() }
+        #expect(run.url.hasPrefix("http://127.0.0.1:"))
+        let token = run.url.split(separator: "/").last.map(String.init) ?? ""
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit), "128 bits as 32 hex digits: \(token)")
+        let got = try Fetched.get(run.url, in: fixtures.root)
+        #expect(got.status == 200)
+        #expect(got.body == FixtureBytes.pdf + bytes)
+        #expect(got.headers["content-type"] == "application/pdf")
+        #expect(got.headers["content-length"] == String(FixtureBytes.pdf.count + bytes.count))
+        #expect(got.headers["accept-ranges"] == "bytes")
+        #expect(got.headers["content-disposition"] == "attachment; filename=\"___ final.pdf\"; filename*=UTF-8''%EB%B3%B4%EA%B3%A0%EC%84%9C%20final.pdf")
+        let (status, completion, stderr) = run.finish()
+        #expect(status == 0, "\(stderr)")
+        #expect(completion["outcome"] as? String == "performed")
+        let returned = completion["returnedItems"] as? [[String: Any]] ?? []
+        #expect(returned.map { $0["value"] as? String } == [run.url, "127.0.0.1"], "the link and who downloaded it")
+        #expect(stderr.contains("127.0.0.1 downloaded 보고서 final.pdf"), "\(stderr)")
+        // The server is gone with share.
+        let after = try Share.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", run.url],
+                                  environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.root)
+        #expect(after.status == 7, "connection refused once share has exited")
+    }
+
+    @Test func aDownloadCutShortIsResumedWithARangeAndOnlyTheWholeOneFinishes() throws {
+        let fixtures = try Fixtures()
+        let bytes = Data((0..<100_000).map { UInt8(($0 * 7) % 256) })
+        let file = try fixtures.file("data.bin", bytes)
+        let run = try NearbyRun(fixtures, [file.path])
+        defer { run.stop() }
+        let first = try Fetched.get(run.url, ["-r", "0-39999"], in: fixtures.root)
+        #expect(first.status == 206)
+        #expect(first.headers["content-range"] == "bytes 0-39999/100000")
+        #expect(first.body == bytes.prefix(40_000))
+        #expect(run.process.isRunning, "a part is not a download: share still serves")
+        let rest = try Fetched.get(run.url, ["-r", "40000-"], in: fixtures.root)
+        #expect(rest.status == 206)
+        #expect(rest.headers["content-range"] == "bytes 40000-99999/100000")
+        #expect(first.body + rest.body == bytes)
+        let (status, completion, _) = run.finish()
+        #expect(status == 0 && completion["outcome"] as? String == "performed")
+    }
+
+    @Test func textIsAnEscapedPageWithACopyButtonAndLinks() throws {
+        let fixtures = try Fixtures()
+        let run = try NearbyRun(fixtures, ["--text", "<script>alert(1)</script> 서울 & more https://example.com/a?b=1&c=2", "https://example.org/x\"y"])
+        defer { run.stop() }
+        let page = try Fetched.get(run.url, in: fixtures.root)
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["content-security-policy"]?.hasPrefix("default-src 'none'") == true)
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; 서울 &amp; more"), "\(html)")
+        #expect(!html.contains("<script>alert"))
+        #expect(html.contains("<a href=\"https://example.com/a?b=1&amp;c=2\">"), "links in the text are links")
+        #expect(html.contains("<a class=\"link\" href=\"https://example.org/x%22y\">"), "\(html)")
+        #expect(html.contains("<button onclick=\"copy('t0', this)\">Copy</button>"))
+        let (status, completion, _) = run.finish()
+        #expect(status == 0 && completion["outcome"] as? String == "performed", "the page is the download when there is no file")
+    }
+
+    @Test func severalFilesAreAPageAndAZipStreamedWithEveryFileWhole() throws {
+        let fixtures = try Fixtures()
+        let big = Data((0..<300_000).map { UInt8(($0 * 13) % 256) })
+        let files = [
+            try fixtures.file("a.txt", Data("첫 번째\n".utf8)),
+            try fixtures.file("사진.png", FixtureBytes.png),
+            try fixtures.file("big.bin", big),
+        ]
+        let run = try NearbyRun(fixtures, files.map(\.path))
+        defer { run.stop() }
+        let page = try Fetched.get(run.url, in: fixtures.root)
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("<a href=\"1\" download>a.txt</a>") && html.contains("<a href=\"2\" download>사진.png</a>"), "\(html)")
+        #expect(html.contains("<a class=\"all\" href=\"all.zip\" download>Download all (zip,"))
+        #expect(run.process.isRunning, "reading the page downloads no file")
+        let single = try Fetched.get(run.url + "2", in: fixtures.root)
+        #expect(single.body == FixtureBytes.png && single.headers["content-type"] == "image/png")
+        // That finished the share (the first complete download); a --keep run serves the zip too.
+        let (status, _, _) = run.finish()
+        #expect(status == 0)
+
+        let kept = try NearbyRun(fixtures, ["--keep"] + files.map(\.path))
+        defer { kept.stop() }
+        let zip = try Fetched.get(kept.url + "all.zip", in: fixtures.root)
+        #expect(zip.status == 200 && zip.headers["content-type"] == "application/zip")
+        #expect(zip.headers["content-length"] == nil, "streamed as it is made")
+        let archive = fixtures.root.appendingPathComponent("all.zip")
+        try zip.body.write(to: archive)
+        let listing = try Share.run(ServerScript.python, ["-c", """
+            import sys, zipfile, hashlib
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                for i in z.infolist():
+                    print(i.filename, hashlib.sha256(z.read(i)).hexdigest())
+            """, archive.path], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], directory: fixtures.root)
+        try #require(listing.status == 0, "zipfile: \(listing.err)")
+        let expected = try files.map { file in "\(file.lastPathComponent) \(SHA256.hex(try Data(contentsOf: file)))" }
+        #expect(listing.out.split(separator: "\n").map(String.init) == expected)
+        #expect(kept.process.isRunning, "--keep serves on after a download")
+        kept.stop()
+        _ = kept.finish()
+    }
+
+    @Test func nothingButTheSharedItemsIsReachable() throws {
+        let fixtures = try Fixtures()
+        let secret = try fixtures.file("secret.txt", Data("not shared\n".utf8))
+        let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
+        try FileManager.default.createSymbolicLink(atPath: fixtures.files.appendingPathComponent("link").path, withDestinationPath: secret.path)
+        let run = try NearbyRun(fixtures, ["--keep", file.path, try fixtures.file("second.txt", Data("2\n".utf8)).path])
+        defer { run.stop() }
+        let base = String(run.url.dropLast())  // http://127.0.0.1:PORT/TOKEN
+        let root = String(base[..<base.range(of: "/", options: .backwards)!.lowerBound])
+        let token = String(base[base.range(of: "/", options: .backwards)!.upperBound...])
+        for path in ["/", "/\(token)/../secret.txt", "/\(token)/%2e%2e/secret.txt", "/\(token)/..%2Fsecret.txt", "/\(token)/3",
+                     "/\(token)//etc/passwd", "/\(token)/1/../../secret.txt", "/\(token)/link", "/\(token)/0", "/\(token)/all.zip/..",
+                     "/\(token)x/1", "/\(token.uppercased())/1", secret.path, "/etc/passwd"] {
+            let got = try Fetched.get(root + path, in: fixtures.root)
+            #expect(got.status == 404, "\(path) → \(got.status)")
+            #expect(!String(decoding: got.body, as: UTF8.self).contains("not shared"))
+        }
+        let post = try Fetched.get(base + "/1", ["-X", "POST", "--data", "x"], in: fixtures.root)
+        #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
+        let put = try Fetched.get(base + "/1", ["-X", "DELETE"], in: fixtures.root)
+        #expect(put.status == 405)
+        let withBody = try Fetched.get(base + "/1", ["-X", "GET", "--data", "x"], in: fixtures.root)
+        #expect(withBody.status == 400)
+        let head = try Fetched.get(base + "/1", ["-I"], in: fixtures.root)
+        #expect(head.status == 200 && head.headers["content-length"] == "7")
+        #expect(run.process.isRunning)
+        run.stop()
+        _ = run.finish()
+    }
+
+    @Test func twentyWrongLinksStopTheServerAndSayWhy() throws {
+        let fixtures = try Fixtures()
+        let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
+        let run = try NearbyRun(fixtures, [file.path])
+        defer { run.stop() }
+        let root = String(run.url.dropLast(34))  // http://127.0.0.1:PORT
+        // What browsers ask for by themselves is not a guess.
+        #expect(try Fetched.get(root + "/favicon.ico", in: fixtures.root).status == 404)
+        for guess in 1...19 {
+            let got = try Fetched.get(root + "/" + String(repeating: "0", count: 31) + String(guess % 10) + "/", in: fixtures.root)
+            #expect(got.status == 404)
+        }
+        // The twentieth ends the share: its answer may be cut by the server stopping.
+        let last = try Share.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", "-w", "%{http_code}", root + "/guess/"],
+                                 environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.root)
+        #expect((last.status == 0 && last.out == "404") || last.status == 52, "\(last.status) \(last.out)")
+        let (status, completion, stderr) = run.finish()
+        #expect(status == 3, "\(stderr)")
+        let error = completion["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "serve-failed")
+        #expect((error?["message"] as? String)?.contains("20 requests for a wrong link (the last from 127.0.0.1): someone may be guessing") == true,
+                "\(completion)")
+    }
+
+    @Test func aTimeoutWithNoDownloadFailsAndABadBindIsClear() throws {
+        let fixtures = try Fixtures()
+        let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
+        let run = try NearbyRun(fixtures, ["--timeout", "1", file.path])
+        let (status, completion, _) = run.finish()
+        #expect(status == 3)
+        let error = completion["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "timeout" && error?["message"] as? String == "nobody downloaded within 1 seconds")
+
+        let bad = try fixtures.share("--activity", "airDrop", "--bind", "no-such-interface0", "--json", file.path)
+        #expect(bad.status == 3)
+        #expect(bad.out.contains("\"code\":\"no-network\""), "\(bad.out)")
+        #expect(bad.out.contains("no interface or address 'no-such-interface0'"), "\(bad.out)")
+        let zero = try fixtures.share("--activity", "airDrop", "--timeout", "0", file.path)
+        #expect(zero.status == 2 && zero.err.contains("--timeout takes whole seconds from 1 to 86400, not '0'"))
+    }
+}
+
+/// The server's words for requests, without a server.
+@Suite struct NearbyWordsTests {
+    @Test func byteRangesAsRFC9110Says() {
+        #expect(NearbyServer.byteRange("bytes=0-99", size: 1000) == .part(0...99))
+        #expect(NearbyServer.byteRange("bytes=900-", size: 1000) == .part(900...999))
+        #expect(NearbyServer.byteRange("bytes=-100", size: 1000) == .part(900...999))
+        #expect(NearbyServer.byteRange("bytes=-5000", size: 1000) == .part(0...999))
+        #expect(NearbyServer.byteRange("bytes=500-5000", size: 1000) == .part(500...999))
+        #expect(NearbyServer.byteRange("bytes=1000-", size: 1000) == .unsatisfiable)
+        #expect(NearbyServer.byteRange("bytes=0-1,5-6", size: 1000) == .whole, "several ranges: the whole file")
+        #expect(NearbyServer.byteRange("items=0-1", size: 1000) == .whole)
+        #expect(NearbyServer.byteRange("bytes=9-3", size: 1000) == .whole)
+        #expect(NearbyServer.byteRange("bytes=x-", size: 1000) == .whole)
+        #expect(NearbyServer.byteRange("bytes=99999999999999999999-", size: 1000) == .whole)
+    }
+
+    @Test func tokensCompareWholeAndDispositionsCarryUTF8() {
+        let token = NearbyServer.newToken()
+        #expect(token.count == 32 && token != NearbyServer.newToken())
+        #expect(NearbyServer.sameToken(Substring(token), token))
+        #expect(!NearbyServer.sameToken(Substring(token.dropLast()), token))
+        #expect(!NearbyServer.sameToken(Substring(token + "0"), token))
+        #expect(!NearbyServer.sameToken("", token))
+        #expect(NearbyServer.disposition("a\"b\\c.txt") == "attachment; filename=\"a_b_c.txt\"; filename*=UTF-8''a%22b%5Cc.txt")
+    }
+
+    @Test func theDefaultRouteNamesItsInterface() throws {
+        let table = """
+            Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT
+            docker0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0
+            wlan0\t00000000\t0101A8C0\t0003\t0\t0\t600\t00000000\t0\t0\t0
+            """
+        #expect(NetworkAddress.defaultRouteInterface(table) == "wlan0")
+        #expect(NetworkAddress.defaultRouteInterface("Iface\tDestination\n") == nil)
+        #expect(throws: NetworkAddress.Failure.self) { try NetworkAddress.choose(bind: nil, routes: "Iface\tDestination\n") }
+        #expect(try NetworkAddress.choose(bind: "lo").address == "127.0.0.1")
+        #expect(try NetworkAddress.choose(bind: "127.0.0.1").interface == "lo")
+    }
+
+    @Test func zipNamesAreUniqueAndPlain() {
+        #expect(ZipStream.uniqueNames(["a.txt", "A.txt", "a.txt", "b", "b", "x/y", ".."]) == ["a.txt", "A (2).txt", "a (3).txt", "b", "b (2)", "x_y", "file"])
+    }
+}
