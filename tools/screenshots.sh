@@ -207,3 +207,6 @@ POST=(--config "$WORK/social.conf" --activity postToTwitter --subject "Mustaches
       https://nshipster.com Demo/mustache.png)
 shot post-form 100 30 'of 280' -- env -u BROWSER "$SHARE" "${POST[@]}"
 shot post-qr 100 40 'of 280' C-x 'No browser here' -- env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY -u SSH_CONNECTION "$SHARE" "${POST[@]}"
+
+# Nearby on this machine only (a stable interface name); the token is new each run.
+shot nearby 100 30 'Waiting for someone' -- "$SHARE" --activity airDrop --bind lo "Demo/Q4 Projections.pdf"

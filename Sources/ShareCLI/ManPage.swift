@@ -78,6 +78,19 @@ standard error while the others count as sent. Webhook types: slack
 ({"text": ...}, text only), ntfy (the text, then each file as an
 attachment), json ({"subject", "text", "urls", "files": [{"name", "type",
 "size", "base64"}]}); the address is url, or the first line of url-command.
+.SH NEARBY
+Nearby (airDrop) serves the items on the local network and shows the link
+and its QR code: one file as a download (its name, type, length, byte
+ranges), text and URLs as a page, several items as a page and one zip made
+as it is sent. It listens on the address of the default route's interface
+(or --bind ADDR|IFACE, [nearby] bind) on a free port, under a token of 128
+random bits; only GET and HEAD for the shared items are answered, and 20
+requests for a wrong link stop it. The first complete download ends it
+(performed); --keep serves until Esc; Esc first is cancelled; --timeout
+SECONDS with nobody downloading is failed. When wormhole (magic-wormhole)
+is installed, a code for wormhole receive is offered too, through
+[nearby] wormhole-relay and wormhole-transit when set. Without a terminal
+the link and the news go to standard error.
 .SH SOCIAL POSTS
 The services named in [social] enabled (twitter, facebook, weibo, mastodon
 with [social] mastodon = HOST, bluesky) get a tile. Their form holds the

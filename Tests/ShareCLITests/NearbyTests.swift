@@ -13,10 +13,14 @@ final class NearbyRun {
     private var stderrSoFar = Data()
     private let watchdog: ProcessWatchdog
 
-    init(_ fixtures: Fixtures, _ arguments: [String]) throws {
+    /// `path` is share's `PATH`: by default an empty folder, so that no
+    /// `wormhole` runs (it would reach for the public relay).
+    init(_ fixtures: Fixtures, _ arguments: [String], path: String? = nil) throws {
         process.executableURL = try Share.binary()
         process.arguments = ["--activity", "airDrop", "--bind", "127.0.0.1", "--json"] + arguments
-        process.environment = fixtures.environment
+        var environment = fixtures.environment
+        environment["PATH"] = try path ?? NearbyRun.emptyPath(fixtures)
+        process.environment = environment
         process.currentDirectoryURL = fixtures.files
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = outputPipe
@@ -40,6 +44,25 @@ final class NearbyRun {
             throw NearbyRunError.noLink(String(decoding: stderrSoFar, as: UTF8.self))
         }
         url = found
+    }
+
+    /// A folder with no programs in it, for `PATH`.
+    static func emptyPath(_ fixtures: Fixtures) throws -> String {
+        let folder = fixtures.root.appendingPathComponent("empty-path")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.path
+    }
+
+    /// Reads stderr until a line holds `text`; that line.
+    func line(containing text: String) throws -> String {
+        while true {
+            let lines = String(decoding: stderrSoFar, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            // Only whole lines (the last piece may be cut).
+            if let line = lines.dropLast().first(where: { $0.contains(text) }) { return String(line) }
+            let chunk = errorPipe.fileHandleForReading.availableData
+            if chunk.isEmpty { throw NearbyRunError.noLink(String(decoding: stderrSoFar, as: UTF8.self)) }
+            stderrSoFar.append(chunk)
+        }
     }
 
     /// Waits for share to end: its status, the JSON completion, and all of stderr.
@@ -263,6 +286,87 @@ struct Fetched {
     }
 }
 
+/// magic-wormhole, end to end against Debian's own mailbox server and
+/// transit relay on 127.0.0.1, with `wormhole receive` on the other side.
+@Suite struct NearbyWormholeTests {
+    /// The servers, and a config that points share at them.
+    static func servers(_ fixtures: Fixtures) throws -> (ServerScript, URL, [String]) {
+        let servers = try ServerScript(script: "wormhole_servers.py", arguments: [], logFile: fixtures.root.appendingPathComponent("wormhole.log"))
+        let transit = try #require(servers.nextLine()?.split(separator: " ").last.flatMap { Int($0) })
+        let relay = ["--relay-url", "ws://127.0.0.1:\(servers.port)/v1", "--transit-helper", "tcp:127.0.0.1:\(transit)"]
+        let config = try fixtures.writeConfig("[nearby]\nwormhole-relay = \(relay[1])\nwormhole-transit = \(relay[3])\n")
+        return (servers, config, relay)
+    }
+
+    static let wormhole = "/usr/bin/wormhole"
+
+    @Test func severalFilesGoAcrossByCodeAndArriveWhole() throws {
+        let fixtures = try Fixtures()
+        let (servers, config, relay) = try Self.servers(fixtures)
+        defer { servers.stop() }
+        let bytes = Data((0..<500_000).map { UInt8(($0 * 31) % 256) })
+        let files = [try fixtures.file("사진.bin", bytes), try fixtures.file("note.txt", Data("메모\n".utf8))]
+        let run = try NearbyRun(fixtures, ["--config", config.path] + files.map(\.path), path: "/usr/bin:/bin")
+        defer { run.stop() }
+        let line = try run.line(containing: "Anywhere (magic-wormhole): ")
+        let code = String(line.split(separator: " ").last ?? "")
+        #expect(code.split(separator: "-").count >= 3, "a code such as 7-eskimo-spearhead: \(line)")
+        let inbox = fixtures.root.appendingPathComponent("inbox")
+        try FileManager.default.createDirectory(at: inbox, withIntermediateDirectories: true)
+        let received = try Share.run(URL(fileURLWithPath: Self.wormhole), relay + ["receive", "--accept-file", "--hide-progress", code],
+                                     environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": fixtures.root.path], directory: inbox)
+        try #require(received.status == 0, "wormhole receive: \(received.err)")
+        #expect(try Data(contentsOf: inbox.appendingPathComponent("shared/사진.bin")) == bytes)
+        #expect(try String(contentsOf: inbox.appendingPathComponent("shared/note.txt"), encoding: .utf8) == "메모\n")
+        let (status, completion, stderr) = run.finish()
+        #expect(status == 0, "\(stderr)")
+        #expect(completion["outcome"] as? String == "performed")
+        let returned = (completion["returnedItems"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
+        #expect(returned.last == "magic-wormhole " + code, "\(returned)")
+        #expect(stderr.contains("Sent through magic-wormhole"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixtures.root.path).filter { $0.hasPrefix("share-wormhole-") }
+        #expect(leftovers.isEmpty, "the folder of links is removed")
+    }
+
+    @Test func textGoesAsAWormholeText() throws {
+        let fixtures = try Fixtures()
+        let (servers, config, relay) = try Self.servers(fixtures)
+        defer { servers.stop() }
+        let run = try NearbyRun(fixtures, ["--config", config.path, "--text", "서울 & 🦋 hello", "https://example.com/x"], path: "/usr/bin:/bin")
+        defer { run.stop() }
+        let code = String(try run.line(containing: "Anywhere (magic-wormhole): ").split(separator: " ").last ?? "")
+        let received = try Share.run(URL(fileURLWithPath: Self.wormhole), relay + ["receive", "--hide-progress", code],
+                                     environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": fixtures.root.path], directory: fixtures.root)
+        try #require(received.status == 0, "wormhole receive: \(received.err)")
+        #expect(received.out == "서울 & 🦋 hello\nhttps://example.com/x\n")
+        let (status, _, _) = run.finish()
+        #expect(status == 0)
+    }
+
+    @Test func aMissingOrFailingWormholeIsSaidAndTheLinkStillWorks() throws {
+        let fixtures = try Fixtures()
+        let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
+        let missing = try NearbyRun(fixtures, [file.path])
+        defer { missing.stop() }
+        _ = try missing.line(containing: "magic-wormhole is not installed (the magic-wormhole package): no code for other networks")
+        #expect(try Fetched.get(missing.url, in: fixtures.root).status == 200)
+        #expect(missing.finish().status == 0)
+
+        let bin = fixtures.root.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let fake = bin.appendingPathComponent("wormhole")
+        try Data("#!/bin/sh\necho 'ERROR: We had a problem connecting to the relay server' >&2\nexit 1\n".utf8).write(to: fake)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        let failing = try NearbyRun(fixtures, [file.path], path: bin.path)
+        defer { failing.stop() }
+        _ = try failing.line(containing: "magic-wormhole failed: ERROR: We had a problem connecting to the relay server")
+        #expect(failing.process.isRunning, "the link on this network goes on")
+        #expect(try Fetched.get(failing.url, in: fixtures.root).body == Data("shared\n".utf8))
+        let (status, completion, _) = failing.finish()
+        #expect(status == 0 && completion["outcome"] as? String == "performed")
+    }
+}
+
 /// The server's words for requests, without a server.
 @Suite struct NearbyWordsTests {
     @Test func byteRangesAsRFC9110Says() {
@@ -304,5 +408,100 @@ struct Fetched {
 
     @Test func zipNamesAreUniqueAndPlain() {
         #expect(ZipStream.uniqueNames(["a.txt", "A.txt", "a.txt", "b", "b", "x/y", ".."]) == ["a.txt", "A (2).txt", "a (3).txt", "b", "b (2)", "x_y", "file"])
+    }
+}
+
+/// Nearby's screen on a real terminal: the code scans back to the link,
+/// the download shows as it goes, Esc stops.
+@Suite struct NearbyScreenTests {
+    static func start(_ fixtures: Fixtures, _ arguments: [String]) throws -> TmuxSession {
+        var environment = fixtures.environment
+        environment["TERM"] = "xterm-256color"
+        // No wormhole (it would reach for the public relay): only what tmux needs to start share.
+        let bin = fixtures.root.appendingPathComponent("tmux-path")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        for tool in ["env", "sh", "mv"] {
+            try? FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent(tool).path, withDestinationPath: "/usr/bin/" + tool)
+        }
+        environment["PATH"] = bin.path
+        let q = TmuxSession.quote
+        return try TmuxSession(([try Share.binary().path, "--activity", "airDrop", "--bind", "127.0.0.1", "--json"] + arguments).map(q)
+                                .joined(separator: " "), width: 100, height: 30, workingDirectory: fixtures.files, environment: environment)
+    }
+
+    /// The link the QR code on `screen` holds.
+    static func scan(_ screen: String, in fixtures: Fixtures) throws -> String {
+        let png = fixtures.root.appendingPathComponent("code-\(UUID().uuidString).png")
+        let extract = try Share.run(ServerScript.python, [ServerScript.support.appendingPathComponent("qr_from_screen.py").path, png.path],
+                                    environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], directory: fixtures.root, input: Data(screen.utf8))
+        try #require(extract.status == 0, "no QR code on the screen:\n\(screen)")
+        let decoded = try Share.run(URL(fileURLWithPath: "/usr/bin/zbarimg"), ["--raw", "--nodbus", "-q", png.path],
+                                    environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.root)
+        try #require(decoded.status == 0, "zbarimg: \(decoded.err)")
+        return decoded.out.trimmingCharacters(in: .newlines)
+    }
+
+    @Test func theCodeScansToTheLinkADownloadShowsAsItGoesAndOneCutShortDoesNotEndTheShare() throws {
+        let fixtures = try Fixtures()
+        // Larger than what the loopback's socket buffers hold, so a client that stops reading holds the server mid-file.
+        let bytes = Data((0..<30_000_000).map { UInt8($0 % 253) })
+        let file = try fixtures.file("movie.bin", bytes)
+        let session = try Self.start(fixtures, [file.path])
+        defer { session.close() }
+        let shown = try session.waitFor("Waiting for someone to open the link")
+        #expect(shown.contains("Nearby: movie.bin") && shown.contains("On this network (lo)"), "\(shown.text)")
+        let link = try Self.scan(shown.text, in: fixtures)
+        #expect(link.hasPrefix("http://127.0.0.1:") && link.hasSuffix("/"), "\(link)")
+        #expect(link.split(separator: "/").last?.count == 32, "the token whole in the code: \(link)")
+        // A client that reads a little, then stops reading until told, then hangs up.
+        let stalled = Process()
+        stalled.executableURL = ServerScript.python
+        stalled.arguments = ["-c", """
+            import socket, sys, urllib.parse
+            url = urllib.parse.urlsplit(sys.argv[1])
+            s = socket.create_connection((url.hostname, url.port))
+            s.sendall(("GET %s HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n" % url.path).encode())
+            got = 0
+            while got < 100000:
+                got += len(s.recv(65536))
+            print("READ", flush=True)
+            sys.stdin.read()
+            s.close()
+            """, link]
+        let hold = Pipe()
+        let said = Pipe()
+        stalled.standardInput = hold
+        stalled.standardOutput = said
+        try stalled.run()
+        defer { if stalled.isRunning { stalled.terminate() } }
+        #expect(String(decoding: said.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("READ"))
+        let running = try session.waitUntil("the download under way") { $0.text.contains("127.0.0.1 is downloading movie.bin · ") }
+        #expect(running.contains(" of 30"), "bytes of the whole:\n\(running.text)")
+        #expect(running.contains("░"), "and a bar:\n\(running.text)")
+        try hold.fileHandleForWriting.close()
+        stalled.waitUntilExit()
+        try session.waitFor("127.0.0.1 stopped downloading movie.bin at")
+        #expect(!session.hasExited, "a download cut short does not end the share")
+        // A whole download does.
+        let whole = try Fetched.get(link, in: fixtures.root)
+        #expect(whole.body == bytes)
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
+        #expect(completion["outcome"] as? String == "performed")
+    }
+
+    @Test func escStopsServingAndCancels() throws {
+        let fixtures = try Fixtures()
+        let session = try Self.start(fixtures, ["--text", "서울 hello"])
+        defer { session.close() }
+        let shown = try session.waitFor("Waiting for someone to open the link")
+        let link = try Self.scan(shown.text, in: fixtures)
+        try session.send("Escape")
+        #expect(try session.waitForExit() == 1, "stderr: \(session.stderr)")
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
+        #expect(completion["outcome"] as? String == "cancelled")
+        let after = try Share.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "-o", "/dev/null", link],
+                                  environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.root)
+        #expect(after.status == 7, "the server is gone with share")
     }
 }

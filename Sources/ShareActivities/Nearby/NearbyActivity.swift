@@ -36,6 +36,10 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
 
     private let request: NearbyRequest
     private let configuredBind: String?
+    /// The `wormhole` command, when installed, and its settings.
+    private let wormhole: String?
+    private let wormholeSettings: Wormhole.Settings
+    private let temporary: String
     private var items: [ShareItem] = []
     private let title: String?
     /// Where the server listens, found at perform (tests set the route table).
@@ -46,6 +50,10 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         let section = context.section("nearby")
         configuredBind = section.entry("bind")?.value.trimmingWhitespace()
         title = context.title
+        wormhole = ProgramSearch.executable("wormhole", environment: context.environment)
+        wormholeSettings = Wormhole.Settings(relay: section.entry("wormhole-relay")?.value.trimmingWhitespace(),
+                                             transit: section.entry("wormhole-transit")?.value.trimmingWhitespace())
+        temporary = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
     public var activityImage: ActivityImage { .glyph("📡") }
@@ -77,7 +85,18 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         }
         defer { server.stop() }
         let url = "http://\(address.urlHost):\(port)/\(server.token)/"
-        var model = NearbyStatus(url: url, address: address, items: session.items, keep: request.keep)
+        var model = NearbyStatus(url: url, address: address, items: session.items, keep: request.keep, wormhole: wormhole != nil)
+        var sender: Wormhole?
+        if let wormhole {
+            do {
+                sender = try Wormhole(program: wormhole, items: session.items, settings: wormholeSettings, temporary: temporary) {
+                    continuation.yield(.wormhole($0))
+                }
+            } catch {
+                model.wormholeFailed(error.description)
+            }
+        }
+        defer { sender?.stop() }
         display.show(model.status)
         let watchers = [
             Task { await display.cancellation(); continuation.yield(.cancel) },
@@ -97,6 +116,13 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                     session.fail(ActivityError(code: ActivityError.Code.serveFailed, message: "Nearby stopped: \(why)"))
                     return
                 }
+                if let done = model.firstComplete, !request.keep {
+                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
+                    return
+                }
+            case .wormhole(let event):
+                model.take(event)
+                display.show(model.status)
                 if let done = model.firstComplete, !request.keep {
                     session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
                     return
@@ -123,6 +149,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     /// What reaches the perform loop: the server's news, the person's Esc, the time limit.
     enum Step: Sendable {
         case server(NearbyServer.Event)
+        case wormhole(Wormhole.Event)
         case cancel
         case timeout
     }
@@ -148,10 +175,15 @@ struct NearbyStatus {
     private(set) var downloads: [Download] = []
     private var wrongTokens = 0
     private var stopped: String?
+    /// magic-wormhole: its code once known, and what it last said.
+    private var wormholeCode: String?
+    private var wormholeNews: LiveStatus.Line?
     /// The client of the first download that finished the share.
     private(set) var firstComplete: String?
 
-    init(url: String, address: NetworkAddress, items: [ShareItem], keep: Bool) {
+    init(url: String, address: NetworkAddress, items: [ShareItem], keep: Bool, wormhole: Bool) {
+        wormholeNews = wormhole ? LiveStatus.Line(Localization.text("Asking magic-wormhole for a code…"))
+            : LiveStatus.Line(Localization.text("magic-wormhole is not installed (the magic-wormhole package): no code for other networks"))
         self.url = url
         self.address = address
         self.keep = keep
@@ -166,11 +198,18 @@ struct NearbyStatus {
             lines.append(LiveStatus.Line(Localization.text("%@ requests for a wrong link refused", String(wrongTokens)), isError: true))
         }
         if let stopped { lines.append(LiveStatus.Line(stopped, isError: true)) }
+        if let wormholeNews { lines.insert(wormholeNews, at: 0) }
         let heading = address.interface.map { Localization.text("On this network (%@)", $0) } ?? Localization.text("On this network")
+        var offers = [LiveStatus.Offer(heading: heading, text: url, code: url, isLink: true)]
+        if let wormholeCode {
+            offers.append(LiveStatus.Offer(heading: Localization.text("Anywhere (magic-wormhole)"), text: wormholeCode,
+                                           code: "wormhole-transfer:" + wormholeCode))
+        }
         return LiveStatus(
             title: Localization.text("Nearby: %@", summary),
-            instruction: Localization.text("Open the link on a phone or computer on the same network, or scan the code."),
-            offers: [LiveStatus.Offer(heading: heading, text: url, code: url, isLink: true)],
+            instruction: wormholeCode == nil ? Localization.text("Open the link on a phone or computer on the same network, or scan the code.")
+                : Localization.text("Open the link on the same network, or run wormhole receive with the code anywhere (or scan it)."),
+            offers: offers,
             lines: lines)
     }
 
@@ -187,6 +226,26 @@ struct NearbyStatus {
             return LiveStatus.Line(head + " · " + Localization.text("%@ of %@", ByteCount.words(download.sent), ByteCount.words(total)),
                                    progress: Double(download.sent) / Double(total))
         }
+    }
+
+    mutating func take(_ event: Wormhole.Event) {
+        switch event {
+        case .code(let code):
+            wormholeCode = code
+            wormholeNews = nil
+        case .ended(let status, let words):
+            if status == 0 {
+                wormholeNews = LiveStatus.Line(Localization.text("Sent through magic-wormhole"))
+                if firstComplete == nil { firstComplete = "magic-wormhole " + (wormholeCode ?? "") }
+            } else {
+                wormholeFailed(words.isEmpty ? Localization.text("wormhole exited with %@", String(status)) : words)
+            }
+        }
+    }
+
+    /// magic-wormhole could not send: said, and the link on this network goes on.
+    mutating func wormholeFailed(_ why: String) {
+        wormholeNews = LiveStatus.Line(Localization.text("magic-wormhole failed: %@", why), isError: true)
     }
 
     mutating func take(_ event: NearbyServer.Event, finishing: Set<String>) {

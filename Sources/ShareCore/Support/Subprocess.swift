@@ -276,6 +276,71 @@ public enum Subprocess {
         return pid
     }
 
+    /// A program started to run beside share, its standard output and
+    /// error on one pipe that share reads as it goes, in a process group
+    /// of its own (stopped whole).
+    public final class Running: Sendable {
+        /// Its process id (and process group).
+        public let pid: pid_t
+        /// The read end of its output.
+        public let output: Int32
+
+        fileprivate init(pid: pid_t, output: Int32) {
+            self.pid = pid
+            self.output = output
+        }
+
+        deinit { close(output) }
+
+        /// Reads its output to the end, a line at a time (at `\n` or `\r`,
+        /// without them), then waits for it and returns its exit status.
+        public func lines(_ body: (String) -> Void) -> Int32 {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                for byte in buffer[0..<count] {
+                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                        if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+                        pending.removeAll(keepingCapacity: true)
+                    } else if pending.count < 4096 {
+                        pending.append(byte)
+                    }
+                }
+            }
+            if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+            return Subprocess.wait(for: pid)
+        }
+
+        /// Stops it and what it started (TERM to its process group).
+        public func stop() { _ = kill(-pid, SIGTERM) }
+    }
+
+    /// Starts `executable` with `arguments`: standard input `/dev/null`,
+    /// output and errors on one pipe (``Running/lines(_:)``), a process
+    /// group of its own.
+    public static func start(_ executable: String, arguments: [String]) throws(LaunchError) -> Running {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw LaunchError(program: executable, reason: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
+        var pid: pid_t = 0
+        let spawned = spawn(&pid, executable, arguments, nil, &actions, newProcessGroup: true)
+        close(ends[1])
+        guard spawned == 0 else {
+            close(ends[0])
+            throw LaunchError(program: executable, reason: String(cString: strerror(spawned)))
+        }
+        return Running(pid: pid, output: ends[0])
+    }
+
     /// The exit status of the child `pid` if it has ended (and is reaped
     /// now), or `nil` while it runs.
     public static func exitStatus(ifEnded pid: pid_t) -> Int32? {
