@@ -477,6 +477,7 @@ struct Fetched {
         #expect(String(decoding: said.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("READ"))
         let running = try session.waitUntil("the download under way") { $0.text.contains("127.0.0.1 is downloading movie.bin · ") }
         #expect(running.contains(" of 30"), "bytes of the whole:\n\(running.text)")
+        #expect(running.text.range(of: #"of 30[.0-9]* MB \([0-9]+%\)"#, options: .regularExpression) != nil, "and the percent:\n\(running.text)")
         #expect(running.contains("░"), "and a bar:\n\(running.text)")
         try hold.fileHandleForWriting.close()
         stalled.waitUntilExit()

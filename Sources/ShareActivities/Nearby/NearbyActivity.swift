@@ -223,8 +223,9 @@ struct NearbyStatus {
         case .running:
             let head = Localization.text("%@ is downloading %@", download.client, download.name)
             guard let total = download.total, total > 0 else { return LiveStatus.Line(head + " · " + ByteCount.words(download.sent)) }
-            return LiveStatus.Line(head + " · " + Localization.text("%@ of %@", ByteCount.words(download.sent), ByteCount.words(total)),
-                                   progress: Double(download.sent) / Double(total))
+            let percent = String(Int(download.sent * 100 / total)) + "%"
+            return LiveStatus.Line(head + " · " + Localization.text("%@ of %@", ByteCount.words(download.sent), ByteCount.words(total))
+                                   + " (" + percent + ")", progress: Double(download.sent) / Double(total))
         }
     }
 
