@@ -20,7 +20,7 @@ APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn
                 prosody lua-sec python3-slixmpp libqrencode4 zbar-tools libmicrohttpd-dev libarchive-dev curl \
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
-BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard
+BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # Release builds start fast (see DECISIONS.md, "Start-up"):
 # - the Swift runtime linked statically, and no PIE: no relocation pass over
@@ -138,6 +138,7 @@ bench: bench-deps static-libs
 	bench/tui/run.sh
 	bench/mime/run.sh
 	bench/compose/run.sh
+	bench/nearby/run.sh
 
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola

@@ -1,6 +1,7 @@
 #include "CMicrohttpd.h"
 
 #include <dlfcn.h>
+#include <linux/tcp.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -44,6 +45,8 @@ struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct soc
     return mhd->MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
                                  MHD_OPTION_SOCK_ADDR, address,
                                  MHD_OPTION_CONNECTION_LIMIT, connections,
+                                 /* Room for big reads and writes: a body goes through this buffer. */
+                                 MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(1 << 20),
                                  MHD_OPTION_CONNECTION_TIMEOUT, timeout,
                                  MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls,
                                  MHD_OPTION_NOTIFY_CONNECTION, notify, notify_cls,
@@ -53,6 +56,19 @@ struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct soc
 uint16_t share_mhd_port(const struct share_mhd *mhd, struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = mhd->MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+int share_mhd_socket(const struct share_mhd *mhd, struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = mhd->MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+int64_t share_socket_bytes_acked(int socket) {
+    struct tcp_info info;
+    socklen_t length = sizeof info;
+    if (getsockopt(socket, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
+    if (length < offsetof(struct tcp_info, tcpi_bytes_acked) + sizeof info.tcpi_bytes_acked) return -1;
+    return (int64_t)info.tcpi_bytes_acked;
 }
 
 int share_mhd_client(const struct share_mhd *mhd, struct MHD_Connection *connection, char *buffer, size_t size) {

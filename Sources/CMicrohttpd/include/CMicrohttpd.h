@@ -21,6 +21,7 @@
     X(MHD_lookup_connection_value)                                                  \
     X(MHD_create_response_from_buffer)                                              \
     X(MHD_create_response_from_callback)                                            \
+    X(MHD_create_response_from_fd_at_offset64)                                      \
     X(MHD_add_response_header)                                                      \
     X(MHD_queue_response)                                                           \
     X(MHD_destroy_response)
@@ -58,6 +59,13 @@ static inline int share_mhd_completed_ok(enum MHD_RequestTerminationCode code) {
 
 /* The port the daemon listens on, or 0. */
 uint16_t share_mhd_port(const struct share_mhd *mhd, struct MHD_Daemon *daemon);
+
+/* The connection's socket, or -1. */
+int share_mhd_socket(const struct share_mhd *mhd, struct MHD_Connection *connection);
+
+/* How many bytes of what was sent on the TCP socket the peer has
+   acknowledged (TCP_INFO's tcpi_bytes_acked), or -1. */
+int64_t share_socket_bytes_acked(int socket);
 
 /* The client's address as text (numeric) in buffer; 0, or -1 when unknown. */
 int share_mhd_client(const struct share_mhd *mhd, struct MHD_Connection *connection, char *buffer, size_t size);

@@ -46,6 +46,14 @@ final class NearbyServer: @unchecked Sendable {
         var wrongTokens = 0
         var refusing = false
         var nextID = 1
+        /// Files being sent by the kernel (sendfile), whose progress the watcher reads from their sockets.
+        var watched: [Int: Watched] = [:]
+    }
+    /// A file being sent on `socket`: `base` bytes were acknowledged on it before (an earlier answer on the same connection).
+    fileprivate struct Watched: @unchecked Sendable {
+        var download: Download
+        var socket: Int32
+        var base: Int64
     }
     private let state = Mutex(State())
     /// libmicrohttpd's functions: loaded once, never changed (hence unchecked Sendable).
@@ -93,6 +101,7 @@ final class NearbyServer: @unchecked Sendable {
         }
         let handle = Int(bitPattern: daemon)
         state.withLock { $0.daemon = handle }
+        watchProgress()
         return share_mhd_port(library, daemon)
     }
 
@@ -162,6 +171,26 @@ final class NearbyServer: @unchecked Sendable {
         }
     }
 
+    /// Reports how far the files the kernel sends have got, four times a
+    /// second, from what their clients acknowledged, while the server runs.
+    private func watchProgress() {
+        _ = BackgroundThread.start { [weak self] in
+            while let self, let watched = self.state.withLock({ $0.daemon == nil ? nil : Array($0.watched.values) }) {
+                for entry in watched {
+                    let acked = share_socket_bytes_acked(entry.socket)
+                    guard acked >= 0 else { continue }
+                    entry.download.acknowledged(acked - entry.base)
+                }
+                var pause = timespec(tv_sec: 0, tv_nsec: 250_000_000)
+                nanosleep(&pause, nil)
+            }
+        }
+    }
+
+    fileprivate func unwatch(_ id: Int) {
+        state.withLock { _ = $0.watched.removeValue(forKey: id) }
+    }
+
     /// A file, whole or the one byte range asked for.
     private func serve(_ file: NearbyContent.File, key: String, connection: OpaquePointer, client: String, isHead: Bool,
                        request: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
@@ -174,23 +203,35 @@ final class NearbyServer: @unchecked Sendable {
                 return send(connection, status: 416, text: "Range not satisfiable.", headers: [("Content-Range", "bytes */\(file.size)")])
             }
         }
-        let source: Download.Source
-        switch file.source {
-        case .path(let path):
-            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return send(connection, status: 500, text: "The file could not be opened.") }
-            source = .descriptor(descriptor)
-        case .bytes(let bytes):
-            source = .bytes(bytes)
-        }
         let start = range?.lowerBound ?? 0
         let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
-        let download = Download(server: self, id: nextID(), client: client, path: key, name: file.name, isHead: isHead,
-                                total: file.size, source: source, start: start, length: length)
-        request.pointee = Unmanaged.passRetained(download).toOpaque()
-        download.begin()
-        let response = library.pointee.MHD_create_response_from_callback(UInt64(length), 1 << 18, Download.reader,
-                                                                            Unmanaged.passRetained(download).toOpaque(), Download.release)
+        let id = nextID()
+        let response: OpaquePointer?
+        switch file.source {
+        case .path(let path):
+            // The kernel sends it (sendfile): no copy through share; progress from the socket.
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return send(connection, status: 500, text: "The file could not be opened.") }
+            let download = Download(server: self, id: id, client: client, path: key, name: file.name, isHead: isHead,
+                                    total: file.size, source: .kernel, start: start, length: length)
+            request.pointee = Unmanaged.passRetained(download).toOpaque()
+            download.begin()
+            let socket = share_mhd_socket(library, connection)
+            if !isHead, socket >= 0 {
+                let base = max(0, share_socket_bytes_acked(socket))
+                state.withLock { $0.watched[id] = Watched(download: download, socket: socket, base: base) }
+            }
+            // libmicrohttpd closes the descriptor with the response.
+            response = library.pointee.MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(start))
+            if response == nil { close(descriptor) }
+        case .bytes(let bytes):
+            let download = Download(server: self, id: id, client: client, path: key, name: file.name, isHead: isHead,
+                                    total: file.size, source: .bytes(bytes), start: start, length: length)
+            request.pointee = Unmanaged.passRetained(download).toOpaque()
+            download.begin()
+            response = library.pointee.MHD_create_response_from_callback(UInt64(length), 1 << 18, Download.reader,
+                                                                           Unmanaged.passRetained(download).toOpaque(), Download.release)
+        }
         var headers = [
             ("Content-Type", file.type), ("Content-Disposition", NearbyServer.disposition(file.name)),
             ("Accept-Ranges", "bytes"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
@@ -307,8 +348,10 @@ final class NearbyServer: @unchecked Sendable {
 /// the body from.
 private final class Download: @unchecked Sendable {
     enum Source {
+        /// A page, sent whole from a buffer.
         case none
-        case descriptor(Int32)
+        /// A file the kernel sends; progress from the socket.
+        case kernel
         case bytes([UInt8])
         case zip(ZipStream)
     }
@@ -328,6 +371,8 @@ private final class Download: @unchecked Sendable {
     var sent: Int64 = 0
     private var reachedEnd = false
     private var reportedPercent = -1
+    /// Touched by the progress watcher's thread only.
+    private var lastAcknowledged: Int64 = -1
 
     init(server: NearbyServer, id: Int, client: String, path: String, name: String, isHead: Bool, total: Int64?,
          source: Source, start: Int64 = 0, length: Int64? = nil) {
@@ -343,36 +388,38 @@ private final class Download: @unchecked Sendable {
         self.length = length
     }
 
-    deinit {
-        if case .descriptor(let descriptor) = source { close(descriptor) }
-    }
-
     func begin() {
         guard !isHead else { return }
         server.report(.started(id: id, client: client, path: path, name: name, total: total))
     }
 
     func end(completed: Bool) {
+        server.unwatch(id)
         guard !isHead else { return }
         let whole: Bool = switch source {
         case .none: completed
         case .zip: completed && reachedEnd
-        case .descriptor, .bytes: completed && start + sent == (total ?? -1)
+        case .kernel: completed && start + (length ?? 0) == (total ?? -1)
+        case .bytes: completed && start + sent == (total ?? -1)
         }
         server.report(.ended(id: id, client: client, path: path, complete: whole))
+    }
+
+    /// What the client acknowledged of a file the kernel sends (its
+    /// answer's head included, hence the cap), from the watcher's thread.
+    func acknowledged(_ bytes: Int64) {
+        let sent = min(max(0, bytes), length ?? 0)
+        guard sent != lastAcknowledged else { return }
+        lastAcknowledged = sent
+        server.report(.progress(id: id, sent: start + sent, total: total))
     }
 
     /// The next bytes of the body at `position`, as MHD asks for them.
     func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var count: Int
         switch source {
-        case .none:
+        case .none, .kernel:
             return share_mhd_end_of_stream()
-        case .descriptor(let descriptor):
-            let wanted = min(buffer.count, Int((length ?? 0) - Int64(position)))
-            guard wanted > 0 else { return share_mhd_end_of_stream() }
-            count = pread(descriptor, buffer.baseAddress, wanted, off_t(start + Int64(position)))
-            guard count > 0 else { return share_mhd_end_with_error() }
         case .bytes(let bytes):
             let from = Int(start) + Int(position)
             count = min(buffer.count, Int(start + (length ?? 0)) - from)
