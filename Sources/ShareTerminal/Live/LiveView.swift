@@ -25,31 +25,26 @@ public enum LiveView {
         }
         let top = 2 + instruction.count + 1
         let help = state.height - 1
-        let newsRows = min(max(1, state.status.lines.count + (state.note == nil ? 0 : 1)), 4)
-        let room = (width: state.width - 2, height: help - newsRows - 1 - top)
-        let plan = layout(state, room: room)
-        var papers: [(code: QRCode, x: Int, y: Int)] = []
-        var bottom = top
-        for block in plan.blocks {
-            frame.put(DisplayWidth.truncate(block.offer.heading, to: block.width), x: block.x, y: top, style: CellStyle(underline: true))
-            if let code = block.code { papers.append((code, block.x, top + 1)) }
-            let style = block.offer.isLink ? CellStyle(foreground: .cyan, underline: true) : CellStyle(bold: true)
-            for (offset, line) in block.text.enumerated() where top + block.textY + offset < help {
-                let (lineX, lineY) = (block.x + block.textX, top + block.textY + offset)
-                frame.put(line, x: lineX, y: lineY, style: style)
-                if block.offer.isLink {
-                    frame.hyperlinks.append(Frame.Hyperlink(x: lineX, y: lineY, text: line, url: block.offer.text, style: style))
-                }
+        // The offers get the room but for one line of news (and a blank line above it).
+        let room = (width: state.width - 2, height: help - 2 - top)
+        let (placement, misfit) = layout(state, room: room)
+        for heading in placement.headings {
+            frame.put(DisplayWidth.truncate(heading.text, to: heading.width), x: heading.x, y: top + heading.y, style: CellStyle(underline: true))
+        }
+        for piece in placement.texts where top + piece.y < help - 1 {
+            let style = piece.offer.isLink ? CellStyle(foreground: .cyan, underline: true) : CellStyle(bold: true)
+            frame.put(piece.line, x: piece.x, y: top + piece.y, style: style)
+            if piece.offer.isLink {
+                frame.hyperlinks.append(Frame.Hyperlink(x: piece.x, y: top + piece.y, text: piece.line, url: piece.offer.text, style: style))
             }
-            bottom = max(bottom, top + block.height)
         }
-        var news = state.status.lines.suffix(newsRows).map { (text: $0.text, progress: $0.progress, isError: $0.isError) }
-        if let note = state.note {
-            news = Array(news.suffix(newsRows - 1)) + [(text: note, progress: nil, isError: state.noteIsError)]
-        }
-        if let misfit = plan.misfit { news = [(text: misfit, progress: nil, isError: false)] + news.suffix(newsRows - 1) }
-        var y = max(bottom + 1, help - newsRows)
-        for line in news where y < help {
+        // The news: the latest lines that fit under the offers, four at most.
+        var news = state.status.lines.map { (text: $0.text, progress: $0.progress, isError: $0.isError) }
+        if let note = state.note { news.append((text: note, progress: nil, isError: state.noteIsError)) }
+        if let misfit { news.insert((text: misfit, progress: nil, isError: false), at: 0) }
+        let newsRows = max(1, min(4, help - (top + placement.height) - 1))
+        var y = help - min(newsRows, news.count)
+        for line in news.suffix(newsRows) where y < help {
             var x = 1
             if let progress = line.progress {
                 frame.put(bar(progress, width: 20), x: x, y: y, style: CellStyle(foreground: .green))
@@ -66,80 +61,96 @@ public enum LiveView {
         if !state.colors { frame = frame.monochrome }
         // Dark modules on a light ground, with colours off too: that is what makes a code scannable.
         let paper = CellStyle(foreground: .black, background: .white)
-        for (code, x, y) in papers {
-            for (offset, line) in code.lines.enumerated() {
-                frame.put(LinkView.paperLine(line), x: x, y: y + offset, style: paper)
+        for placed in placement.codes {
+            for (offset, line) in placed.code.lines.enumerated() {
+                frame.put(LinkView.paperLine(line), x: placed.x, y: top + placed.y + offset, style: paper)
             }
         }
         return frame
     }
 
-    /// An offer placed on the screen: where, how wide, its code if it has
-    /// room, its text in lines (under the code, or beside it).
-    struct Block: Equatable {
-        var offer: LiveStatus.Offer
-        var code: QRCode?
-        var x: Int
-        var width: Int
-        var text: [String]
-        /// Where the text starts, relative to the block: under the code, or to its right.
-        var textX = 0
-        var textY = 0
-        var height: Int { max(textY + text.count, 1 + (code?.lines.count ?? 0)) }
-    }
-
-    /// A way to place the offers, the room it needs, and whether it fits.
+    /// The offers placed on the screen, in lines from the top of their
+    /// area: headings, codes and texts, and the room they take.
     struct Placement {
-        var blocks: [Block]
-        var width: Int
-        var height: Int
+        var headings: [(text: String, x: Int, y: Int, width: Int)] = []
+        var codes: [(code: QRCode, x: Int, y: Int)] = []
+        var texts: [(line: String, x: Int, y: Int, offer: LiveStatus.Offer)] = []
+        var width = 0
+        var height = 0
+        var codeCount: Int { codes.count }
     }
 
-    /// The offers placed in `room`: the best of the placements that fit
-    /// (every code, the first offer's text beside its code when it is the
-    /// only one, then codes left out from the last), and what the screen
-    /// needs when no code fits.
-    static func layout(_ state: LiveState, room: (width: Int, height: Int)) -> (blocks: [Block], misfit: String?) {
+    /// The offers placed in `room`: the first that fits of every code side
+    /// by side with its text under it (one offer: its text beside it), the
+    /// first offer's code with every text in a column beside it, then codes
+    /// left out from the last; and, when no code fits, what the screen needs.
+    static func layout(_ state: LiveState, room: (width: Int, height: Int)) -> (Placement, String?) {
         let offers = state.status.offers
         let codes: [QRCode?] = offers.map { offer in offer.code.flatMap { try? state.codes[$0]?.get() } }
-        var candidates: [Placement] = []
-        if offers.count == 1, let code = codes[0] { candidates.append(beside(offers[0], code, room: room)) }
-        for kept in stride(from: offers.count, through: 0, by: -1) {
-            candidates.append(row(offers, codes.enumerated().map { $0.offset < kept ? $0.element : nil }, room: room))
+        // Every code side by side first; then the first code with the texts beside it; then fewer codes.
+        var candidates = (0...offers.count).reversed().map { kept in
+            row(offers, codes.enumerated().map { $0.offset < kept ? $0.element : nil }, room: room)
         }
+        if let first = codes.first, let code = first { candidates.insert(beside(offers, code, room: room), at: offers.count > 1 ? 1 : 0) }
         let fits = { (placement: Placement) in placement.width <= room.width && placement.height <= room.height }
         let chosen = candidates.first(where: fits) ?? candidates[candidates.count - 1]
-        guard chosen.blocks.allSatisfy({ $0.code == nil }), codes.contains(where: { $0 != nil }) else { return (chosen.blocks, nil) }
+        guard chosen.codeCount == 0, codes.contains(where: { $0 != nil }) else { return (chosen, nil) }
         // No code fits: the placement with a code that needs the least growth says what the screen needs.
         let growth = { (placement: Placement) in max(0, placement.width - room.width) + max(0, placement.height - room.height) }
-        let nearest = candidates.filter { $0.blocks.contains { $0.code != nil } }.min { growth($0) < growth($1) }
+        let nearest = candidates.filter { $0.codeCount > 0 }.min { growth($0) < growth($1) }
         let words = nearest.map {
             LinkView.misfit(width: state.width + max(0, $0.width - room.width), height: state.height + max(0, $0.height - room.height))
         }
-        return (chosen.blocks, words)
+        return (chosen, words)
     }
 
-    /// One offer, its text to the right of its code (24 columns at least).
-    private static func beside(_ offer: LiveStatus.Offer, _ code: QRCode, room: (width: Int, height: Int)) -> Placement {
-        let textWidth = max(24, room.width - code.drawnWidth - 2)
-        let text = Array(lines(offer, width: textWidth).prefix(offerTextLines + 2))
-        let block = Block(offer: offer, code: code, x: 1, width: code.drawnWidth + 2 + textWidth, text: text,
-                          textX: code.drawnWidth + 2, textY: 1)
-        return Placement(blocks: [block], width: block.width, height: block.height)
+    /// The first offer's code, and beside it (24 columns at least) its
+    /// text, then each other offer's heading and text.
+    private static func beside(_ offers: [LiveStatus.Offer], _ code: QRCode, room: (width: Int, height: Int)) -> Placement {
+        var placement = Placement()
+        let x = 1 + code.drawnWidth + 2
+        let width = max(24, room.width + 1 - x)
+        placement.headings.append((offers[0].heading, 1, 0, code.drawnWidth))
+        placement.codes.append((code, 1, 1))
+        var y = 1
+        for (index, offer) in offers.enumerated() {
+            if index > 0 {
+                y += 1
+                placement.headings.append((offer.heading, x, y, width))
+                y += 1
+            }
+            for line in lines(offer, width: width).prefix(index == 0 ? offerTextLines + 2 : 2) {
+                placement.texts.append((line, x, y, offer))
+                y += 1
+            }
+        }
+        placement.width = x - 1 + width
+        placement.height = max(1 + code.lines.count, y)
+        return placement
     }
 
     /// The offers side by side, each its code (where given) over its text.
     private static func row(_ offers: [LiveStatus.Offer], _ codes: [QRCode?], room: (width: Int, height: Int)) -> Placement {
-        var blocks: [Block] = []
+        var placement = Placement()
         var x = 1
         for (offer, code) in zip(offers, codes) {
             let left = room.width + 1 - x
             let width = code.map(\.drawnWidth) ?? max(24, min(left, 60))
-            let text = Array(lines(offer, width: width).prefix(offerTextLines))
-            blocks.append(Block(offer: offer, code: code, x: x, width: width, text: text, textY: 1 + (code?.lines.count ?? 0)))
+            placement.headings.append((offer.heading, x, 0, width))
+            var y = 1
+            if let code {
+                placement.codes.append((code, x, 1))
+                y += code.lines.count
+            }
+            for line in lines(offer, width: width).prefix(offerTextLines) {
+                placement.texts.append((line, x, y, offer))
+                y += 1
+            }
+            placement.height = max(placement.height, y)
             x += width + 3
         }
-        return Placement(blocks: blocks, width: x - 4, height: blocks.map(\.height).max() ?? 0)
+        placement.width = x - 4
+        return placement
     }
 
     private static func lines(_ offer: LiveStatus.Offer, width: Int) -> [String] {

@@ -1,0 +1,70 @@
+import ShareCore
+import Testing
+@testable import ShareTerminal
+
+/// The live screen (Nearby): offers with their codes, news with bars,
+/// Esc asks to stop, `c` copies the link.
+struct LiveScreenTests {
+    static let link = "http://192.168.1.23:41234/0123456789abcdef0123456789abcdef/"
+
+    static func status(wormhole: Bool = false, lines: [LiveStatus.Line] = [LiveStatus.Line("Waiting for someone to open the link…")]) -> LiveStatus {
+        var offers = [LiveStatus.Offer(heading: "On this network (wlan0)", text: link, code: link, isLink: true)]
+        if wormhole { offers.append(LiveStatus.Offer(heading: "Anywhere (magic-wormhole)", text: "7-eskimo-spearhead", code: "wormhole-transfer:7-eskimo-spearhead")) }
+        return LiveStatus(title: "Nearby: report.pdf", instruction: "Open the link on a phone.", offers: offers, lines: lines)
+    }
+
+    /// The cells of `frame` drawn as a code's paper (black on white).
+    static func paperColumns(_ frame: Frame, row: Int) -> [Int] {
+        (0..<frame.width).filter { frame[$0, row].style.background == .white }
+    }
+
+    @Test func oneOfferHasItsCodeAndTheLinkBesideIt() throws {
+        let state = LiveState(status: Self.status(), width: 100, height: 30)
+        let frame = LiveView.view(state)
+        let code = try #require(try state.codes[Self.link]?.get())
+        #expect(frame.shows("On this network (wlan0)"))
+        #expect(Self.paperColumns(frame, row: 6).count == code.drawnWidth, "the code's paper from the line under the heading")
+        let pieces = frame.hyperlinks
+        #expect(pieces.map(\.text).joined() == Self.link && pieces.allSatisfy { $0.x == 1 + code.drawnWidth + 2 && $0.url == Self.link })
+        #expect(frame.shows("Waiting for someone to open the link…"))
+        #expect(frame.shows("c copy link   Esc stop"))
+    }
+
+    @Test func twoOffersSideBySideWhenThereIsRoomAndTheSecondLosesItsCodeFirst() throws {
+        var state = LiveState(status: Self.status(wormhole: true), width: 100, height: 40)
+        let tall = LiveView.view(state)
+        let row = 6
+        let columns = Self.paperColumns(tall, row: row)
+        let first = try #require(try state.codes[Self.link]?.get()), second = try #require(try state.codes["wormhole-transfer:7-eskimo-spearhead"]?.get())
+        #expect(columns.count == first.drawnWidth + second.drawnWidth, "both codes on the row")
+        #expect(tall.shows("7-eskimo-spearhead"))
+        // Shorter: the wormhole code goes first, its text stays (beside the first code).
+        state = LiveState(status: Self.status(wormhole: true), width: 100, height: 30)
+        let short = LiveView.view(state)
+        #expect(Self.paperColumns(short, row: row).count == first.drawnWidth)
+        #expect(short.shows("7-eskimo-spearhead") && short.shows("Anywhere (magic-wormhole)"))
+        #expect(!short.shows("does not fit"))
+    }
+
+    @Test func noRoomForAnyCodeSaysWhatItNeedsAndKeepsTheLink() {
+        let frame = LiveView.view(LiveState(status: Self.status(), width: 60, height: 14))
+        #expect((0..<14).allSatisfy { LiveScreenTests.paperColumns(frame, row: $0).isEmpty })
+        #expect(frame.lines.joined(separator: " ").contains("The QR code does not fit: it needs "), "\(frame.lines.joined(separator: "\n"))")
+        #expect(frame.hyperlinks.map(\.text).joined() == Self.link, "the link whole")
+    }
+
+    @Test func newsHasBarsAndTheLatestLinesAndColoursOffKeepThePaper() {
+        let lines = (1...6).map { LiveStatus.Line("line \($0)") } + [LiveStatus.Line("192.168.1.7 is downloading report.pdf · 1 MB of 4 MB (25%)", progress: 0.25)]
+        var state = LiveState(status: Self.status(lines: lines), width: 100, height: 30, colors: false)
+        let frame = LiveView.view(state)
+        #expect(frame.shows("█████░░░░░░░░░░░░░░░ 192.168.1.7 is downloading report.pdf · 1 MB of 4 MB (25%)"))
+        #expect(frame.shows("line 6") && !frame.shows("line 1"), "the latest lines that fit under the code:\n\(frame.lines.joined(separator: "\n"))")
+        #expect(!Self.paperColumns(frame, row: 6).isEmpty, "the code stays black on white with colours off")
+        #expect(frame.hyperlinks.allSatisfy { $0.style == CellStyle(underline: true) })
+        // Keys: c copies the link, Esc asks to stop once, and the help bar says it is stopping.
+        #expect(LiveUpdate.update(&state, .input(.character("c"))) == [.copy(Self.link)])
+        #expect(LiveUpdate.update(&state, .input(.escape)) == [.stop])
+        #expect(LiveUpdate.update(&state, .input(.control("c"))).isEmpty, "asked once")
+        #expect(LiveView.view(state).shows("Stopping…"))
+    }
+}
