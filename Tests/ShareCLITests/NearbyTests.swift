@@ -15,10 +15,10 @@ final class NearbyRun {
 
     /// `path` is share's `PATH`: by default an empty folder, so that no
     /// `wormhole` runs (it would reach for the public relay).
-    init(_ fixtures: Fixtures, _ arguments: [String], path: String? = nil) throws {
+    init(_ fixtures: Fixtures, _ arguments: [String], path: String? = nil, changes: [String: String] = [:]) throws {
         process.executableURL = try Share.binary()
         process.arguments = ["--activity", "airDrop", "--bind", "127.0.0.1", "--json"] + arguments
-        var environment = fixtures.environment
+        var environment = fixtures.environment.merging(changes) { $1 }
         environment["PATH"] = try path ?? NearbyRun.emptyPath(fixtures)
         process.environment = environment
         process.currentDirectoryURL = fixtures.files
@@ -141,11 +141,13 @@ struct Fetched {
         let file = try fixtures.file("data.bin", bytes)
         let run = try NearbyRun(fixtures, [file.path])
         defer { run.stop() }
+        // A player's look at the file's tail first: it reaches the end, but is not the file.
+        let tail = try Fetched.get(run.url, ["-r", "-1"], in: fixtures.root)
+        #expect(tail.status == 206 && tail.body == bytes.suffix(1) && tail.headers["content-range"] == "bytes 99999-99999/100000")
         let first = try Fetched.get(run.url, ["-r", "0-39999"], in: fixtures.root)
-        #expect(first.status == 206)
+        #expect(first.status == 206, "a part is not a download: share still serves")
         #expect(first.headers["content-range"] == "bytes 0-39999/100000")
         #expect(first.body == bytes.prefix(40_000))
-        #expect(run.process.isRunning, "a part is not a download: share still serves")
         let rest = try Fetched.get(run.url, ["-r", "40000-"], in: fixtures.root)
         #expect(rest.status == 206)
         #expect(rest.headers["content-range"] == "bytes 40000-99999/100000")
@@ -166,7 +168,11 @@ struct Fetched {
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("<a href=\"https://example.com/a?b=1&amp;c=2\">"), "links in the text are links")
         #expect(html.contains("<a class=\"link\" href=\"https://example.org/x%22y\">"), "\(html)")
-        #expect(html.contains("<button onclick=\"copy('t0', this)\">Copy</button>"))
+        #expect(html.contains("<button data-copy=\"t0\">Copy</button>") && !html.contains("onclick"))
+        let policy = page.headers["content-security-policy"] ?? ""
+        #expect(policy.contains("script-src 'sha256-") && !policy.contains("script-src 'unsafe-inline'"), "only the page's own script: \(policy)")
+        let script = try #require(html.range(of: "<script>").flatMap { open in html.range(of: "</script>").map { String(html[open.upperBound..<$0.lowerBound]) } })
+        #expect(policy.contains(NearbyPage.scriptHash) && NearbyPage.script == script)
         let (status, completion, _) = run.finish()
         #expect(status == 0 && completion["outcome"] as? String == "performed", "the page is the download when there is no file")
     }
@@ -185,7 +191,6 @@ struct Fetched {
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(html.contains("<a href=\"1\" download>a.txt</a>") && html.contains("<a href=\"2\" download>사진.png</a>"), "\(html)")
         #expect(html.contains("<a class=\"all\" href=\"all.zip\" download>Download all (zip,"))
-        #expect(run.process.isRunning, "reading the page downloads no file")
         let single = try Fetched.get(run.url + "2", in: fixtures.root)
         #expect(single.body == FixtureBytes.png && single.headers["content-type"] == "image/png")
         // That finished the share (the first complete download); a --keep run serves the zip too.
@@ -209,9 +214,50 @@ struct Fetched {
         try #require(listing.status == 0, "zipfile: \(listing.err)")
         let expected = try files.map { file in "\(file.lastPathComponent) \(SHA256.hex(try Data(contentsOf: file)))" }
         #expect(listing.out.split(separator: "\n").map(String.init) == expected)
-        #expect(kept.process.isRunning, "--keep serves on after a download")
+        #expect(try Fetched.get(kept.url + "1", in: fixtures.root).status == 200, "--keep serves on after a download")
         kept.stop()
         _ = kept.finish()
+    }
+
+    @Test func onlyWebMailAndPhoneAddressesAreLinksAndTheLinkEndsInASlash() throws {
+        let fixtures = try Fixtures()
+        let run = try NearbyRun(fixtures, ["--keep", "--url", "javascript:alert(document.domain)", "--url", "mailto:kim@example.com"])
+        defer { run.stop() }
+        let html = String(decoding: try Fetched.get(run.url, in: fixtures.root).body, as: UTF8.self)
+        #expect(html.contains("<pre>javascript:alert(document.domain)</pre>") && !html.contains("href=\"javascript:"), "\(html)")
+        #expect(html.contains("<a class=\"link\" href=\"mailto:kim@example.com\">"))
+        let bare = try Fetched.get(String(run.url.dropLast()), in: fixtures.root)
+        #expect(bare.status == 308 && bare.headers["location"] == "/" + (run.url.split(separator: "/").last.map(String.init) ?? "") + "/")
+        run.stop()
+        _ = run.finish()
+    }
+
+    @Test func aSignalWithoutATerminalStopsWormholeAndRemovesItsFolder() throws {
+        let fixtures = try Fixtures()
+        let bin = fixtures.root.appendingPathComponent("slow-bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let pidFile = fixtures.root.appendingPathComponent("wormhole.pid")
+        // A wormhole that gives a code and then waits for the other side, forever.
+        try Data("#!/bin/sh\necho $$ > \(pidFile.path)\necho 'Wormhole code is: 1-slow-code'\nexec sleep 600\n".utf8)
+            .write(to: bin.appendingPathComponent("wormhole"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("wormhole").path)
+        let temporary = fixtures.root.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let files = [try fixtures.file("a.txt", Data("a\n".utf8)), try fixtures.file("b.txt", Data("b\n".utf8))]
+        let run = try NearbyRun(fixtures, files.map(\.path), path: bin.path + ":/usr/bin:/bin", changes: ["TMPDIR": temporary.path])
+        defer { run.stop() }
+        _ = try run.line(containing: "Anywhere (magic-wormhole): 1-slow-code")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).count == 1, "the folder of links is there")
+        let pid = try #require(Int32(String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == 0)
+        run.process.terminate()
+        let (status, completion, _) = run.finish()
+        #expect(status == 1 && completion["outcome"] as? String == "cancelled", "\(completion)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the folder is removed")
+        // The sender got TERM with its process group; it is gone once reaped by init.
+        let deadline = Date().addingTimeInterval(10)
+        while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
+        #expect(kill(pid, 0) != 0, "wormhole ends with share")
     }
 
     @Test func nothingButTheSharedItemsIsReachable() throws {
@@ -239,7 +285,6 @@ struct Fetched {
         #expect(withBody.status == 400)
         let head = try Fetched.get(base + "/1", ["-I"], in: fixtures.root)
         #expect(head.status == 200 && head.headers["content-length"] == "7")
-        #expect(run.process.isRunning)
         run.stop()
         _ = run.finish()
     }
@@ -277,6 +322,8 @@ struct Fetched {
         let error = completion["error"] as? [String: Any]
         #expect(error?["code"] as? String == "timeout" && error?["message"] as? String == "nobody downloaded within 1 seconds")
 
+        let everywhere = try fixtures.share("--activity", "airDrop", "--bind", "0.0.0.0", "--json", file.path)
+        #expect(everywhere.status == 3 && everywhere.out.contains("listens on every address, which one link cannot name"), "\(everywhere.out)")
         let bad = try fixtures.share("--activity", "airDrop", "--bind", "no-such-interface0", "--json", file.path)
         #expect(bad.status == 3)
         #expect(bad.out.contains("\"code\":\"no-network\""), "\(bad.out)")

@@ -74,6 +74,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         let pageTitle = title ?? session.subject ?? "Shared with share"
         let content = NearbyContent(items: session.items, title: pageTitle)
         let (events, continuation) = AsyncStream<Step>.makeStream()
+        defer { continuation.finish() }
         let server: NearbyServer
         let port: UInt16
         do {
@@ -102,7 +103,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             Task { await display.cancellation(); continuation.yield(.cancel) },
             Task { [timeout = request.timeout] in
                 guard let timeout else { return }
-                try? await Task.sleep(for: .seconds(timeout))
+                guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
                 continuation.yield(.timeout)
             },
         ]
@@ -254,7 +255,8 @@ struct NearbyStatus {
         case .started(let id, let client, _, let name, let total):
             downloads.append(Download(id: id, client: client, name: name, total: total))
         case .progress(let id, let sent, _):
-            guard let index = downloads.firstIndex(where: { $0.id == id }) else { return }
+            // News that comes after the end (the watcher's last look) changes nothing.
+            guard let index = downloads.firstIndex(where: { $0.id == id }), downloads[index].state == .running else { return }
             downloads[index].sent = sent
         case .ended(let id, let client, let path, let complete):
             guard let index = downloads.firstIndex(where: { $0.id == id }) else { return }

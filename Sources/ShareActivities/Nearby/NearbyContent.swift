@@ -70,12 +70,14 @@ enum NearbyPage {
         for (index, text) in texts.enumerated() {
             body += """
                 <section><pre id="t\(index)">\(linked(text))</pre>\
-                <button onclick="copy('t\(index)', this)">Copy</button></section>
+                <button data-copy="t\(index)">Copy</button></section>
 
                 """
         }
         for link in links {
-            body += "<section><a class=\"link\" href=\"\(escaped(link))\">\(escaped(link))</a></section>\n"
+            // Only addresses a phone opens as such are links; anything else (javascript:, data:) is text.
+            body += isFollowable(link) ? "<section><a class=\"link\" href=\"\(escaped(link))\">\(escaped(link))</a></section>\n"
+                : "<section><pre>\(escaped(link))</pre></section>\n"
         }
         if !files.isEmpty {
             body += "<ul>\n"
@@ -99,20 +101,41 @@ enum NearbyPage {
             section{margin:0 0 1.2em}button{font:inherit;padding:.4em 1.2em}a{word-break:break-all}
             li{margin:.5em 0}.all{font-weight:bold}
             </style>
-            <script>
-            function copy(id, button) {
-              var text = document.getElementById(id).innerText;
+            <script>\(script)</script></head>
+            <body><h1>\(escaped(title))</h1>
+            \(body)</body></html>
+
+            """
+    }
+
+    /// The page's one script: each Copy button copies its text (through
+    /// the clipboard API on a secure page, else a selection).
+    static let script = """
+        document.addEventListener('DOMContentLoaded', function () {
+          document.querySelectorAll('button[data-copy]').forEach(function (button) {
+            button.addEventListener('click', function () {
+              var text = document.getElementById(button.dataset.copy).innerText;
               function done() { button.textContent = 'Copied'; }
               if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(text).then(done); return; }
               var area = document.createElement('textarea');
               area.value = text; document.body.appendChild(area); area.select();
               try { document.execCommand('copy'); done(); } finally { document.body.removeChild(area); }
-            }
-            </script></head>
-            <body><h1>\(escaped(title))</h1>
-            \(body)</body></html>
+            });
+          });
+        });
+        """
 
-            """
+    /// The script's hash for the page's Content-Security-Policy (`sha256-…`, base64).
+    static let scriptHash: String = {
+        let hex = Array(SHA256.hex(Array(script.utf8)).utf8)
+        let digest = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        return "sha256-" + Data(digest).base64EncodedString()
+    }()
+
+    /// Whether `link` is an address a phone follows (http, https, mailto, tel).
+    static func isFollowable(_ link: String) -> Bool {
+        let lowered = link.lowercased()
+        return ["http://", "https://", "mailto:", "tel:"].contains { lowered.hasPrefix($0) }
     }
 
     /// `text` safe in HTML text and attribute values.

@@ -48,6 +48,9 @@ final class NearbyServer: @unchecked Sendable {
         var nextID = 1
         /// Files being sent by the kernel (sendfile), whose progress the watcher reads from their sockets.
         var watched: [Int: Watched] = [:]
+        /// How far from its first byte each client has received each file
+        /// (parts sent whole, one after another: a resumed download).
+        var covered: [String: Int64] = [:]
     }
     /// A file being sent on `socket`: `base` bytes were acknowledged on it before (an earlier answer on the same connection).
     fileprivate struct Watched: @unchecked Sendable {
@@ -138,7 +141,11 @@ final class NearbyServer: @unchecked Sendable {
             if !NearbyServer.browserPaths.contains(path) { countWrongToken(client) }
             return send(connection, status: 404, text: "Not found.")
         }
-        let key = tokenEnd == rest.endIndex ? "" : String(rest[rest.index(after: tokenEnd)...])
+        // The link ends in a slash, so that the page's links to "1" and "all.zip" stay under the token.
+        guard tokenEnd != rest.endIndex else {
+            return send(connection, status: 308, text: "Moved.", headers: [("Location", "/" + token + "/")])
+        }
+        let key = String(rest[rest.index(after: tokenEnd)...])
         guard let resource = content.resources[key] else { return send(connection, status: 404, text: "Not found.") }
         switch resource {
         case .page(let bytes):
@@ -162,8 +169,11 @@ final class NearbyServer: @unchecked Sendable {
                                     isHead: method == "HEAD", total: nil, source: .zip(stream))
             request.pointee = Unmanaged.passRetained(download).toOpaque()
             download.begin()
+            let reader = Unmanaged.passRetained(download)
             let response = library.pointee.MHD_create_response_from_callback(share_mhd_size_unknown(), 1 << 16, Download.reader,
-                                                                                Unmanaged.passRetained(download).toOpaque(), Download.release)
+                                                                                reader.toOpaque(), Download.release)
+            // Without a response libmicrohttpd never calls the release: it is done here.
+            if response == nil { reader.release() }
             return queue(connection, response, status: 200, headers: [
                 ("Content-Type", "application/zip"), ("Content-Disposition", NearbyServer.disposition("share.zip")),
                 ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
@@ -175,15 +185,39 @@ final class NearbyServer: @unchecked Sendable {
     /// second, from what their clients acknowledged, while the server runs.
     private func watchProgress() {
         _ = BackgroundThread.start { [weak self] in
-            while let self, let watched = self.state.withLock({ $0.daemon == nil ? nil : Array($0.watched.values) }) {
-                for entry in watched {
-                    let acked = share_socket_bytes_acked(entry.socket)
-                    guard acked >= 0 else { continue }
-                    entry.download.acknowledged(acked - entry.base)
-                }
+            while self?.readProgress() == true {
                 var pause = timespec(tv_sec: 0, tv_nsec: 250_000_000)
                 nanosleep(&pause, nil)
             }
+        }
+    }
+
+    /// One look at the sockets of the files being sent; false once the
+    /// server has stopped. The sockets are read under the lock that their
+    /// downloads' ends take (libmicrohttpd closes a socket only after the
+    /// end of its request), so a socket read is never another's.
+    private func readProgress() -> Bool {
+        let news = state.withLock { state -> [(Download, Int64)]? in
+            guard state.daemon != nil else { return nil }
+            return state.watched.values.compactMap { entry in
+                let acked = share_socket_bytes_acked(entry.socket)
+                return acked >= 0 ? (entry.download, acked - entry.base) : nil
+            }
+        }
+        guard let news else { return false }
+        for (download, acked) in news { download.acknowledged(acked) }
+        return true
+    }
+
+    /// Whether `client` now has all of the file at `path`, after a part
+    /// from `start` of `length` bytes of its `total` was sent whole: parts
+    /// count from the first byte on, one joining the next.
+    fileprivate func cover(client: String, path: String, start: Int64, length: Int64, total: Int64) -> Bool {
+        state.withLock { state in
+            let key = client + "\u{0}" + path
+            let reached = state.covered[key] ?? 0
+            if start <= reached { state.covered[key] = max(reached, start + length) }
+            return (state.covered[key] ?? 0) >= total
         }
     }
 
@@ -229,8 +263,10 @@ final class NearbyServer: @unchecked Sendable {
                                     total: file.size, source: .bytes(bytes), start: start, length: length)
             request.pointee = Unmanaged.passRetained(download).toOpaque()
             download.begin()
+            let reader = Unmanaged.passRetained(download)
             response = library.pointee.MHD_create_response_from_callback(UInt64(length), 1 << 18, Download.reader,
-                                                                           Unmanaged.passRetained(download).toOpaque(), Download.release)
+                                                                           reader.toOpaque(), Download.release)
+            if response == nil { reader.release() }
         }
         var headers = [
             ("Content-Type", file.type), ("Content-Disposition", NearbyServer.disposition(file.name)),
@@ -243,7 +279,9 @@ final class NearbyServer: @unchecked Sendable {
     static let pageHeaders = [
         ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),
-        ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"),
+        // Only the page's own script runs (by its hash): no inline handler, no javascript: link.
+        ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; script-src '\(NearbyPage.scriptHash)'; "
+            + "base-uri 'none'; form-action 'none'"),
     ]
 
     private func send(_ connection: OpaquePointer, status: UInt32, text: String, headers: [(String, String)] = []) -> MHD_Result {
@@ -399,8 +437,9 @@ private final class Download: @unchecked Sendable {
         let whole: Bool = switch source {
         case .none: completed
         case .zip: completed && reachedEnd
-        case .kernel: completed && start + (length ?? 0) == (total ?? -1)
-        case .bytes: completed && start + sent == (total ?? -1)
+        case .kernel: completed && server.cover(client: client, path: path, start: start, length: length ?? 0, total: total ?? 0)
+        case .bytes: completed && start + sent == start + (length ?? 0)
+            && server.cover(client: client, path: path, start: start, length: length ?? 0, total: total ?? 0)
         }
         server.report(.ended(id: id, client: client, path: path, complete: whole))
     }

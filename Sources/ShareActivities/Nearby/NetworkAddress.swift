@@ -28,8 +28,11 @@ public struct NetworkAddress: Sendable, Equatable {
         let interfaces = Self.interfaces()
         if let bind = bind?.trimmingWhitespace(), !bind.isEmpty {
             if let literal = literal(bind) {
+                guard literal.address != "0.0.0.0" && literal.address != "::" else {
+                    throw Failure(description: "--bind \(bind) listens on every address, which one link cannot name: give an interface or one of its addresses")
+                }
                 let owner = interfaces.first { $0.address == literal.address }?.interface
-                guard owner != nil || literal.address == "0.0.0.0" || literal.address == "::" else {
+                guard owner != nil else {
                     throw Failure(description: "no interface of this machine has the address \(bind)")
                 }
                 return NetworkAddress(address: literal.address, interface: owner, isIPv6: literal.isIPv6)

@@ -101,7 +101,10 @@ final class Wormhole: Sendable {
             throw NearbyFailure(description: "cannot make a folder for wormhole: \(String(cString: strerror(errno)))")
         }
         let folder = String(cString: made) + "/shared"
-        guard mkdir(folder, 0o700) == 0 else { throw NearbyFailure(description: "cannot make a folder for wormhole") }
+        guard mkdir(folder, 0o700) == 0 else {
+            rmdir(made)
+            throw NearbyFailure(description: "cannot make a folder for wormhole")
+        }
         let names = ZipStream.uniqueNames(files.map(\.name) + (texts.isEmpty ? [] : ["shared text.txt"]))
         do {
             for (file, name) in zip(files, names) {

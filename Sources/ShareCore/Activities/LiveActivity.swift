@@ -58,7 +58,7 @@ public struct LiveStatus: Sendable, Equatable {
 /// progress through it as bytes go out.
 public final class LiveDisplay: Sendable {
     private let sink: @Sendable (LiveStatus) -> Void
-    private let state = Mutex<(cancelled: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Mutex<(cancelled: Bool, waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>((false, [:], 0))
 
     /// A display that hands each status to `sink` (the screen loop's poster,
     /// or lines on standard error without a terminal).
@@ -74,8 +74,8 @@ public final class LiveDisplay: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard !state.cancelled else { return [] }
             state.cancelled = true
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -83,15 +83,24 @@ public final class LiveDisplay: Sendable {
     /// Whether the person asked to stop.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-    /// Returns once the person asks to stop (at once if they have).
+    /// Returns once the person asks to stop (at once if they have), or
+    /// when the task waiting is cancelled.
     public func cancellation() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if state.cancelled { return true }
-                state.waiters.append(continuation)
-                return false
+        let key = state.withLock { state -> Int in
+            defer { state.next += 1 }
+            return state.next
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.cancelled || Task.isCancelled { return true }
+                    state.waiters[key] = continuation
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: key) }?.resume()
         }
     }
 }

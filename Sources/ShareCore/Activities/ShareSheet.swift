@@ -278,7 +278,21 @@ public final class ShareSheet {
     private func performLive(_ activity: any LiveActivity, items: [ShareItem], subject: String?,
                              presenter: (any LivePresenter)?) async -> ActivityResult {
         guard let presenter else {
-            let display = LiveDisplay(sink: liveStatusWithoutScreen ?? { _ in })
+            guard let sink = liveStatusWithoutScreen else {
+                return .failure(activity.activityType, ActivityError(code: ActivityError.Code.noTerminal,
+                    message: "\(activity.activityType.rawValue) shows its progress as it runs, and there is no screen for it"))
+            }
+            // Without a screen, Ctrl-C, TERM and HUP stop it the way Esc would, so that what it started ends with it.
+            let display = LiveDisplay(sink: sink)
+            let interruptsAtStart = Interrupts.watch()
+            defer { Interrupts.stopWatching() }
+            let watcher = Task {
+                while !Task.isCancelled && Interrupts.count.load(ordering: .relaxed) == interruptsAtStart {
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+                if !Task.isCancelled { display.cancel() }
+            }
+            defer { watcher.cancel() }
             return await perform(activity, items: items, subject: subject, form: nil) { session in
                 await activity.perform(session, display: display)
             }

@@ -284,6 +284,8 @@ public enum Subprocess {
         public let pid: pid_t
         /// The read end of its output.
         public let output: Int32
+        /// Whether it was waited for: its id may then be another process's, never to be signalled.
+        private let reaped = Mutex(false)
 
         fileprivate init(pid: pid_t, output: Int32) {
             self.pid = pid
@@ -311,11 +313,19 @@ public enum Subprocess {
                 }
             }
             if !pending.isEmpty { body(String(decoding: pending, as: UTF8.self)) }
+            // Ended but not yet reaped (WNOWAIT): its id stays its own until the flag is set.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+            reaped.withLock { $0 = true }
             return Subprocess.wait(for: pid)
         }
 
-        /// Stops it and what it started (TERM to its process group).
-        public func stop() { _ = kill(-pid, SIGTERM) }
+        /// Stops it and what it started (TERM to its process group), unless it has ended.
+        public func stop() {
+            reaped.withLock { reaped in
+                if !reaped { _ = kill(-pid, SIGTERM) }
+            }
+        }
     }
 
     /// Starts `executable` with `arguments`: standard input `/dev/null`,

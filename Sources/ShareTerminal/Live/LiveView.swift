@@ -41,7 +41,8 @@ public enum LiveView {
         // The news: the latest lines that fit under the offers, four at most.
         var news = state.status.lines.map { (text: $0.text, progress: $0.progress, isError: $0.isError) }
         if let note = state.note { news.append((text: note, progress: nil, isError: state.noteIsError)) }
-        if let misfit { news.insert((text: misfit, progress: nil, isError: false), at: 0) }
+        // What the code needs, last: the latest lines are the ones kept.
+        if let misfit { news.append((text: misfit, progress: nil, isError: false)) }
         let newsRows = max(1, min(4, help - (top + placement.height) - 1))
         var y = help - min(newsRows, news.count)
         for line in news.suffix(newsRows) where y < help {
