@@ -208,5 +208,17 @@ POST=(--config "$WORK/social.conf" --activity postToTwitter --subject "Mustaches
 shot post-form 100 30 'of 280' -- env -u BROWSER "$SHARE" "${POST[@]}"
 shot post-qr 100 40 'of 280' C-x 'No browser here' -- env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY -u SSH_CONNECTION "$SHARE" "${POST[@]}"
 
-# Nearby on this machine only (a stable interface name); the token is new each run.
-shot nearby 100 30 'Waiting for someone' -- "$SHARE" --activity airDrop --bind lo "Demo/Q4 Projections.pdf"
+# Nearby on this machine only (a stable interface name), with magic-wormhole's
+# own mailbox server and transit relay on 127.0.0.1 as the tests run them, so
+# that both offers show; the token and the code are new each run.
+mkfifo "$WORK/wormhole.in"
+"$PYTHON" "$ROOT/Tests/Support/wormhole_servers.py" <"$WORK/wormhole.in" >"$WORK/wormhole.ports" 2>/dev/null &
+WORMHOLE_SERVERS=$!
+exec 8>"$WORK/wormhole.in"
+for _ in $(seq 300); do grep -q TRANSIT "$WORK/wormhole.ports" 2>/dev/null && break; sleep 0.1; done
+printf '%s\n' "[nearby]" "wormhole-relay = ws://127.0.0.1:$(sed -n 's/^READY //p' "$WORK/wormhole.ports")/v1" \
+    "wormhole-transit = tcp:127.0.0.1:$(sed -n 's/^TRANSIT //p' "$WORK/wormhole.ports")" >"$WORK/nearby.conf"
+shot nearby 100 40 'Anywhere (magic-wormhole)' -- "$SHARE" --config "$WORK/nearby.conf" --activity airDrop --bind lo \
+    "Demo/Q4 Projections.pdf"
+exec 8>&-
+wait "$WORMHOLE_SERVERS" || true
