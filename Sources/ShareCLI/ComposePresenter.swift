@@ -220,6 +220,17 @@ final class ComposeProgram: ScreenProgram {
         return nil
     }
 
+    /// Puts a link on the clipboard; what to tell the person, and whether it is a problem.
+    static func copy(_ link: String, environment: [String: String]) -> (news: String, isError: Bool) {
+        do {
+            let throughTerminal = try CopyActivity.copy(link, environment: environment)
+            return (throughTerminal ? Localization.text("Sent the link to the terminal's clipboard (OSC 52)") : Localization.text("Copied the link"),
+                    false)
+        } catch {
+            return (Localization.text("Cannot copy the link: %@", ErrorText.sentence(error)), true)
+        }
+    }
+
     /// A message for the link screen; the result once the person is done.
     private func handleLink(_ message: LinkMessage) -> ActivityResult? {
         guard let result = handoff?.result, var state = handoff?.screen else { return nil }
@@ -228,14 +239,8 @@ final class ComposeProgram: ScreenProgram {
             case .done:
                 return result
             case .copy(let link):
-                do {
-                    let throughTerminal = try CopyActivity.copy(link, environment: services.environment)
-                    let news = throughTerminal ? Localization.text("Sent the link to the terminal's clipboard (OSC 52)")
-                        : Localization.text("Copied the link")
-                    _ = LinkUpdate.update(&state, .status(news, isError: false))
-                } catch {
-                    _ = LinkUpdate.update(&state, .status(Localization.text("Cannot copy the link: %@", ErrorText.sentence(error)), isError: true))
-                }
+                let (news, isError) = ComposeProgram.copy(link, environment: services.environment)
+                _ = LinkUpdate.update(&state, .status(news, isError: isError))
             }
         }
         handoff = (state, result)

@@ -56,15 +56,8 @@ final class LiveProgram: ScreenProgram {
                 case .stop:
                     display.cancel()
                 case .copy(let link):
-                    let note: LiveMessage
-                    do {
-                        let throughTerminal = try CopyActivity.copy(link, environment: environment)
-                        note = .note(throughTerminal ? Localization.text("Sent the link to the terminal's clipboard (OSC 52)")
-                                     : Localization.text("Copied the link"), isError: false)
-                    } catch {
-                        note = .note(Localization.text("Cannot copy the link: %@", ErrorText.sentence(error)), isError: true)
-                    }
-                    _ = LiveUpdate.update(&state, note)
+                    let (news, isError) = ComposeProgram.copy(link, environment: environment)
+                    _ = LiveUpdate.update(&state, .note(news, isError: isError))
                 }
             }
         case .message(.status(let status)):

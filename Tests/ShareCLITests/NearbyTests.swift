@@ -544,6 +544,8 @@ struct Fetched {
         defer { session.close() }
         let shown = try session.waitFor("Waiting for someone to open the link")
         let link = try Self.scan(shown.text, in: fixtures)
+        try session.send("c")
+        try session.waitFor("Sent the link to the terminal's clipboard (OSC 52)")
         try session.send("Escape")
         #expect(try session.waitForExit() == 1, "stderr: \(session.stderr)")
         let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
