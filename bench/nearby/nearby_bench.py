@@ -53,7 +53,18 @@ def make_file(path, mib):
             pass
 
 
-class Nginx:
+class Served:
+    """A peer serving the folder on self.port, ended by self.process."""
+
+    def url(self, name):
+        return "http://127.0.0.1:%d/%s" % (self.port, name)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
+class Nginx(Served):
     def __init__(self, work, folder):
         self.port = free_port()
         prefix = os.path.join(work, "nginx")
@@ -68,27 +79,13 @@ http { access_log off; sendfile on; tcp_nopush on; default_type application/octe
         self.process = subprocess.Popen(["nginx", "-p", prefix, "-c", conf], stdin=subprocess.DEVNULL)
         wait_port(self.port)
 
-    def url(self, name):
-        return "http://127.0.0.1:%d/%s" % (self.port, name)
 
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-
-class PythonServer:
+class PythonServer(Served):
     def __init__(self, folder):
         self.port = free_port()
         self.process = subprocess.Popen(["/usr/bin/python3", "-m", "http.server", "--bind", "127.0.0.1", str(self.port),
                                          "--directory", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_port(self.port)
-
-    def url(self, name):
-        return "http://127.0.0.1:%d/%s" % (self.port, name)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
 
 
 class Share:

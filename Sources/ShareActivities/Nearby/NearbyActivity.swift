@@ -40,10 +40,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     private let wormhole: String?
     private let wormholeSettings: Wormhole.Settings
     private let temporary: String
-    private var items: [ShareItem] = []
     private let title: String?
-    /// Where the server listens, found at perform (tests set the route table).
-    var routes: String?
 
     public init(context: ActivityContext) throws(ConfigurationError) {
         request = context.nearbyRequest
@@ -59,14 +56,10 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     public var activityImage: ActivityImage { .glyph("📡") }
     public var availability: Availability { .available }
 
-    public func prepare(with items: [ShareItem]) async throws {
-        self.items = items
-    }
-
     public func perform(_ session: ActivitySession, display: LiveDisplay) async {
         let address: NetworkAddress
         do {
-            address = try NetworkAddress.choose(bind: request.bind ?? configuredBind, routes: routes)
+            address = try NetworkAddress.choose(bind: request.bind ?? configuredBind)
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.noNetwork, message: error.description))
             return
@@ -86,7 +79,11 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         }
         defer { server.stop() }
         let url = "http://\(address.urlHost):\(port)/\(server.token)/"
-        var model = NearbyStatus(url: url, address: address, items: session.items, keep: request.keep, wormhole: wormhole != nil)
+        var model = NearbyStatus(url: url, address: address, items: session.items, wormhole: wormhole != nil)
+        // Done: the link, and who (or which wormhole code) took the share.
+        func performed(by client: String) {
+            session.finish(.performed, returnedItems: [.url(URL(string: url) ?? URL(fileURLWithPath: "/")), .text(client)])
+        }
         var sender: Wormhole?
         if let wormhole {
             do {
@@ -117,27 +114,21 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                     session.fail(ActivityError(code: ActivityError.Code.serveFailed, message: "Nearby stopped: \(why)"))
                     return
                 }
-                if let done = model.firstComplete, !request.keep {
-                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
-                    return
-                }
+                if let done = model.firstComplete, !request.keep { return performed(by: done) }
             case .wormhole(let event):
                 model.take(event)
                 display.show(model.status)
-                if let done = model.firstComplete, !request.keep {
-                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
-                    return
-                }
+                if let done = model.firstComplete, !request.keep { return performed(by: done) }
             case .cancel:
                 if let done = model.firstComplete {
-                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
+                    performed(by: done)
                 } else {
                     session.finish(.cancelled)
                 }
                 return
             case .timeout:
                 if let done = model.firstComplete {
-                    session.finish(.performed, returnedItems: [.url(URL(string: url)!), .text(done)])
+                    performed(by: done)
                 } else {
                     session.fail(ActivityError(code: ActivityError.Code.timeout,
                                                message: "nobody downloaded within \(request.timeout ?? 0) seconds"))
@@ -171,7 +162,6 @@ struct NearbyStatus {
 
     let url: String
     let address: NetworkAddress
-    let keep: Bool
     private let summary: String
     private(set) var downloads: [Download] = []
     private var wrongTokens = 0
@@ -182,12 +172,11 @@ struct NearbyStatus {
     /// The client of the first download that finished the share.
     private(set) var firstComplete: String?
 
-    init(url: String, address: NetworkAddress, items: [ShareItem], keep: Bool, wormhole: Bool) {
+    init(url: String, address: NetworkAddress, items: [ShareItem], wormhole: Bool) {
         wormholeNews = wormhole ? LiveStatus.Line(Localization.text("Asking magic-wormhole for a code…"))
             : LiveStatus.Line(Localization.text("magic-wormhole is not installed (the magic-wormhole package): no code for other networks"))
         self.url = url
         self.address = address
-        self.keep = keep
         let files = items.compactMap(\.fileItem)
         summary = items.count == 1 ? (files.first?.name ?? Localization.text("the text")) : Localization.plural("%@ item", "%@ items", count: items.count, String(items.count))
     }

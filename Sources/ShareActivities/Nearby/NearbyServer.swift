@@ -30,10 +30,6 @@ final class NearbyServer: @unchecked Sendable {
         case stopped(String)
     }
 
-    struct Failure: Error, Sendable, CustomStringConvertible {
-        var description: String
-    }
-
     /// Requests for a wrong token before the server gives up.
     static let wrongTokenLimit = 20
 
@@ -62,10 +58,10 @@ final class NearbyServer: @unchecked Sendable {
     /// libmicrohttpd's functions: loaded once, never changed (hence unchecked Sendable).
     private let library: UnsafePointer<share_mhd>
 
-    init(content: NearbyContent, token: String = NearbyServer.newToken(), events: @escaping @Sendable (Event) -> Void) throws(Failure) {
+    init(content: NearbyContent, token: String = NearbyServer.newToken(), events: @escaping @Sendable (Event) -> Void) throws(NearbyFailure) {
         var problem = [CChar](repeating: 0, count: 256)
         guard let library = share_mhd_load(&problem, problem.count) else {
-            throw Failure(description: "cannot load libmicrohttpd: " + String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw NearbyFailure(description: "cannot load libmicrohttpd: " + String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         self.library = library
         self.content = content
@@ -84,7 +80,7 @@ final class NearbyServer: @unchecked Sendable {
     }
 
     /// Listens on `address` (a free port); returns the port.
-    func start(on address: NetworkAddress) throws(Failure) -> UInt16 {
+    func start(on address: NetworkAddress) throws(NearbyFailure) -> UInt16 {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let daemon = address.withSocketAddress(port: 0) { socket in
             share_mhd_start(library, socket, 16, 60, { context, connection, url, method, _, _, _, request in
@@ -100,7 +96,7 @@ final class NearbyServer: @unchecked Sendable {
         }
         guard let daemon else {
             let reason = errno == EADDRINUSE ? "the address is in use" : String(cString: strerror(errno))
-            throw Failure(description: "cannot listen on \(address.address): \(reason)")
+            throw NearbyFailure(description: "cannot listen on \(address.address): \(reason)")
         }
         let handle = Int(bitPattern: daemon)
         state.withLock { $0.daemon = handle }
@@ -156,7 +152,6 @@ final class NearbyServer: @unchecked Sendable {
             let response = bytes.withUnsafeBytes {
                 library.pointee.MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), share_mhd_must_copy())
             }
-            download.sent = Int64(bytes.count)
             return queue(connection, response, status: 200, headers: NearbyServer.pageHeaders)
         case .file(let file):
             return serve(file, key: key, connection: connection, client: client, isHead: method == "HEAD", request: request)

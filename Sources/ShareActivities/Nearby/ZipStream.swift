@@ -14,10 +14,6 @@ import Glibc
 /// can seek in and only at close, while libarchive writes a stream (sizes
 /// in data descriptors, Zip64 past 4 GiB).
 final class ZipStream {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     private let library: UnsafePointer<share_archive>
     private var archive: OpaquePointer?
     private let files: [NearbyContent.File]
@@ -31,15 +27,15 @@ final class ZipStream {
     private var pendingStart = 0
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
-    init(files: [NearbyContent.File]) throws(Failure) {
+    init(files: [NearbyContent.File]) throws(NearbyFailure) {
         var problem = [CChar](repeating: 0, count: 256)
         guard let library = share_archive_load(&problem, problem.count) else {
-            throw Failure(description: "cannot load libarchive: " + String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw NearbyFailure(description: "cannot load libarchive: " + String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         self.library = library
         self.files = files
         names = ZipStream.uniqueNames(files.map(\.name))
-        guard let archive = library.pointee.archive_write_new() else { throw Failure(description: "libarchive has no memory") }
+        guard let archive = library.pointee.archive_write_new() else { throw NearbyFailure(description: "libarchive has no memory") }
         self.archive = archive
         _ = library.pointee.archive_write_set_format_zip(archive)
         // Names in UTF-8, flagged as such (bit 11), so unzip and Python read 사진.png, not cp437.
@@ -52,7 +48,7 @@ final class ZipStream {
             stream.pending.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
             return la_ssize_t(length)
         }, nil)
-        guard opened == ARCHIVE_OK else { throw Failure(description: errorText()) }
+        guard opened == ARCHIVE_OK else { throw NearbyFailure(description: errorText()) }
     }
 
     deinit {
@@ -61,7 +57,7 @@ final class ZipStream {
     }
 
     /// Fills `buffer` with the next bytes of the zip; 0 at its end.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(NearbyFailure) -> Int {
         while pending.count - pendingStart == 0 {
             if closed { return 0 }
             try produce()
@@ -79,8 +75,8 @@ final class ZipStream {
     }
 
     /// Has libarchive write the next piece: a header, a file's chunk, an entry's end, the central directory.
-    private func produce() throws(Failure) {
-        guard let archive else { throw Failure(description: "the zip is closed") }
+    private func produce() throws(NearbyFailure) {
+        guard let archive else { throw NearbyFailure(description: "the zip is closed") }
         if var file = current {
             if file.offset < file.size {
                 let wanted = Int(min(Int64(chunk.count), file.size - file.offset))
@@ -92,21 +88,21 @@ final class ZipStream {
                     got = chunk.withUnsafeMutableBytes { pread(file.descriptor, $0.baseAddress, wanted, off_t(file.offset)) }
                 }
                 guard got > 0 else {
-                    throw Failure(description: "\(names[next - 1]) could not be read (\(got < 0 ? String(cString: strerror(errno)) : "it got shorter"))")
+                    throw NearbyFailure(description: "\(names[next - 1]) could not be read (\(got < 0 ? String(cString: strerror(errno)) : "it got shorter"))")
                 }
                 let written = chunk.withUnsafeBytes { library.pointee.archive_write_data(archive, $0.baseAddress, got) }
-                guard written == got else { throw Failure(description: errorText()) }
+                guard written == got else { throw NearbyFailure(description: errorText()) }
                 file.offset += Int64(got)
                 current = file
                 return
             }
             if file.descriptor >= 0 { close(file.descriptor) }
             current = nil
-            guard library.pointee.archive_write_finish_entry(archive) == ARCHIVE_OK else { throw Failure(description: errorText()) }
+            guard library.pointee.archive_write_finish_entry(archive) == ARCHIVE_OK else { throw NearbyFailure(description: errorText()) }
             return
         }
         guard next < files.count else {
-            guard library.pointee.archive_write_close(archive) == ARCHIVE_OK else { throw Failure(description: errorText()) }
+            guard library.pointee.archive_write_close(archive) == ARCHIVE_OK else { throw NearbyFailure(description: errorText()) }
             closed = true
             return
         }
@@ -116,7 +112,7 @@ final class ZipStream {
         switch file.source {
         case .path(let path):
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw Failure(description: "\(file.name) could not be opened (\(String(cString: strerror(errno))))") }
+            guard descriptor >= 0 else { throw NearbyFailure(description: "\(file.name) could not be opened (\(String(cString: strerror(errno))))") }
         case .bytes(let data):
             bytes = data
         }
@@ -129,7 +125,7 @@ final class ZipStream {
         library.pointee.archive_entry_set_mtime(entry, time(nil), 0)
         next += 1
         current = (descriptor, bytes, 0, file.size)
-        guard library.pointee.archive_write_header(archive, entry) == ARCHIVE_OK else { throw Failure(description: errorText()) }
+        guard library.pointee.archive_write_header(archive, entry) == ARCHIVE_OK else { throw NearbyFailure(description: errorText()) }
     }
 
     private func errorText() -> String {
