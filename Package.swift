@@ -25,6 +25,8 @@ let package = Package(
         // libmicrohttpd and libarchive, loaded when Nearby serves (an HTTP server, a zip streamed).
         .target(name: "CMicrohttpd"),
         .target(name: "CArchive"),
+        // OpenSSL's libcrypto, loaded when a request is signed (OAuth 1.0a's HMAC-SHA1).
+        .target(name: "CCrypto"),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -34,7 +36,7 @@ let package = Package(
         .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.
         .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe",
-                                                       "CMicrohttpd", "CArchive"]),
+                                                       "CMicrohttpd", "CArchive", "CCrypto"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
         .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail", "CQrencode"]),
         // A terminal in memory for tests of screens: never linked into share.

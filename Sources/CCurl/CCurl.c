@@ -90,9 +90,15 @@ CURLcode share_curl_setopt_debug_function(CURL *handle, curl_debug_callback call
 CURLcode share_curl_setopt_write_function(CURL *handle, curl_write_callback callback) {
     return curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
+CURLcode share_curl_setopt_header_function(CURL *handle, curl_write_callback callback) {
+    return curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, callback);
+}
 CURLcode share_curl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback) {
     return curl.easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 CURLcode share_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl.easy_getinfo(handle, info, value);
+}
+CURLcode share_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl.easy_getinfo(handle, info, value);
 }

@@ -6,9 +6,9 @@ import Testing
 @Suite struct MessageUnitTests {
     @Test func aHeaderValueWithALineBreakIsRefusedEvenAsOneCharacter() {
         // "\r\n" is one Swift Character, equal to neither "\r" nor "\n": bytes are what count.
-        #expect(!HTTPSend.isOneLine("Bearer x\r\nX-Injected: 1"))
-        #expect(!HTTPSend.isOneLine("a\nb") && !HTTPSend.isOneLine("a\rb") && !HTTPSend.isOneLine("a\u{0}b"))
-        #expect(HTTPSend.isOneLine("Bearer eyJhbGciOi.x-y_z"))
+        #expect(!HTTPClient.isOneLine("Bearer x\r\nX-Injected: 1"))
+        #expect(!HTTPClient.isOneLine("a\nb") && !HTTPClient.isOneLine("a\rb") && !HTTPClient.isOneLine("a\u{0}b"))
+        #expect(HTTPClient.isOneLine("Bearer eyJhbGciOi.x-y_z"))
     }
 
     @Test func bareJIDs() {

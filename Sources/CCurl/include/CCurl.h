@@ -31,6 +31,8 @@ CURLcode share_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_sl
 CURLcode share_curl_setopt_read_function(CURL *handle, curl_read_callback callback);
 CURLcode share_curl_setopt_debug_function(CURL *handle, curl_debug_callback callback);
 CURLcode share_curl_setopt_write_function(CURL *handle, curl_write_callback callback);
+CURLcode share_curl_setopt_header_function(CURL *handle, curl_write_callback callback);
 CURLcode share_curl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);
 CURLcode share_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode share_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);
 #endif

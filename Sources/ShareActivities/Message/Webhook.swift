@@ -60,7 +60,7 @@ public struct Webhook: Sendable, Equatable {
     struct Request {
         var method: String
         var headers: [(String, String)]
-        var body: HTTPSend.Body
+        var body: HTTPClient.Body
     }
 
     /// Why this webhook cannot take `files`, if it cannot: known before anything is sent.
@@ -86,18 +86,18 @@ public struct Webhook: Sendable, Equatable {
         case .slack:
             let text = subject.map { "*\($0)*\n" + text } ?? text
             return [Request(method: "POST", headers: [("Content-Type", "application/json")],
-                            body: .bytes(Array(JSONValue.object([("text", .string(text))]).serialized.utf8)))]
+                            body: .bytes(Array(JSONValue.object([("text", .string(text))]).serialized.utf8), type: nil))]
         case .ntfy:
             // The title is a header: one line of ASCII or RFC 2047 is all ntfy reads.
             let title = (subject ?? "share").split(whereSeparator: \.isNewline).joined(separator: " ")
             var requests: [Request] = []
             if !text.isEmpty || files.isEmpty {
                 requests.append(Request(method: "POST", headers: [("Title", Webhook.headerValue(title)), ("Content-Type", "text/plain; charset=utf-8")],
-                                        body: .bytes(Array(text.utf8))))
+                                        body: .bytes(Array(text.utf8), type: nil)))
             }
             for file in files {
                 requests.append(Request(method: "PUT", headers: [("Title", Webhook.headerValue(title)), ("Filename", Webhook.headerValue(file.name))],
-                                        body: .file(path: file.path, size: file.size)))
+                                        body: .file(file.path, size: file.size)))
             }
             return requests
         case .json:
@@ -111,7 +111,7 @@ public struct Webhook: Sendable, Equatable {
             }
             let body = JSONValue.object([("subject", .optional(subject)), ("text", .string(text)),
                                          ("urls", .array(urls.map(JSONValue.string))), ("files", .array(attached))])
-            return [Request(method: "POST", headers: [("Content-Type", "application/json")], body: .bytes(Array(body.serialized.utf8)))]
+            return [Request(method: "POST", headers: [("Content-Type", "application/json")], body: .bytes(Array(body.serialized.utf8), type: nil))]
         }
     }
 
@@ -140,8 +140,8 @@ public struct Webhook: Sendable, Equatable {
         }
         for request in requests {
             do {
-                try HTTPSend(method: request.method, protocols: "http,https", caFile: caFile).send(request.body, to: address,
-                                                                                                 headers: request.headers)
+                try HTTPClient(protocols: "http,https", caFile: caFile)
+                    .perform(request.method, address, headers: request.headers, body: request.body).requireSuccess()
             } catch {
                 throw XMPPFailure(message: error.reason)
             }

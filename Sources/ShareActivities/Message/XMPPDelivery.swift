@@ -158,8 +158,8 @@ struct XMPPDelivery {
             id: id, timeout: timeout)
         let slot = try XMPPDelivery.slot(reply, for: file)
         do {
-            try HTTPSend(method: "PUT", caFile: account.caFile).send(.file(path: file.path, size: file.size), to: slot.put,
-                                                                     headers: [("Content-Type", file.contentType)] + slot.headers)
+            try HTTPClient(caFile: account.caFile).perform("PUT", slot.put, headers: slot.headers,
+                                                           body: .file(file.path, size: file.size, type: file.contentType)).requireSuccess()
         } catch {
             throw XMPPFailure(message: "uploading \(file.name) failed: \(error.reason)")
         }

@@ -1,0 +1,344 @@
+import CCurl
+import FoundationEssentials
+import ShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One HTTP request with libcurl, for the activities that talk to a web
+/// API (a social service's, a webhook, an upload slot): any method, a
+/// body streamed from memory and files in pieces (a multipart form whose
+/// file is read as it goes, so memory stays flat whatever its size), the
+/// answer's status, headers and first megabyte, progress as bytes go out,
+/// and a stop asked for from the progress callback.
+///
+/// Certificates are always checked (`caFile` trusts a private CA
+/// instead), redirects are not followed (the address is where the bytes
+/// go), and an answer of any status is returned: what a 401 or a 429
+/// means is the caller's to say. Only the connection failing throws.
+struct HTTPClient {
+    /// Why no answer came, in words for people.
+    struct Failure: Error, Sendable {
+        var reason: String
+        /// The progress callback asked to stop.
+        var cancelled = false
+    }
+
+    /// What is sent: pieces in order, and its type.
+    struct Body: Sendable {
+        enum Piece: Sendable {
+            case bytes([UInt8])
+            /// `length` bytes of the file at `path` from `offset`, read as they are sent.
+            case file(path: String, offset: Int, length: Int)
+
+            var count: Int {
+                switch self {
+                case .bytes(let bytes): bytes.count
+                case .file(_, _, let length): length
+                }
+            }
+        }
+
+        var pieces: [Piece]
+        /// The `Content-Type` header (`nil`: none sent).
+        var contentType: String?
+        /// How many bytes it is.
+        var count: Int { pieces.reduce(0) { $0 + $1.count } }
+
+        /// No body at all (a GET).
+        static let none = Body(pieces: [], contentType: nil)
+
+        static func bytes(_ bytes: [UInt8], type: String?) -> Body { Body(pieces: [.bytes(bytes)], contentType: type) }
+
+        /// The whole file at `path`, read as it is sent.
+        static func file(_ path: String, size: Int, type: String? = nil) -> Body {
+            Body(pieces: [.file(path: path, offset: 0, length: size)], contentType: type)
+        }
+
+        /// A JSON document.
+        static func json(_ value: JSONValue) -> Body { bytes(Array(value.serialized.utf8), type: "application/json") }
+
+        /// `application/x-www-form-urlencoded` fields, in order.
+        static func form(_ fields: [(String, String)]) -> Body {
+            bytes(Array(HTTPClient.formEncoded(fields).utf8), type: "application/x-www-form-urlencoded")
+        }
+
+        /// A part of a `multipart/form-data` body: a text field or a file.
+        struct Part: Sendable {
+            var name: String
+            var value: Piece
+            /// The file's name and type, for a file part.
+            var filename: String?
+            var type: String?
+
+            static func text(_ name: String, _ value: String) -> Part { Part(name: name, value: .bytes(Array(value.utf8))) }
+        }
+
+        /// A `multipart/form-data` body of `parts` (RFC 7578), its files read as they go.
+        static func multipart(_ parts: [Part]) -> Body {
+            var generator = SystemRandomNumberGenerator()
+            let boundary = "share-" + (0..<2).map { _ in String(generator.next() as UInt64, radix: 36) }.joined(separator: "-")
+            var pieces: [Piece] = []
+            for part in parts {
+                var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(part.name))\""
+                if let filename = part.filename { head += "; filename=\"\(quoted(filename))\"" }
+                head += "\r\n"
+                if let type = part.type { head += "Content-Type: \(type)\r\n" }
+                pieces.append(.bytes(Array((head + "\r\n").utf8)))
+                pieces.append(part.value)
+                pieces.append(.bytes(Array("\r\n".utf8)))
+            }
+            pieces.append(.bytes(Array("--\(boundary)--\r\n".utf8)))
+            return Body(pieces: pieces, contentType: "multipart/form-data; boundary=\(boundary)")
+        }
+
+        /// A name in a part's header: quotes and line breaks escaped as
+        /// browsers escape them (HTML's form-data encoding).
+        private static func quoted(_ text: String) -> String {
+            var out = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "%22"
+                case "\r": out += "%0D"
+                case "\n": out += "%0A"
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out
+        }
+    }
+
+    /// The server's answer.
+    struct Response: Sendable {
+        var status: Int
+        /// The headers, names as sent, in order.
+        var headers: [(name: String, value: String)]
+        /// The body's first ``HTTPClient/maximumAnswer`` bytes.
+        var body: [UInt8]
+
+        /// The last value of the header `name` (any case).
+        func header(_ name: String) -> String? {
+            headers.last { $0.name.lowercased() == name.lowercased() }?.value
+        }
+
+        var isSuccess: Bool { (200..<300).contains(status) }
+
+        /// The body as JSON of `type`, or `nil` when it is not.
+        func decoded<T: Decodable>(_ type: T.Type) -> T? {
+            try? JSONDecoder().decode(type, from: Data(body))
+        }
+
+        /// The response, when its status is 2xx; otherwise a failure saying
+        /// the status and the start of the server's answer. The address is
+        /// never repeated: a webhook's address is its secret.
+        @discardableResult
+        func requireSuccess() throws(Failure) -> Response {
+            guard isSuccess else { throw Failure(reason: "the server answered HTTP \(status)" + (excerpt.isEmpty ? "" : ": \(excerpt)")) }
+            return self
+        }
+
+        /// The start of the body as one line of text, for messages.
+        var excerpt: String {
+            let text = String(decoding: body.prefix(400), as: UTF8.self)
+            return String(text.split(whereSeparator: \.isNewline).joined(separator: " ").trimmingWhitespace().prefix(200))
+        }
+    }
+
+    /// `https` only, or `http,https` (a webhook on the local network).
+    var protocols = "https"
+    /// A PEM file of the certificates to trust instead of the system's (a private server).
+    var caFile: String?
+    /// How long the server may stay silent before the request is given up.
+    var stallSeconds = 60
+    var connectSeconds = 30
+    /// How much of an answer is kept.
+    var maximumAnswer = 1 << 20
+
+    /// Sends `method` to `url` with `headers` and `body`; `progress` hears
+    /// (bytes sent, bytes to send) as they go and returns false to stop.
+    func perform(_ method: String, _ url: String, headers: [(String, String)] = [], body: Body = .none,
+                 progress: ((Int, Int) -> Bool)? = nil) throws(Failure) -> Response {
+        let scheme = url.prefix { $0 != ":" }.lowercased()
+        guard protocols.split(separator: ",").contains(where: { $0 == scheme }) else {
+            throw Failure(reason: "the address is not an \(protocols.split(separator: ",").joined(separator: " or ")) address")
+        }
+        var loadError = [CChar](repeating: 0, count: 256)
+        guard share_curl_load(&loadError, loadError.count) == 0 else {
+            let reason = String(decoding: loadError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw Failure(reason: "cannot load libcurl (\(reason)); install it: apt install libcurl4")
+        }
+        guard let handle = share_curl_easy_init() else { throw Failure(reason: "libcurl could not start") }
+        defer { share_curl_easy_cleanup(handle) }
+        var list: UnsafeMutablePointer<curl_slist>?
+        var sent = headers
+        if let type = body.contentType { sent.append(("Content-Type", type)) }
+        // No header may break a line (bytes, not characters: "\r\n" is one Character): a value that would is left out.
+        for (name, value) in sent where HTTPClient.isOneLine(name) && HTTPClient.isOneLine(value) {
+            list = share_curl_slist_append(list, "\(name): \(value)")
+        }
+        // libcurl would send "Expect: 100-continue" and wait for it; these servers answer at once.
+        list = share_curl_slist_append(list, "Expect:")
+        defer { share_curl_slist_free_all(list) }
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let (code, exchange): (CURLcode, Exchange) = withoutActuallyEscaping(progress ?? { _, _ in true }) { progress in
+            let exchange = Exchange(pieces: body.pieces, limit: maximumAnswer, progress: progress)
+            let code = errorBuffer.withUnsafeMutableBufferPointer { errors in
+                share_curl_setopt_string(handle, CURLOPT_URL, url)
+                share_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
+                if method == "GET" && body.pieces.isEmpty {
+                    share_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+                } else {
+                    share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+                    share_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
+                    share_curl_setopt_long(handle, CURLOPT_INFILESIZE_LARGE, body.count)
+                }
+                share_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, list)
+                share_curl_setopt_string(handle, CURLOPT_USERAGENT, "share/1")
+                share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, connectSeconds)
+                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, stallSeconds)
+                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+                if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
+                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+                let context = Unmanaged.passUnretained(exchange).toOpaque()
+                share_curl_setopt_read_function(handle) { buffer, size, count, context in
+                    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+                    let got = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+                        .read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+                    return got < 0 ? Int(CURL_READFUNC_ABORT) : got
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_READDATA, context)
+                share_curl_setopt_write_function(handle) { data, size, count, context in
+                    guard let data, let context else { return size * count }
+                    Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+                        .keep(UnsafeRawBufferPointer(start: data, count: size * count))
+                    return size * count
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+                share_curl_setopt_header_function(handle) { data, size, count, context in
+                    guard let data, let context else { return size * count }
+                    Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+                        .header(UnsafeRawBufferPointer(start: data, count: size * count))
+                    return size * count
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+                share_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+                share_curl_setopt_xferinfo_function(handle) { context, _, _, total, now in
+                    guard let context else { return 0 }
+                    return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().progress?(Int(now), Int(total)) == false ? 1 : 0
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+                let code = withExtendedLifetime(exchange) { share_curl_easy_perform(handle) }
+                // The callback must not outlive this block, which the exchange does.
+                exchange.progress = nil
+                // The buffer lives only in this closure; the handle outlives it.
+                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+                return code
+            }
+            return (code, exchange)
+        }
+        guard code == CURLE_OK else {
+            if let failure = exchange.failure { throw Failure(reason: failure) }
+            let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
+            switch code {
+            case CURLE_ABORTED_BY_CALLBACK: throw Failure(reason: "stopped", cancelled: true)
+            case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+                throw Failure(reason: "certificate verification failed: \(detail) (set ca-file for a private server)")
+            case CURLE_OPERATION_TIMEDOUT: throw Failure(reason: "the server stopped answering (\(detail))")
+            default: throw Failure(reason: detail)
+            }
+        }
+        var status = 0
+        share_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        return Response(status: status, headers: exchange.headers, body: exchange.answer)
+    }
+
+    /// Whether a header's name or value holds no CR, LF or NUL byte.
+    static func isOneLine(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
+    }
+
+    /// Fields as `application/x-www-form-urlencoded` (RFC 3986's unreserved bytes kept, the rest %XX).
+    static func formEncoded(_ fields: [(String, String)]) -> String {
+        fields.map { ShareLink.encoded($0.0) + "=" + ShareLink.encoded($0.1) }.joined(separator: "&")
+    }
+
+    /// One request's bytes both ways: the body read piece by piece (a
+    /// file opened when its turn comes), the answer's start and headers.
+    private final class Exchange {
+        let pieces: [Body.Piece]
+        let limit: Int
+        var progress: ((Int, Int) -> Bool)?
+        var index = 0
+        /// How far into the current piece.
+        var offset = 0
+        var descriptor: Int32 = -1
+        var answer: [UInt8] = []
+        var headers: [(name: String, value: String)] = []
+        /// Why the body could not be read, when it could not.
+        var failure: String?
+
+        init(pieces: [Body.Piece], limit: Int, progress: @escaping (Int, Int) -> Bool) {
+            self.pieces = pieces
+            self.limit = limit
+            self.progress = progress
+        }
+
+        deinit { if descriptor >= 0 { close(descriptor) } }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            while index < pieces.count {
+                switch pieces[index] {
+                case .bytes(let bytes):
+                    let count = min(buffer.count, bytes.count - offset)
+                    if count > 0 {
+                        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + count])) }
+                        offset += count
+                        return count
+                    }
+                case .file(let path, let start, let length):
+                    if descriptor < 0 {
+                        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+                        guard descriptor >= 0 else {
+                            failure = "cannot read \(path): \(String(cString: strerror(errno)))"
+                            return -1
+                        }
+                    }
+                    let wanted = min(buffer.count, length - offset)
+                    if wanted > 0 {
+                        let got = pread(descriptor, buffer.baseAddress, wanted, off_t(start + offset))
+                        guard got > 0 else {
+                            failure = got < 0 ? "cannot read \(path): \(String(cString: strerror(errno)))" : "\(path) became shorter while it was sent"
+                            return -1
+                        }
+                        offset += got
+                        return got
+                    }
+                    close(descriptor)
+                    descriptor = -1
+                }
+                index += 1
+                offset = 0
+            }
+            return 0
+        }
+
+        /// Keeps the first `limit` bytes of the answer.
+        func keep(_ data: UnsafeRawBufferPointer) {
+            if answer.count < limit { answer += data.prefix(limit - answer.count) }
+        }
+
+        /// One header line; a status line starts the headers afresh (a 100 Continue came first).
+        func header(_ data: UnsafeRawBufferPointer) {
+            let line = String(decoding: data, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
+            if line.hasPrefix("HTTP/") {
+                headers = []
+            } else if let colon = line.firstIndex(of: ":") {
+                headers.append((String(line[..<colon]).trimmingWhitespace(), String(line[line.index(after: colon)...]).trimmingWhitespace()))
+            }
+        }
+    }
+}
