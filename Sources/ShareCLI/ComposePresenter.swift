@@ -79,6 +79,8 @@ final class ComposeProgram: ScreenProgram {
         case addressesLoaded
         /// `query-command` answered for this token.
         case queried(token: String, [AddressBook.Entry])
+        /// The running submission shows how far it is.
+        case progress(LiveStatus)
     }
 
     /// How long after the first unsaved change the autosave runs, in milliseconds.
@@ -104,6 +106,8 @@ final class ComposeProgram: ScreenProgram {
     /// whether a query is running.
     private var queryAnswer: (token: String, entries: [AddressBook.Entry])?
     private var queryRunning = false
+    /// Where the running submission shows its progress and hears Esc.
+    private var running: LiveDisplay?
 
     init(form: ActivityForm, activity: any Activity, submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission,
          services: ComposeServices, size: (width: Int, height: Int), colors: Bool) {
@@ -178,7 +182,11 @@ final class ComposeProgram: ScreenProgram {
             } else {
                 return perform(showCompletions(for: token), in: loop)
             }
+        case .message(.progress(let status)):
+            guard running != nil, let line = status.lines.last else { return nil }
+            _ = FormUpdate.update(&screen, .progress(line.text + (line.progress.map { " \(Int(($0 * 100).rounded(.down))) %" } ?? "")))
         case .message(.answered(let answer)):
+            running = nil
             let effects = FormUpdate.update(&screen, .busy(nil))
             switch answer {
             case .finished(let result):
@@ -314,9 +322,13 @@ final class ComposeProgram: ScreenProgram {
                     continue
                 }
                 apply(.busy(action))
-                let submit = self.submit
-                let submitted = SubmittedForm(action: action.id, values: values)
+                let submit = self.submit, poster = loop.poster
+                let display = LiveDisplay { poster.post(.progress($0)) }
+                running = display
+                let submitted = SubmittedForm(action: action.id, values: values, display: display)
                 loop.start { .answered(await submit(submitted)) }
+            case .stop:
+                running?.cancel()
             case .discard:
                 finishAutosave()
                 if let autosaving {

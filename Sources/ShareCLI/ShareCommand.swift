@@ -300,7 +300,8 @@ public enum ShareCommand {
         let titleWidth = titles.map { DisplayWidth.of($0) }.max() ?? 0
         for (evaluation, title) in zip(evaluations, titles) {
             let activity = evaluation.activity
-            let status = evaluation.reason.map { "\($0.rawValue): \(evaluation.detail ?? "")" } ?? "eligible"
+            let how = (activity as? any ActivityExplaining)?.explanation
+            let status = evaluation.reason.map { "\($0.rawValue): \(evaluation.detail ?? "")" } ?? "eligible" + (how.map { " (\($0))" } ?? "")
             text += "  " + pad(activity.activityType.rawValue, typeWidth) + "  " + pad(title, titleWidth) + "  "
                 + pad(sheet.category(of: activity).rawValue, 6) + "  " + status + "\n"
         }
@@ -567,7 +568,7 @@ public enum ShareCommand {
             ("category", .string(sheet.category(of: activity).rawValue)),
             ("eligible", .bool(evaluation.isEligible)),
             ("reason", .optional(evaluation.reason?.rawValue)),
-            ("detail", .optional(evaluation.detail)),
+            ("detail", .optional(evaluation.detail ?? (evaluation.isEligible ? (activity as? any ActivityExplaining)?.explanation : nil))),
         ])
     }
 

@@ -126,8 +126,9 @@ enum SystemActivity {
         case "print": "no printer: the CUPS scheduler is not running ("
         case "message": messageDetail
         case "postToTencentWeibo": "Tencent Weibo closed in September 2020; there is nothing left to post to"
-        case "postToFlickr": "needs an API token: Flickr has no share link, and direct posting is not built yet"
-        case "postToVimeo": "needs an API token: Vimeo has no share link, and direct posting is not built yet"
+        // No share link: only an account posts to them, and none is enabled here.
+        case "postToFlickr": "not enabled: add flickr to enabled in the [social] section of the config file"
+        case "postToVimeo": "not enabled: add vimeo to enabled in the [social] section of the config file"
         default:
             if let service = linkServices[type] { "not enabled: add \(service.name) to enabled in the [social] section of the config file" }
             else { "not built yet" }

@@ -223,8 +223,9 @@ import Testing
         for type in ["postToTwitter", "postToFacebook", "postToWeibo", "postToMastodon", "postToBluesky"] {
             #expect(reasons[type] == "eligible", "\(type): \(reasons[type] ?? "-")")
         }
-        for (type, name) in [("postToFlickr", "Flickr"), ("postToVimeo", "Vimeo")] {
-            #expect(reasons[type] == "unavailable: needs an API token: \(name) has no share link, and direct posting is not built yet")
+        for (type, name, section) in [("postToFlickr", "Flickr", "flickr"), ("postToVimeo", "Vimeo", "vimeo")] {
+            #expect(reasons[type] == "unavailable: \(name) has no share link: posting needs your account in a [social.\(section)] section"
+                + " (README: Social posts)")
         }
     }
 
@@ -232,12 +233,14 @@ import Testing
         let fixtures = try Fixtures()
         let image = try fixtures.file("photo.png", FixtureBytes.png)
         let reasons = try reasons(fixtures, [image.path])
-        for (type, name) in [("postToTwitter", "X"), ("postToWeibo", "Weibo"), ("postToMastodon", "Mastodon"), ("postToBluesky", "Bluesky")] {
-            #expect(reasons[type] == "unsupported-items: a local image cannot go through \(name)'s share link; posting images needs the service's API"
-                + " (direct posting, not built yet)", "\(type)")
+        for (type, name, section) in [("postToMastodon", "Mastodon", "mastodon"), ("postToBluesky", "Bluesky", "bluesky")] {
+            #expect(reasons[type] == "unsupported-items: a local image cannot go through \(name)'s share link; posting images needs your account"
+                + " in a [social.\(section)] section", "\(type)")
         }
-        #expect(reasons["postToFacebook"] == "unsupported-items: a local image cannot go through Facebook's share link; posting images needs"
-            + " the service's API (direct posting, not built yet)")
+        for (type, name) in [("postToFacebook", "Facebook"), ("postToWeibo", "Weibo")] {
+            #expect(reasons[type] == "unsupported-items: a local image cannot go through \(name)'s share link; \(name) takes posts from share"
+                + " only through its link", "\(type)")
+        }
         #expect(reasons["postToTencentWeibo"]?.hasPrefix("unavailable: Tencent Weibo closed") == true)
     }
 

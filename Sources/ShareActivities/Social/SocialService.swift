@@ -22,14 +22,23 @@ public enum SocialService: String, CaseIterable, Sendable {
     /// The service's name in messages (X for the type the seed calls Twitter).
     public var name: String { self == .twitter ? "X" : SupportTable.row(type).title }
 
-    /// Why the service can never take a post through a link, whatever the config says.
+    /// Why the service can never take a post, whatever the config says.
     var permanentlyUnavailable: String? {
-        switch self {
-        case .tencentweibo: "Tencent Weibo closed in September 2020; there is nothing left to post to"
-        case .flickr, .vimeo: "needs an API token: \(name) has no share link, and direct posting is not built yet"
-        default: nil
-        }
+        self == .tencentweibo ? "Tencent Weibo closed in September 2020; there is nothing left to post to" : nil
     }
+
+    /// The services share posts to directly through their APIs with an
+    /// account of `[social.SERVICE]`.
+    public static let direct: [SocialService] = [.mastodon, .bluesky]
+
+    /// How a local image could still be posted, for messages.
+    var directHint: String {
+        SocialService.direct.contains(self) ? "posting images needs your account in a [social.\(rawValue)] section"
+            : "\(name) takes posts from share only through its link"
+    }
+
+    /// Whether the service has a share link (Flickr and Vimeo have none: only their APIs).
+    var hasShareLink: Bool { self != .flickr && self != .vimeo && self != .tencentweibo }
 
     /// How the link carries the shared URLs.
     enum LinkCarrying {
@@ -98,19 +107,30 @@ public enum SocialService: String, CaseIterable, Sendable {
     }
 }
 
-/// The `[social]` section: the services enabled, and the Mastodon server.
+/// The `[social]` section: the services enabled, and the Mastodon server;
+/// and the accounts of the `[social.SERVICE]` sections.
 public struct SocialSettings: Sendable, Equatable {
     /// The services `enabled` names.
     public var enabled: Set<SocialService> = []
-    /// `mastodon = HOST`: the server whose share page Mastodon opens.
+    /// `mastodon = HOST`: the server whose share page Mastodon opens, and
+    /// whose API a Mastodon account posts to.
     public var mastodonInstance: String?
+    /// The accounts that post directly, by service.
+    public var accounts: [SocialService: SocialAccount] = [:]
 
     /// The keys the social activities read.
-    public static let configKeys = [ConfigKeys(section: "social", keys: ["enabled", "mastodon"])]
+    public static let configKeys = [ConfigKeys(section: "social", keys: ["enabled", "mastodon"]),
+                                    ConfigKeys(section: "social.*", keys: SocialAccount.keys)]
 
-    /// The settings in `section`; an unknown service or an unusable server is an error naming file and line.
-    public static func read(_ section: ConfigSection) throws(ConfigurationError) -> SocialSettings {
+    /// The settings in `section` and the account `subsections`; an unknown
+    /// service or an unusable value is an error naming file and line.
+    public static func read(_ section: ConfigSection, accounts subsections: [ConfigSection] = [],
+                            environment: [String: String] = [:]) throws(ConfigurationError) -> SocialSettings {
         var settings = SocialSettings()
+        for subsection in subsections {
+            let account = try SocialAccount.read(subsection, environment: environment)
+            settings.accounts[account.service] = account
+        }
         if let entry = section.entry("enabled") {
             for word in entry.value.split(separator: ",").map({ $0.trimmingWhitespace().lowercased() }) where !word.isEmpty {
                 guard let service = SocialService(rawValue: word) else {

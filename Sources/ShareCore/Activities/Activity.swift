@@ -101,6 +101,23 @@ public protocol SubjectReceiving: Activity {
     var offeredSubject: String? { get set }
 }
 
+/// An activity whose form starts from the item sources' link metadata
+/// (a picture's alt text from its source's title).
+@MainActor
+public protocol MetadataReceiving: Activity {
+    /// The item sources' metadata; the share sheet sets it before ``Activity/makeForm()``.
+    var offeredMetadata: [LinkMetadata] { get set }
+}
+
+/// An activity that can say how it will do its work when picked
+/// (Mastodon: through its API with the account, or through its share
+/// link), for `--explain`.
+@MainActor
+public protocol ActivityExplaining: Activity {
+    /// How it will do its work, in a few words.
+    var explanation: String { get }
+}
+
 /// A tile's icon.
 public enum ActivityImage: Sendable, Equatable {
     /// One glyph, such as `✉`.

@@ -76,6 +76,15 @@ extension ActivityError {
         /// Nearby: the server could not start, or stopped (too many requests for a wrong link).
         public static let serveFailed = "serve-failed"
 
+        // MARK: - Social posts
+
+        /// A service refused the account's credentials (HTTP 401 or 403).
+        public static let unauthorized = "unauthorized"
+        /// A service's rate limit is reached (HTTP 429); the message says when to try again.
+        public static let rateLimited = "rate-limited"
+        /// A service refused a picture or video (its type, size or content).
+        public static let mediaRejected = "media-rejected"
+
         // MARK: - Plugins
 
         /// The plugin's program could not start or exited with another status than 0.
@@ -96,7 +105,8 @@ extension ActivityError {
             failed, notEligible, itemFailed, noItems, prepareFailed, noTerminal, terminalClosed, noForm, noFinish,
             invalidInput, saved, queued, ioError, sendFailed, temporaryFailure, configuration, noClipboard,
             copyFailed, readingList, alreadyListed, saveFailed, downloadFailed, notAnImage,
-            noSuchContact, contactChanged, contactFailed, printFailed, printerStopped, unavailable, noNetwork, serveFailed, pluginFailed, timeout, cancelled, retry,
+            noSuchContact, contactChanged, contactFailed, printFailed, printerStopped, unavailable, noNetwork, serveFailed,
+            unauthorized, rateLimited, mediaRejected, pluginFailed, timeout, cancelled, retry,
         ]
     }
 }

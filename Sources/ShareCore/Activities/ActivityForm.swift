@@ -48,13 +48,17 @@ public struct FormAction: Sendable, Equatable {
     public var progress: String
     /// The key it is offered on.
     public var role: Role
+    /// Whether Esc while it runs asks the activity to stop (an upload
+    /// that watches ``ActivitySession/display``); otherwise keys wait.
+    public var stoppable: Bool
 
     /// Creates an action.
-    public init(id: String, label: String, progress: String, role: Role = .primary) {
+    public init(id: String, label: String, progress: String, role: Role = .primary, stoppable: Bool = false) {
         self.id = id
         self.label = label
         self.progress = progress
         self.role = role
+        self.stoppable = stoppable
     }
 
     /// The action of a form that declares none: `Done`.
@@ -67,11 +71,19 @@ public struct SubmittedForm: Sendable, Equatable {
     public var action: String
     /// The values, by field id.
     public var values: [String: String]
+    /// Where the activity shows its progress while it performs, and hears
+    /// that the person wants it to stop (the form's Esc); not compared.
+    public var display: LiveDisplay?
 
     /// Creates a submission.
-    public init(action: String, values: [String: String]) {
+    public init(action: String, values: [String: String], display: LiveDisplay? = nil) {
         self.action = action
         self.values = values
+        self.display = display
+    }
+
+    public static func == (lhs: SubmittedForm, rhs: SubmittedForm) -> Bool {
+        lhs.action == rhs.action && lhs.values == rhs.values
     }
 }
 

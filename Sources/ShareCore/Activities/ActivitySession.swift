@@ -19,6 +19,10 @@ public final class ActivitySession {
     public let formAction: String?
     /// The link metadata of the shared items (title, URL), from their item sources.
     public let linkMetadata: [LinkMetadata]
+    /// Where the activity shows its progress as it performs (an upload's
+    /// bytes), and hears that the person asked it to stop; one that shows
+    /// nothing when the front end gave none.
+    public let display: LiveDisplay
 
     /// The outcome, once reported.
     public private(set) var result: ActivityResult?
@@ -34,6 +38,7 @@ public final class ActivitySession {
         formValues = form?.values ?? [:]
         formAction = form?.action
         self.linkMetadata = linkMetadata
+        display = form?.display ?? LiveDisplay { _ in }
     }
 
     /// Whether an outcome was reported.

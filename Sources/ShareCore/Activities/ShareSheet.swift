@@ -229,6 +229,7 @@ public final class ShareSheet {
         }
         let subject = subject(for: type)
         if let receiving = activity as? any SubjectReceiving { receiving.offeredSubject = subject }
+        if let receiving = activity as? any MetadataReceiving { receiving.offeredMetadata = activityItems.compactMap(\.linkMetadata) }
         if let live = activity as? any LiveActivity {
             return await performLive(live, items: items, subject: subject, presenter: presenter as? any LivePresenter)
         }

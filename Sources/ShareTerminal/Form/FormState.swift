@@ -110,6 +110,8 @@ public struct FormState: Sendable, Equatable {
     public var running: FormAction?
     /// Whether an action is running.
     public var isBusy: Bool { running != nil }
+    /// What the running action says it is doing, in place of its ``FormAction/progress``.
+    public var runningNews: String?
     /// Keys typed while busy, in order: they take effect when the submission is answered.
     public var typedWhileBusy: [InputEvent] = []
     /// How far the spinner has turned.

@@ -24,6 +24,8 @@ public enum FormMessage: Sendable, Equatable {
     case busy(FormAction?)
     /// A submission is still running: the spinner turns.
     case tick
+    /// What the running submission is doing now (`Uploading photo.jpg 40 %`).
+    case progress(String)
     /// The values were saved (autosave or Save): nothing is unsaved any more.
     case saved
 }
@@ -47,6 +49,8 @@ public enum FormEffect: Sendable, Equatable {
     case attach(String)
     /// Edit this field's text in `$EDITOR`.
     case openEditor(field: String, text: String)
+    /// Ask the running submission to stop (Esc while a stoppable action runs).
+    case stop
 }
 
 /// The form screen's update: pure, like the picker's.
@@ -103,21 +107,28 @@ public enum FormUpdate {
         case .confirm(let action, let warnings):
             state.dialog = .confirmAction(action, warnings)
         case .busy(let action):
-            let ended = state.running
+            let ended = state.running, news = state.runningNews
             state.running = action
+            state.runningNews = nil
             if let action {
                 state.spinner = 0
                 setStatus(&state, action.progress, error: false)
                 return []
             }
-            if let ended, state.status?.hasPrefix(ended.progress) == true { state.status = nil }
+            if let ended, let status = state.status, status.hasPrefix(ended.progress) || news.map(status.hasPrefix) == true {
+                state.status = nil
+            }
             let typed = state.typedWhileBusy
             state.typedWhileBusy = []
             return typed.flatMap { input(&state, $0) }
         case .tick:
             guard let running = state.running else { return [] }
             state.spinner += 1
-            setStatus(&state, running.progress + " " + Spinner.frame(state.spinner), error: false)
+            setStatus(&state, (state.runningNews ?? running.progress) + " " + Spinner.frame(state.spinner), error: false)
+        case .progress(let news):
+            guard state.running != nil else { return [] }
+            state.runningNews = news
+            setStatus(&state, news + " " + Spinner.frame(state.spinner), error: false)
         case .saved: state.changed = false
         }
         return []
@@ -131,7 +142,12 @@ public enum FormUpdate {
             state.height = height
             return []
         }
-        if state.isBusy {
+        if let running = state.running {
+            if running.stoppable && (event == .escape || event == state.keys.cancel) {
+                state.runningNews = Localization.text("Stopping…")
+                setStatus(&state, Localization.text("Stopping…"), error: false)
+                return [.stop]
+            }
             // Keys wait their turn: they take effect once the submission is answered.
             state.typedWhileBusy.append(event)
             return []

@@ -1,0 +1,150 @@
+import FoundationEssentials
+import ShareCore
+
+/// A picture or video to post: its bytes (a file read as it is sent, or
+/// bytes in memory), its name and type, and the words that describe it.
+struct SocialMedia: Sendable {
+    var name: String
+    var type: String
+    var size: Int
+    var piece: HTTPClient.Body.Piece
+    /// The alt text (a picture's description for those who cannot see it).
+    var alt: String?
+
+    init(_ file: FileItem, alt: String? = nil) {
+        name = file.name
+        type = file.contentType
+        size = Int(file.size)
+        switch file.storage {
+        case .path(let url): piece = .file(path: url.path, offset: 0, length: Int(file.size))
+        case .data(let data): piece = .bytes(Array(data))
+        }
+        self.alt = alt
+    }
+
+    var isVideo: Bool { type.lowercased().hasPrefix("video/") }
+}
+
+/// The requests of one direct post, made on a thread of their own: each
+/// shows what it does on the display, stops when the person asks (Esc),
+/// and turns the service's refusals into words that say what to do.
+struct SocialAPI: Sendable {
+    let account: SocialAccount
+    let display: LiveDisplay
+    /// How long the server may stay silent.
+    var stallSeconds = 60
+
+    var service: SocialService { account.service }
+    var client: HTTPClient { HTTPClient(caFile: account.caFile, stallSeconds: stallSeconds) }
+
+    /// Shows `text` (and how far along, 0…1) as the post's progress.
+    func show(_ text: String, progress: Double? = nil) {
+        display.show(LiveStatus(title: Localization.text("Post to %@", service.name), instruction: "", lines: [LiveStatus.Line(text, progress: progress)]))
+    }
+
+    /// Throws ``SocialFailure/stopped`` once the person asked to stop.
+    func checkStopped() throws(SocialFailure) {
+        if display.isCancelled { throw .stopped }
+    }
+
+    /// Sends one request and returns its 2xx answer. `media` names the
+    /// picture or video being sent, whose refusal is `media-rejected`;
+    /// `uploading` shows the bytes going out as progress.
+    func call(_ method: String, _ url: String, headers: [(String, String)] = [], body: HTTPClient.Body = .none,
+              media: String? = nil, uploading: String? = nil) throws(SocialFailure) -> HTTPClient.Response {
+        try checkStopped()
+        let display = display
+        let response: HTTPClient.Response
+        do {
+            response = try client.perform(method, url, headers: headers, body: body) { sent, total in
+                if let uploading, total > 0 { show(uploading, progress: Double(sent) / Double(total)) }
+                return !display.isCancelled
+            }
+        } catch {
+            if error.cancelled { throw .stopped }
+            throw SocialFailure("\(service.name) cannot be reached: \(error.reason)", code: ActivityError.Code.sendFailed)
+        }
+        try check(response, media: media)
+        return response
+    }
+
+    /// Throws the failure a non-2xx answer means.
+    func check(_ response: HTTPClient.Response, media: String? = nil) throws(SocialFailure) {
+        guard !response.isSuccess else { return }
+        let said = SocialAPI.serverMessage(response)
+        let detail = "HTTP \(response.status)" + (said.isEmpty ? "" : ": \(said)")
+        switch response.status {
+        case 401, 403:
+            throw SocialFailure("\(service.name) refused the credentials (\(detail)); check \(credentialKeys) in [social.\(service.rawValue)]",
+                                code: ActivityError.Code.unauthorized)
+        case 429:
+            let wait = SocialAPI.retryDelay(response).map { " try again in " + SocialAPI.duration($0) } ?? " try again later"
+            throw SocialFailure("\(service.name) limits how often you post (\(detail)):" + wait, code: ActivityError.Code.rateLimited)
+        case 400..<500 where media != nil:
+            throw SocialFailure("\(service.name) rejected \(media ?? "") (\(detail))", code: ActivityError.Code.mediaRejected)
+        default:
+            throw SocialFailure("\(service.name) did not take the post (\(detail))")
+        }
+    }
+
+    /// The config keys that hold the account's secrets, for messages.
+    var credentialKeys: String {
+        switch account.credentials {
+        case .token: "token-command"
+        case .appPassword: "handle and token-command"
+        case .oauth1: "consumer-key, consumer-secret-command, token and token-secret-command"
+        }
+    }
+
+    /// What the server said about an error: the message field of its JSON
+    /// (`error`, `message`, `detail`, `errors[0].message`), Flickr's
+    /// `msg="…"`, or the start of the body.
+    static func serverMessage(_ response: HTTPClient.Response) -> String {
+        struct Said: Decodable {
+            struct Item: Decodable { var message: String? }
+            var error: String?
+            var message: String?
+            var detail: String?
+            var error_description: String?
+            var errors: [Item]?
+        }
+        if let said = response.decoded(Said.self),
+           let text = said.message ?? said.detail ?? said.error_description ?? said.errors?.first?.message ?? said.error {
+            return String(text.prefix(200))
+        }
+        let text = String(decoding: response.body.prefix(2000), as: UTF8.self)
+        if let start = text.firstRange(of: "msg=\"") {
+            return String(text[start.upperBound...].prefix { $0 != "\"" }.prefix(200))
+        }
+        return response.excerpt
+    }
+
+    /// How long to wait before posting again, in seconds: `Retry-After`
+    /// (in seconds), or the rate limit's reset time
+    /// (`x-rate-limit-reset` in seconds since 1970, `x-ratelimit-reset` as
+    /// an ISO 8601 date).
+    static func retryDelay(_ response: HTTPClient.Response, now: Date = Date()) -> Int? {
+        if let after = response.header("Retry-After")?.trimmingWhitespace() {
+            if let seconds = Int(after) { return max(0, seconds) }
+        }
+        for name in ["x-rate-limit-reset", "x-ratelimit-reset", "ratelimit-reset"] {
+            guard let value = response.header(name)?.trimmingWhitespace() else { continue }
+            if let epoch = Int(value) {
+                // A small number is seconds from now (the IETF draft), a large one a time.
+                return epoch > 1_000_000_000 ? max(0, epoch - Int(now.timeIntervalSince1970)) : epoch
+            }
+            let precise = try? Date(value, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            if let date = precise ?? (try? Date(value, strategy: Date.ISO8601FormatStyle())) {
+                return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+            }
+        }
+        return nil
+    }
+
+    /// `45 s`, `3 min`, `2 h 5 min`.
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 120 { return "\(seconds) s" }
+        let minutes = (seconds + 59) / 60
+        return minutes < 120 ? "\(minutes) min" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+}

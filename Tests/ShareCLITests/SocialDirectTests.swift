@@ -1,0 +1,257 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ShareActivities
+@testable import ShareCore
+
+/// A service's API on 127.0.0.1 over TLS (`social_servers.py`), which
+/// checks each request as the service would and reports it.
+final class SocialServer {
+    let server: ServerScript
+    let fixtures: Fixtures
+    let certificate: MailTLSTests.Certificate
+    /// The token (or app password) the server takes.
+    static let token = "s3cret-token"
+
+    init(_ api: String, fail: String? = nil) throws {
+        fixtures = try Fixtures()
+        certificate = try MailTLSTests.makeCertificate(in: fixtures.root)
+        server = try ServerScript(script: "social_servers.py",
+                                  arguments: ["--api", api, "--cert", certificate.cert.path, "--key", certificate.key.path]
+                                      + (fail.map { ["--fail", $0] } ?? []),
+                                  logFile: fixtures.root.appendingPathComponent("social.log"))
+    }
+
+    var origin: String { "https://localhost:\(server.port)" }
+
+    /// The account of `service` at this server, its secret printed by a command.
+    func account(_ service: SocialService, token: String = SocialServer.token) -> SocialAccount {
+        let command = "printf '%s\\n' '\(token)'"
+        let credentials: SocialAccount.Credentials = switch service {
+        case .bluesky: .appPassword(handle: "kim.test", command: command)
+        default: .token(command: command)
+        }
+        return SocialAccount(service: service, credentials: credentials, api: origin, caFile: certificate.cert.path)
+    }
+
+    func settings(_ service: SocialService, token: String = SocialServer.token) -> SocialSettings {
+        SocialSettings(enabled: [service], mastodonInstance: "localhost:\(server.port)",
+                       accounts: [service: account(service, token: token)])
+    }
+
+    /// The next request the server reports.
+    func next() throws -> [String: Any] {
+        let line = try #require(server.nextLine(within: 20), "no request came; log:\n\(server.log)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+    }
+
+    /// The requests reported until the server stops.
+    func rest() -> [[String: Any]] {
+        server.stop()
+        var requests: [[String: Any]] = []
+        while let line = server.nextLine(within: 5),
+              let request = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] { requests.append(request) }
+        return requests
+    }
+
+    static func parts(_ request: [String: Any]) -> [[String: Any]] {
+        (request["body"] as? [String: Any])?["parts"] as? [[String: Any]] ?? []
+    }
+
+    static func fields(_ request: [String: Any]) -> [[String]] {
+        (request["body"] as? [String: Any])?["fields"] as? [[String]] ?? []
+    }
+
+    static func json(_ request: [String: Any]) -> [String: Any] {
+        (request["body"] as? [String: Any])?["value"] as? [String: Any] ?? [:]
+    }
+}
+
+/// What a display showed, for tests: every status, and a stop asked for
+/// once an upload is partway.
+final class DisplayLog: Sendable {
+    let statuses = Mutex<[LiveStatus]>([])
+    let stopPartway: Bool
+    private(set) nonisolated(unsafe) var display: LiveDisplay!
+
+    init(stopPartway: Bool = false) {
+        self.stopPartway = stopPartway
+        display = LiveDisplay { [unowned self] status in
+            statuses.withLock { $0.append(status) }
+            if stopPartway, let progress = status.lines.last?.progress, progress > 0.05, progress < 0.9 { display.cancel() }
+        }
+    }
+
+    var lines: [LiveStatus.Line] { statuses.withLock { $0.flatMap(\.lines) } }
+}
+
+@Suite @MainActor struct SocialDirectTests {
+    /// A PNG made for the test, of `size` bytes (the server does not decode it).
+    static func picture(_ fixtures: Fixtures, _ name: String, size: Int = 2048) throws -> ShareItem {
+        var bytes = [UInt8](repeating: 0, count: size)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ 7) }
+        let url = try fixtures.file(name, Data(bytes))
+        return .image(FileItem(name: name, contentType: "image/png", size: Int64(size), storage: .path(url)))
+    }
+
+    static func sha256(_ item: ShareItem) throws -> String {
+        guard case .image(let file) = item, let url = file.path else { return "" }
+        return SHA256.hex(Array(try Data(contentsOf: url)))
+    }
+
+    @MainActor
+    static func post(_ service: SocialService, settings: SocialSettings, items: [ShareItem], values: [String: String]? = nil,
+                     metadata: [LinkMetadata] = [], log: DisplayLog = DisplayLog()) async throws -> (ActivitySession, SocialPostActivity) {
+        let activity = SocialPostActivity(service: service, settings: settings)
+        try await activity.prepare(with: items)
+        activity.offeredMetadata = metadata
+        let form = try #require(activity.makeForm())
+        var submitted: [String: String] = [:]
+        for field in form.fields { submitted[field.id] = field.initialValue }
+        for (key, value) in values ?? [:] { submitted[key] = value }
+        let session = ActivitySession(activityType: activity.activityType, items: items, subject: nil,
+                                      form: SubmittedForm(action: "post", values: submitted, display: log.display))
+        await activity.perform(session)
+        return (session, activity)
+    }
+
+    // MARK: - Mastodon
+
+    @Test func mastodonUploadsWaitsForProcessingAndPostsWithTheMediaIDs() async throws {
+        let server = try SocialServer("mastodon")
+        let photo = try Self.picture(server.fixtures, "서울 photo.png")
+        let log = DisplayLog()
+        let (session, activity) = try await Self.post(.mastodon, settings: server.settings(.mastodon),
+                                                      items: [.text("안녕 from share 🐘"), .url(URL(string: "https://example.com/a?b=1")!), photo],
+                                                      metadata: [LinkMetadata(title: "Seoul at night", url: URL(fileURLWithPath: try #require({
+                                                          if case .image(let file) = photo { return file.path?.path } else { return nil }
+                                                      }())))], log: log)
+        #expect(session.result?.outcome == .sent, "\(String(describing: session.result?.error))")
+        #expect(session.result?.returnedItems == [.url(URL(string: "https://localhost/@kim/109")!)])
+        // The server's own limit (1000) counts the post, not Mastodon's usual 500.
+        #expect(activity.count(in: FormField(id: "post", label: "Post", kind: .multilineText), value: "x")?.limit == 1000)
+
+        let instance = try server.next()
+        #expect(instance["path"] as? String == "/api/v2/instance")
+        let upload = try server.next()
+        #expect(upload["path"] as? String == "/api/v2/media" && upload["status"] as? Int == 202)
+        #expect((upload["headers"] as? [String: String])?["authorization"] == "Bearer \(SocialServer.token)")
+        let parts = SocialServer.parts(upload)
+        let file = try #require(parts.first { $0["name"] as? String == "file" })
+        #expect(file["filename"] as? String == "서울 photo.png" && file["type"] as? String == "image/png")
+        #expect(file["sha256"] as? String == (try Self.sha256(photo)))
+        #expect(parts.first { $0["name"] as? String == "description" }?["text"] as? String == "Seoul at night",
+                "the alt text is the item source's title")
+        // 202: asked again until ready (206 first, then 200).
+        let firstPoll = try server.next(), secondPoll = try server.next()
+        #expect(firstPoll["path"] as? String == "/api/v1/media/m1" && firstPoll["status"] as? Int == 206)
+        #expect(secondPoll["status"] as? Int == 200)
+        let status = try server.next()
+        #expect(status["path"] as? String == "/api/v1/statuses" && status["status"] as? Int == 200)
+        #expect(SocialServer.fields(status) == [["status", "안녕 from share 🐘\nhttps://example.com/a?b=1"], ["media_ids[]", "m1"]])
+        #expect(log.lines.contains { $0.text.hasPrefix("Uploading 서울 photo.png") && $0.progress == 1 }, "\(log.lines)")
+    }
+
+    @Test func aBadTokenIsUnauthorizedAndNamesTheTokenCommand() async throws {
+        let server = try SocialServer("mastodon", fail: "auth")
+        let (session, _) = try await Self.post(.mastodon, settings: server.settings(.mastodon), items: [.text("hello")])
+        #expect(session.result?.outcome == .failed)
+        #expect(session.result?.error?.code == "unauthorized")
+        #expect(session.result?.error?.message
+                == "Mastodon refused the credentials (HTTP 401: The access token is invalid); check token-command in [social.mastodon]")
+    }
+
+    @Test func aRateLimitFailsWithTheTimeToWait() async throws {
+        let server = try SocialServer("mastodon", fail: "rate")
+        let (session, _) = try await Self.post(.mastodon, settings: server.settings(.mastodon), items: [.text("hello")])
+        #expect(session.result?.error?.code == "rate-limited")
+        #expect(session.result?.error?.message == "Mastodon limits how often you post (HTTP 429: Too many requests): try again in 90 s")
+    }
+
+    @Test func aRejectedPictureIsMediaRejectedAndNothingIsPosted() async throws {
+        let server = try SocialServer("mastodon", fail: "media")
+        let photo = try Self.picture(server.fixtures, "photo.png")
+        let (session, _) = try await Self.post(.mastodon, settings: server.settings(.mastodon), items: [.text("hello"), photo])
+        #expect(session.result?.error?.code == "media-rejected")
+        #expect(session.result?.error?.message == "Mastodon rejected photo.png (HTTP 422: Validation failed: File content type is invalid)")
+        #expect(!server.rest().contains { $0["path"] as? String == "/api/v1/statuses" })
+    }
+
+    @Test func aServerThatIsDownSaysItCannotBeReached() async throws {
+        let server = try SocialServer("mastodon")
+        let settings = server.settings(.mastodon)
+        server.server.stop()
+        let (session, _) = try await Self.post(.mastodon, settings: settings, items: [.text("hello")])
+        #expect(session.result?.error?.code == "send-failed")
+        #expect(session.result?.error?.message.hasPrefix("Mastodon cannot be reached: ") == true, "\(String(describing: session.result?.error))")
+    }
+
+    @Test func anUploadStoppedHalfwayIsCancelledAndNothingIsPosted() async throws {
+        let server = try SocialServer("mastodon", fail: "slow")
+        let video = try Self.picture(server.fixtures, "big.png", size: 24 << 20)
+        let log = DisplayLog(stopPartway: true)
+        let (session, _) = try await Self.post(.mastodon, settings: server.settings(.mastodon), items: [.text("hello"), video], log: log)
+        #expect(session.result?.outcome == .cancelled)
+        #expect(session.result?.error?.message == "stopped; nothing was posted")
+        let partway = log.lines.compactMap(\.progress).filter { $0 > 0 && $0 < 1 }
+        #expect(!partway.isEmpty, "progress was shown as the bytes went")
+        #expect(!server.rest().contains { $0["path"] as? String == "/api/v1/statuses" })
+    }
+
+    // MARK: - Bluesky
+
+    @Test func blueskySignsInUploadsTheBlobAndPostsWithLinkFacetsInUTF8Bytes() async throws {
+        let server = try SocialServer("bluesky")
+        let photo = try Self.picture(server.fixtures, "사진.png")
+        let text = "서울의 밤 🌃 보기: https://example.com/seoul/night-photos-2026?size=large 그리고 https://한국.example/ 끝"
+        let (session, _) = try await Self.post(.bluesky, settings: server.settings(.bluesky), items: [.text(text), photo],
+                                               values: ["alt-0": "남산 타워"])
+        #expect(session.result?.outcome == .sent, "\(String(describing: session.result?.error))")
+        #expect(session.result?.returnedItems == [.url(URL(string: "https://bsky.app/profile/did:plc:kim3test/post/3kpost")!)])
+
+        let signIn = try server.next()
+        #expect(signIn["path"] as? String == "/xrpc/com.atproto.server.createSession" && signIn["status"] as? Int == 200)
+        let blob = try server.next()
+        #expect(blob["path"] as? String == "/xrpc/com.atproto.repo.uploadBlob")
+        #expect((blob["body"] as? [String: Any])?["sha256"] as? String == (try Self.sha256(photo)))
+        #expect((blob["headers"] as? [String: String])?["content-type"] == "image/png")
+        let created = try server.next()
+        #expect(created["status"] as? Int == 200, "\(created)")
+        let record = try #require(SocialServer.json(created)["record"] as? [String: Any])
+        let posted = try #require(record["text"] as? String)
+        #expect(posted == "서울의 밤 🌃 보기: example.com/seoul/night-... 그리고 한국.example 끝")
+        // The server cut each facet's bytes out of the UTF-8 text: they are the links as shown.
+        #expect(created["facetText"] as? [String] == ["example.com/seoul/night-...", "한국.example"])
+        let facets = try #require(record["facets"] as? [[String: Any]])
+        let uris = facets.compactMap { (($0["features"] as? [[String: Any]])?.first)?["uri"] as? String }
+        #expect(uris == ["https://example.com/seoul/night-photos-2026?size=large", "https://한국.example/"])
+        let images = try #require((record["embed"] as? [String: Any])?["images"] as? [[String: Any]])
+        #expect(images.first?["alt"] as? String == "남산 타워")
+    }
+
+    @Test func blueskyRefusesAWrongAppPasswordAndNamesBothKeys() async throws {
+        let server = try SocialServer("bluesky")
+        let (session, _) = try await Self.post(.bluesky, settings: server.settings(.bluesky, token: "wrong"), items: [.text("hello")])
+        #expect(session.result?.error?.code == "unauthorized")
+        #expect(session.result?.error?.message
+                == "Bluesky refused the credentials (HTTP 401: Invalid identifier or password); check handle and token-command in [social.bluesky]")
+    }
+
+    @Test func blueskyRefusesAPictureOverItsLimitBeforeSendingIt() async throws {
+        let server = try SocialServer("bluesky")
+        let photo = try Self.picture(server.fixtures, "large.png", size: 1_500_000)
+        let (session, _) = try await Self.post(.bluesky, settings: server.settings(.bluesky), items: [photo])
+        #expect(session.result?.error?.code == "media-rejected")
+        #expect(session.result?.error?.message == "Bluesky takes pictures of 1 MB at most, and large.png is 1.5 MB")
+        #expect(server.rest().isEmpty, "nothing was sent")
+    }
+
+    @Test func blueskyRateLimitSaysWhenToTryAgain() async throws {
+        let server = try SocialServer("bluesky", fail: "rate")
+        let (session, _) = try await Self.post(.bluesky, settings: server.settings(.bluesky), items: [.text("hello")])
+        #expect(session.result?.error?.code == "rate-limited")
+        let message = session.result?.error?.message ?? ""
+        #expect(message.hasPrefix("Bluesky limits how often you post (HTTP 429: Rate Limit Exceeded): try again in "), "\(message)")
+        #expect(message.hasSuffix(" s") || message.hasSuffix(" min"), "\(message)")
+    }
+}
