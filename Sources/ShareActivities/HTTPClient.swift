@@ -187,6 +187,8 @@ struct HTTPClient {
                 share_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
                 if method == "GET" && body.pieces.isEmpty {
                     share_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+                } else if method == "HEAD" {
+                    share_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
                 } else {
                     share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
                     share_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)

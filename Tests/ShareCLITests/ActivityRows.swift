@@ -98,7 +98,7 @@ enum SystemActivity {
         "copyToPasteboard": ["s", "u", "i", "f"], "print": ["i", "f"], "saveToCameraRoll": ["u", "i"],
         "mail": ["s", "u", "i", "f"], "message": ["s", "u", "i", "f"], "postToFacebook": ["s", "u", "i"],
         "postToFlickr": ["u", "i"], "postToTencentWeibo": ["s", "u", "i"], "postToTwitter": ["s", "u", "i"],
-        "postToVimeo": ["u", "i"], "postToWeibo": ["s", "u", "i"], "postToMastodon": ["s", "u", "i"],
+        "postToVimeo": ["u", "i", "f"], "postToWeibo": ["s", "u", "i"], "postToMastodon": ["s", "u", "i"],
         "postToBluesky": ["s", "u", "i"],
     ]
 

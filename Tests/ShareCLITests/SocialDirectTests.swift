@@ -29,6 +29,10 @@ final class SocialServer {
         let command = "printf '%s\\n' '\(token)'"
         let credentials: SocialAccount.Credentials = switch service {
         case .bluesky: .appPassword(handle: "kim.test", command: command)
+        case .flickr, .twitter:
+            // The secrets oauthlib checks the signatures with (social_servers.py), the token secret `token` when it is not the token.
+            .oauth1(consumerKey: "consumer-key-1", consumerSecretCommand: "printf '%s\\n' 'consumer&secret 2'", token: "72157-access",
+                    tokenSecretCommand: "printf '%s\\n' '\(token == SocialServer.token ? "token/secret+3" : token)'")
         default: .token(command: command)
         }
         return SocialAccount(service: service, credentials: credentials, api: origin, caFile: certificate.cert.path)
@@ -101,8 +105,10 @@ final class DisplayLog: Sendable {
 
     @MainActor
     static func post(_ service: SocialService, settings: SocialSettings, items: [ShareItem], values: [String: String]? = nil,
-                     metadata: [LinkMetadata] = [], log: DisplayLog = DisplayLog()) async throws -> (ActivitySession, SocialPostActivity) {
+                     metadata: [LinkMetadata] = [], log: DisplayLog = DisplayLog(),
+                     configure: (SocialPostActivity) -> Void = { _ in }) async throws -> (ActivitySession, SocialPostActivity) {
         let activity = SocialPostActivity(service: service, settings: settings)
+        configure(activity)
         try await activity.prepare(with: items)
         activity.offeredMetadata = metadata
         let form = try #require(activity.makeForm())
@@ -253,5 +259,119 @@ final class DisplayLog: Sendable {
         let message = session.result?.error?.message ?? ""
         #expect(message.hasPrefix("Bluesky limits how often you post (HTTP 429: Rate Limit Exceeded): try again in "), "\(message)")
         #expect(message.hasSuffix(" s") || message.hasSuffix(" min"), "\(message)")
+    }
+
+    // MARK: - Flickr
+
+    @Test func flickrUploadIsSignedOverEveryFieldButThePhotoAndReturnsThePhotoPage() async throws {
+        let server = try SocialServer("flickr")
+        let photo = try Self.picture(server.fixtures, "한강.png")
+        let (session, _) = try await Self.post(.flickr, settings: server.settings(.flickr), items: [.text("노을 & sunset"), photo],
+                                               values: ["title": "한강의 저녁 🌇"])
+        #expect(session.result?.outcome == .sent, "\(String(describing: session.result?.error))")
+        #expect(session.result?.returnedItems == [.url(URL(string: "https://www.flickr.com/photos/kim/52341/")!)])
+        let upload = try server.next()
+        #expect(upload["oauth"] == nil, "oauthlib verified the signature: \(upload)")
+        let parts = SocialServer.parts(upload)
+        #expect(parts.first { $0["name"] as? String == "title" }?["text"] as? String == "한강의 저녁 🌇")
+        #expect(parts.first { $0["name"] as? String == "description" }?["text"] as? String == "노을 & sunset")
+        let file = try #require(parts.first { $0["name"] as? String == "photo" })
+        let digest = try Self.sha256(photo)
+        #expect(file["filename"] as? String == "한강.png" && file["sha256"] as? String == digest)
+        let info = try server.next()
+        #expect(info["path"] as? String == "/services/rest/" && info["oauth"] == nil, "\(info)")
+    }
+
+    @Test func flickrWithAWrongTokenSecretIsUnauthorized() async throws {
+        let server = try SocialServer("flickr")
+        let photo = try Self.picture(server.fixtures, "photo.png")
+        let (session, _) = try await Self.post(.flickr, settings: server.settings(.flickr, token: "not/the+secret"), items: [photo])
+        #expect(session.result?.error?.code == "unauthorized")
+        #expect(session.result?.error?.message == "Flickr refused the credentials (Flickr error 96: Invalid signature); check consumer-key,"
+                + " consumer-secret-command, token and token-secret-command in [social.flickr]")
+        #expect(try server.next()["oauth"] as? String == "invalid signature", "the server's own check failed too")
+    }
+
+    @Test func flickrRejectingThePhotoIsMediaRejected() async throws {
+        let server = try SocialServer("flickr", fail: "media")
+        let photo = try Self.picture(server.fixtures, "photo.png")
+        let (session, _) = try await Self.post(.flickr, settings: server.settings(.flickr), items: [photo])
+        #expect(session.result?.error?.code == "media-rejected")
+        #expect(session.result?.error?.message == "Flickr rejected photo.png (Flickr error 5: Filetype was not recognised)")
+    }
+
+    // MARK: - X
+
+    @Test func xUploadsThePictureThenPostsWithItsIDSignedByOAuth() async throws {
+        let server = try SocialServer("x")
+        let photo = try Self.picture(server.fixtures, "chart.png")
+        let text = "분기 결과 📈 https://example.com/q4"
+        let (session, _) = try await Self.post(.twitter, settings: server.settings(.twitter), items: [.text(text), photo])
+        #expect(session.result?.outcome == .sent, "\(String(describing: session.result?.error))")
+        #expect(session.result?.returnedItems == [.url(URL(string: "https://x.com/i/web/status/1445880548472328192")!)])
+        let upload = try server.next()
+        #expect(upload["path"] as? String == "/2/media/upload" && upload["oauth"] == nil, "\(upload)")
+        #expect((upload["headers"] as? [String: String])?["authorization"]?.hasPrefix("OAuth oauth_consumer_key=\"consumer-key-1\"") == true)
+        let file = try #require(SocialServer.parts(upload).first { $0["name"] as? String == "media" })
+        #expect(file["sha256"] as? String == (try Self.sha256(photo)))
+        let tweet = try server.next()
+        #expect(tweet["status"] as? Int == 201 && tweet["oauth"] == nil, "\(tweet)")
+        let document = SocialServer.json(tweet)
+        #expect(document["text"] as? String == text)
+        #expect((document["media"] as? [String: Any])?["media_ids"] as? [String] == ["1880028106020515801"])
+    }
+
+    @Test func xRateLimitSaysWhenToTryAgainAndABadSignatureIsUnauthorized() async throws {
+        let limited = try SocialServer("x", fail: "rate")
+        let (first, _) = try await Self.post(.twitter, settings: limited.settings(.twitter), items: [.text("hello")])
+        #expect(first.result?.error?.code == "rate-limited")
+        #expect(first.result?.error?.message.hasPrefix("X limits how often you post (HTTP 429: Too Many Requests): try again in ") == true,
+                "\(String(describing: first.result?.error))")
+        let server = try SocialServer("x")
+        let (second, _) = try await Self.post(.twitter, settings: server.settings(.twitter, token: "wrong"), items: [.text("hello")])
+        #expect(second.result?.error?.code == "unauthorized")
+        #expect(second.result?.error?.message.hasPrefix("X refused the credentials (HTTP 401: Unauthorized); check consumer-key,") == true)
+    }
+
+    // MARK: - Vimeo
+
+    static func video(_ fixtures: Fixtures, _ name: String, size: Int) throws -> (ShareItem, String) {
+        var bytes = [UInt8](repeating: 0, count: size)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: (index &* 131) ^ (index >> 9)) }
+        let url = try fixtures.file(name, Data(bytes))
+        return (.file(FileItem(name: name, contentType: "video/mp4", size: Int64(size), storage: .path(url))), SHA256.hex(bytes))
+    }
+
+    @Test func vimeoUploadsInTusChunksAndResumesAfterADroppedPatchFromTheServersOffset() async throws {
+        let server = try SocialServer("vimeo", fail: "drop")
+        let (video, digest) = try Self.video(server.fixtures, "여행.mp4", size: 3 << 20)
+        // Chunks of 1 MiB: the second PATCH is cut off halfway by the server.
+        let (session, _) = try await Self.post(.vimeo, settings: server.settings(.vimeo), items: [video, .text("from the train")],
+                                               values: ["title": "부산 가는 길"]) { $0.vimeoChunkSize = 1 << 20 }
+        #expect(session.result?.error == nil, "\(String(describing: session.result?.error))")
+        #expect(session.result?.outcome == .sent, "\(String(describing: session.result?.error))")
+        #expect(session.result?.returnedItems == [.url(URL(string: "https://vimeo.com/76979871")!)])
+        let created = try server.next()
+        let document = SocialServer.json(created)
+        #expect(document["name"] as? String == "부산 가는 길" && document["description"] as? String == "from the train")
+        #expect((document["upload"] as? [String: Any])?["size"] as? Int == 3 << 20)
+        var requests: [[String: Any]] = []
+        while requests.last?["complete"] == nil, requests.count < 10 { requests.append(try server.next()) }
+        let summary = requests.map { request -> String in
+            if request["dropped"] as? Bool == true { return "dropped at \(request["offset"] ?? "?") after \(request["kept"] ?? "?")" }
+            return "\(request["method"] ?? "?") \(request["offset"].map { "\($0)" } ?? "-")"
+        }
+        // The first chunk, the cut one (half kept), a HEAD for the offset, then chunks on from the middle of the second.
+        #expect(summary == ["PATCH 0", "dropped at 1048576 after 524288", "HEAD -", "PATCH 1572864", "PATCH 2621440"], "\(summary)")
+        #expect(requests.last?["complete"] as? String == digest, "the server has every byte, in order")
+    }
+
+    @Test func vimeoTakesVideosOnlyAndSaysSoForPictures() async throws {
+        let account = SocialAccount(service: .vimeo, credentials: .token(command: "true"))
+        let activity = SocialPostActivity(service: .vimeo, settings: SocialSettings(enabled: [.vimeo], accounts: [.vimeo: account]))
+        let photo = ShareItem.image(FileItem(name: "photo.png", contentType: "image/png", size: 3, storage: .data(Data([1, 2, 3]))))
+        #expect(activity.refusal(of: [photo]) == "Vimeo takes videos (files of a video/* type); this share has none")
+        #expect(activity.leftOut(photo) == "Vimeo takes videos (video/*), and this is image/png")
+        #expect(activity.refusal(of: [.url(URL(string: "https://example.com")!)]) == "Vimeo takes videos (files of a video/* type); this share has none")
     }
 }

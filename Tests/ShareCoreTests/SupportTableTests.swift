@@ -16,7 +16,9 @@ private let expectedTable: [(type: String, title: String, category: ActivityCate
     ("postToFlickr", "Flickr", .share, [.url, .image]),
     ("postToTencentWeibo", "Tencent Weibo", .share, [.string, .url, .image]),
     ("postToTwitter", "Twitter", .share, [.string, .url, .image]),
-    ("postToVimeo", "Vimeo", .share, [.url, .image]),
+    // Files too: SPEC §2's note has Vimeo take videos, which are files
+    // with a video/* type (DECISIONS.md, "Direct posting").
+    ("postToVimeo", "Vimeo", .share, [.url, .image, .file]),
     ("postToWeibo", "Weibo", .share, [.string, .url, .image]),
     ("postToMastodon", "Mastodon", .share, [.string, .url, .image]),
     ("postToBluesky", "Bluesky", .share, [.string, .url, .image]),

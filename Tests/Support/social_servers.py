@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Social services' APIs on 127.0.0.1 over TLS, for the direct posting tests.
 
-    social_servers.py --api mastodon|bluesky --cert CERT --key KEY [--fail MODE]
+    social_servers.py --api mastodon|bluesky|flickr|x|vimeo --cert CERT --key KEY [--fail MODE]
 
 Prints "READY <port>" once it listens, then serves until stdin closes.
 Each request is checked the way the service checks it (a wrong one is
@@ -16,8 +16,12 @@ on stdout before the answer goes out, one JSON object a line:
 
 A multipart part is {"name", "filename", "type", "size", "sha256", "text"}
 (text only for a part without a file name). The credentials expected are
-those of TOKEN (Mastodon's bearer token; Bluesky's app password for the
-handle HANDLE).
+those of TOKEN (Mastodon's and Vimeo's bearer token; Bluesky's app
+password for the handle HANDLE), and for Flickr and X OAuth 1.0a's
+CONSUMER_KEY/CONSUMER_SECRET and ACCESS_TOKEN/TOKEN_SECRET: each
+signature is checked by oauthlib (Debian python3-oauthlib), an
+implementation independent of share's, and a nonce used twice or a
+timestamp more than ten minutes off is refused.
 
 MODE makes the service fail on purpose:
   auth       every request is refused 401
@@ -25,6 +29,8 @@ MODE makes the service fail on purpose:
   media      an upload is refused 422 (media rejected)
   slow       an upload's body is read slowly (64 KiB each 50 ms), for a
              cancel halfway
+  drop       Vimeo: the second PATCH is cut off halfway (the bytes that
+             came are kept, as a tus server keeps them) without an answer
 """
 import argparse
 import email.parser
@@ -38,7 +44,13 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from oauthlib.oauth1.rfc5849 import signature as oauth_signature
+
 TOKEN = "s3cret-token"
+CONSUMER_KEY = "consumer-key-1"
+CONSUMER_SECRET = "consumer&secret 2"
+ACCESS_TOKEN = "72157-access"
+TOKEN_SECRET = "token/secret+3"
 HANDLE = "kim.test"
 DID = "did:plc:kim3test"
 LOCK = threading.Lock()
@@ -66,14 +78,17 @@ class State:
         self.media = {}      # id -> polls left before ready
         self.blobs = {}      # link -> mime type
         self.count = 0
+        self.nonces = set()
+        self.videos = {}     # id -> bytearray received
+        self.patches = 0
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--api", required=True, choices=["mastodon", "bluesky"])
+    parser.add_argument("--api", required=True, choices=["mastodon", "bluesky", "flickr", "x", "vimeo"])
     parser.add_argument("--cert", required=True)
     parser.add_argument("--key", required=True)
-    parser.add_argument("--fail", default=None, choices=["auth", "rate", "media", "slow"])
+    parser.add_argument("--fail", default=None, choices=["auth", "rate", "media", "slow", "drop"])
     options = parser.parse_args()
     state = State()
 
@@ -100,7 +115,9 @@ def main():
 
         def handle_any(self):
             url = urllib.parse.urlsplit(self.path)
-            uploading = url.path in ("/api/v2/media", "/xrpc/com.atproto.repo.uploadBlob")
+            if options.api == "vimeo" and url.path.startswith("/tus/") and self.command == "PATCH" and self.drop_patch(url):
+                return
+            uploading = url.path in ("/api/v2/media", "/xrpc/com.atproto.repo.uploadBlob", "/services/upload/", "/2/media/upload")
             raw = self.read_body(options.fail == "slow" and uploading)
             if len(raw) != int(self.headers.get("Content-Length") or 0):
                 return  # the client went away halfway
@@ -116,9 +133,10 @@ def main():
                     record["body"] = {"kind": "form", "fields": urllib.parse.parse_qsl(raw.decode("ascii"), strict_parsing=True)}
                 else:
                     record["body"] = {"kind": "bytes", "size": len(raw), "sha256": hashlib.sha256(raw).hexdigest()}
-                if options.fail == "auth":
+                if options.fail == "auth" and options.api not in ("flickr", "x"):
                     raise Refusal(401, {"error": "The access token is invalid"})
-                status, answer, headers = (mastodon if options.api == "mastodon" else bluesky)(self, url, record, raw)
+                api = {"mastodon": mastodon, "bluesky": bluesky, "flickr": flickr, "x": x, "vimeo": vimeo}[options.api]
+                status, answer, headers = api(self, url, record, raw)
             except Refusal as refusal:
                 status, answer, headers = refusal.status, refusal.body, refusal.headers
             except (ValueError, KeyError, TypeError, UnicodeDecodeError) as problem:
@@ -127,14 +145,67 @@ def main():
             with LOCK:
                 sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
                 sys.stdout.flush()
-            body = json.dumps(answer).encode("utf-8")
+            body = answer if isinstance(answer, bytes) else json.dumps(answer).encode("utf-8")
             self.send_response(status)
             for name, value in headers:
                 self.send_header(name, value)
-            self.send_header("Content-Type", "application/json")
+            if not any(name.lower() == "content-type" for name, _ in headers):
+                self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
-            self.wfile.write(body)
+            if self.command != "HEAD":
+                self.wfile.write(body)
+
+        def drop_patch(self, url):
+            """With --fail drop, cuts the second PATCH off halfway: keeps what came, answers nothing."""
+            with LOCK:
+                state.patches += 1
+                number = state.patches
+            if options.fail != "drop" or number != 2:
+                return False
+            video = state.videos.get(url.path.rsplit("/", 1)[1])
+            length = int(self.headers.get("Content-Length") or 0)
+            if video is None or int(self.headers.get("Upload-Offset", "-1")) != len(video):
+                return False
+            half = self.rfile.read(length // 2)
+            with LOCK:
+                video.extend(half)
+                sys.stdout.write(json.dumps({"method": "PATCH", "path": url.path, "dropped": True,
+                                             "offset": len(video) - len(half), "kept": len(half)}, sort_keys=True) + "\n")
+                sys.stdout.flush()
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return True
+
+        def oauth(self, method, uri, params):
+            """Checks an OAuth 1.0a signature with oauthlib: params are the signed ones (the header's, the query's, a form's)."""
+            signed = dict(params)
+            if signed.get("oauth_consumer_key") != CONSUMER_KEY or signed.get("oauth_token") != ACCESS_TOKEN:
+                return "unknown consumer key or token"
+            if signed.get("oauth_signature_method") != "HMAC-SHA1" or signed.get("oauth_version") != "1.0":
+                return "not HMAC-SHA1 / 1.0"
+            if abs(int(signed.get("oauth_timestamp", "0")) - time.time()) > 600:
+                return "timestamp too far off"
+            with LOCK:
+                if signed.get("oauth_nonce") in state.nonces:
+                    return "nonce used before"
+                state.nonces.add(signed.get("oauth_nonce"))
+
+            class Signed:
+                pass
+            request = Signed()
+            request.params = [(name, value) for name, value in params if name != "oauth_signature"]
+            request.uri, request.http_method, request.signature = uri, method, signed.get("oauth_signature", "")
+            if not oauth_signature.verify_hmac_sha1(request, CONSUMER_SECRET, TOKEN_SECRET):
+                return "invalid signature"
+            return None
+
+        def here(self, path):
+            return "https://localhost:%d%s" % (self.server.server_address[1], path)
+
+        def bearer_lower(self, expected):
+            if self.headers.get("Authorization") != "bearer " + expected:
+                raise Refusal(401, {"error": "A valid user token must be passed.", "error_code": 8003})
 
         def bearer(self, expected):
             if self.headers.get("Authorization") != "Bearer " + expected:
@@ -219,6 +290,107 @@ def main():
                               [("ratelimit-reset", str(int(time.time()) + 300))])
             return 200, {"uri": "at://%s/app.bsky.feed.post/3kpost" % DID, "cid": "bafyreipost"}, ()
         raise Refusal(404, {"error": "MethodNotImplemented"})
+
+    def flickr_fail(code, message):
+        return 200, ('<?xml version="1.0" encoding="utf-8" ?>\n<rsp stat="fail">\n\t<err code="%d" msg="%s" />\n</rsp>\n'
+                     % (code, message)).encode("utf-8"), [("Content-Type", "text/xml; charset=utf-8")]
+
+    def flickr(handler, url, record, raw):
+        if url.path == "/services/upload/" and handler.command == "POST":
+            parts = record["body"]["parts"]
+            fields = [(part["name"], part["text"]) for part in parts if part["filename"] is None]
+            problem = handler.oauth("POST", handler.here(url.path), fields)
+            if problem:
+                record["oauth"] = problem
+                return flickr_fail(96, "Invalid signature")
+            if not any(part["name"] == "photo" and part["filename"] for part in parts):
+                return flickr_fail(2, "No photo specified")
+            if options.fail == "media":
+                return flickr_fail(5, "Filetype was not recognised")
+            with LOCK:
+                state.count += 1
+                photo = "5234%d" % state.count
+            return 200, ('<?xml version="1.0" encoding="utf-8" ?>\n<rsp stat="ok">\n<photoid>%s</photoid>\n</rsp>\n'
+                         % photo).encode("utf-8"), [("Content-Type", "text/xml; charset=utf-8")]
+        if url.path == "/services/rest/" and handler.command == "GET":
+            query = urllib.parse.parse_qsl(url.query)
+            problem = handler.oauth("GET", handler.here(url.path), query)
+            if problem:
+                record["oauth"] = problem
+                return 200, {"stat": "fail", "code": 96, "message": "Invalid signature"}, ()
+            values = dict(query)
+            if values.get("method") != "flickr.photos.getInfo" or values.get("format") != "json":
+                raise Refusal(400, {"stat": "fail", "code": 112, "message": "Method not found"})
+            page = "https://www.flickr.com/photos/kim/%s/" % values["photo_id"]
+            return 200, {"stat": "ok", "photo": {"id": values["photo_id"], "urls": {"url": [{"type": "photopage", "_content": page}]}}}, ()
+        raise Refusal(404, {"stat": "fail", "message": "no such endpoint"})
+
+    def x(handler, url, record, raw):
+        params = oauth_signature.collect_parameters(headers={"Authorization": handler.headers.get("Authorization", "")},
+                                                    exclude_oauth_signature=False)
+        problem = handler.oauth(handler.command, handler.here(url.path), params)
+        if problem:
+            record["oauth"] = problem
+            raise Refusal(401, {"title": "Unauthorized", "type": "about:blank", "status": 401, "detail": "Unauthorized"})
+        if url.path == "/2/media/upload" and handler.command == "POST":
+            parts = record["body"]["parts"]
+            if not any(part["name"] == "media" and part["filename"] for part in parts):
+                raise Refusal(400, {"title": "Invalid Request", "detail": "no media"})
+            if options.fail == "media":
+                raise Refusal(400, {"errors": [{"message": "media type unrecognized."}], "title": "Invalid Request"})
+            with LOCK:
+                state.count += 1
+                media_id = "18800281060205158%02d" % state.count
+                state.media[media_id] = 0
+            return 200, {"data": {"id": media_id, "media_key": "3_" + media_id, "size": len(raw)}}, ()
+        if url.path == "/2/tweets" and handler.command == "POST":
+            value = record["body"]["value"]
+            for media_id in value.get("media", {}).get("media_ids", []):
+                if media_id not in state.media:
+                    raise Refusal(400, {"title": "Invalid Request", "detail": "unknown media id %s" % media_id})
+            if options.fail == "rate":
+                raise Refusal(429, {"title": "Too Many Requests", "detail": "Too Many Requests", "type": "about:blank", "status": 429},
+                              [("x-rate-limit-reset", str(int(time.time()) + 600))])
+            return 201, {"data": {"id": "1445880548472328192", "text": value["text"]}}, ()
+        raise Refusal(404, {"title": "Not Found"})
+
+    def vimeo(handler, url, record, raw):
+        if url.path == "/me/videos" and handler.command == "POST":
+            handler.bearer_lower(TOKEN)
+            if "version=3.4" not in handler.headers.get("Accept", ""):
+                raise Refusal(400, {"error": "no API version asked for"})
+            value = record["body"]["value"]
+            if value["upload"]["approach"] != "tus" or not isinstance(value["upload"]["size"], int):
+                raise Refusal(400, {"error": "The upload approach is not tus"})
+            if options.fail == "media":
+                raise Refusal(400, {"error": "Your video's size exceeds your upload quota.", "error_code": 4102})
+            with LOCK:
+                state.count += 1
+                video = "7697987%d" % state.count
+                state.videos[video] = bytearray()
+                state.media[video] = value["upload"]["size"]
+            return 200, {"uri": "/videos/" + video, "link": "https://vimeo.com/" + video,
+                         "upload": {"approach": "tus", "size": value["upload"]["size"], "upload_link": handler.here("/tus/" + video)}}, ()
+        if url.path.startswith("/tus/"):
+            video = url.path.rsplit("/", 1)[1]
+            if video not in state.videos or handler.headers.get("Tus-Resumable") != "1.0.0":
+                raise Refusal(404 if video not in state.videos else 412, {"error": "no such upload or no Tus-Resumable"})
+            received = state.videos[video]
+            if handler.command == "HEAD":
+                return 200, b"", [("Upload-Offset", str(len(received))), ("Upload-Length", str(state.media[video])),
+                                  ("Tus-Resumable", "1.0.0"), ("Cache-Control", "no-store")]
+            if handler.command == "PATCH":
+                if handler.headers.get("Content-Type") != "application/offset+octet-stream":
+                    raise Refusal(415, {"error": "not application/offset+octet-stream"})
+                offset = int(handler.headers.get("Upload-Offset", "-1"))
+                record["offset"] = offset
+                if offset != len(received):
+                    raise Refusal(409, {"error": "Upload-Offset %d is not the server's %d" % (offset, len(received))})
+                received.extend(raw)
+                if len(received) == state.media[video]:
+                    record["complete"] = hashlib.sha256(bytes(received)).hexdigest()
+                return 204, b"", [("Upload-Offset", str(len(received))), ("Tus-Resumable", "1.0.0")]
+        raise Refusal(404, {"error": "no such endpoint"})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True

@@ -42,6 +42,16 @@ struct SocialAPI: Sendable {
         display.show(LiveStatus(title: Localization.text("Post to %@", service.name), instruction: "", lines: [LiveStatus.Line(text, progress: progress)]))
     }
 
+    /// The OAuth 1.0a signer of the account, its secrets read from their commands.
+    func oauth() throws(SocialFailure) -> OAuth1 {
+        guard case .oauth1(let consumerKey, let consumerSecretCommand, let token, let tokenSecretCommand) = account.credentials else {
+            throw SocialFailure("[social.\(service.rawValue)] needs consumer-key, consumer-secret-command, token and token-secret-command")
+        }
+        show(Localization.text("Reading the token…"))
+        return OAuth1(consumerKey: consumerKey, consumerSecret: try account.secret(consumerSecretCommand, key: "consumer-secret-command"),
+                      token: token, tokenSecret: try account.secret(tokenSecretCommand, key: "token-secret-command"))
+    }
+
     /// Throws ``SocialFailure/stopped`` once the person asked to stop.
     func checkStopped() throws(SocialFailure) {
         if display.isCancelled { throw .stopped }

@@ -26,6 +26,8 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
     public var offeredMetadata: [LinkMetadata] = []
     /// The most the post may count: the service's, or the Mastodon server's own.
     private var limit: Int?
+    /// How many bytes each of Vimeo's PATCH requests carries.
+    var vimeoChunkSize = VimeoPoster.defaultChunkSize
 
     /// The activity for `service`, as `settings` configure it.
     public init(service: SocialService, settings: SocialSettings) {
@@ -363,11 +365,15 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
         }
         let api = SocialAPI(account: account, display: session.display)
         let service = service, host = settings.mastodonInstance ?? ""
+        let title = (values["title"] ?? "").trimmingWhitespace(includingNewlines: true), chunkSize = vimeoChunkSize
         let posted = await Task.detached { () -> Result<URL, SocialFailure> in
             do throws(SocialFailure) {
                 switch service {
                 case .mastodon: return .success(try MastodonPoster(api: api, host: host).post(text: text, media: files))
                 case .bluesky: return .success(try BlueskyPoster(api: api).post(text: text, media: files))
+                case .twitter: return .success(try XPoster(api: api).post(text: text, media: files))
+                case .flickr: return .success(try FlickrPoster(api: api).post(title: title, description: text, media: files))
+                case .vimeo: return .success(try VimeoPoster(api: api, chunkSize: chunkSize).post(title: title, description: text, media: files))
                 default: return .failure(SocialFailure("\(service.name) takes no direct posts"))
                 }
             } catch {

@@ -29,7 +29,7 @@ public enum SocialService: String, CaseIterable, Sendable {
 
     /// The services share posts to directly through their APIs with an
     /// account of `[social.SERVICE]`.
-    public static let direct: [SocialService] = [.mastodon, .bluesky]
+    public static let direct: [SocialService] = [.twitter, .flickr, .vimeo, .mastodon, .bluesky]
 
     /// How a local image could still be posted, for messages.
     var directHint: String {

@@ -33,7 +33,7 @@ public enum SupportTable {
         row(.postToFlickr, "Flickr", .share, [.url, .image], "service enabled in config"),
         row(.postToTencentWeibo, "Tencent Weibo", .share, [.string, .url, .image], "never: the service closed in September 2020"),
         row(.postToTwitter, "Twitter", .share, [.string, .url, .image], "service enabled in config"),
-        row(.postToVimeo, "Vimeo", .share, [.url, .image], "service enabled in config"),
+        row(.postToVimeo, "Vimeo", .share, [.url, .image, .file], "service enabled in config"),
         row(.postToWeibo, "Weibo", .share, [.string, .url, .image], "service enabled in config"),
         row(.postToMastodon, "Mastodon", .share, [.string, .url, .image], "instance set in config"),
         row(.postToBluesky, "Bluesky", .share, [.string, .url, .image], "enabled in config"),

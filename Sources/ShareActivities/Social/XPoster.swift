@@ -1,0 +1,64 @@
+import FoundationEssentials
+import ShareCore
+
+/// A post to X through its API v2 with OAuth 1.0a user tokens: each
+/// picture to `POST /2/media/upload`, then `POST /2/tweets` with the
+/// media's ids. Neither body is signed (multipart and JSON are not form
+/// parameters in OAuth 1.0a), only the protocol's parameters.
+struct XPoster {
+    let api: SocialAPI
+
+    /// The most pictures a post takes, and the most bytes each may have.
+    static let maximumPictures = 4
+    static let maximumPictureBytes = 5 << 20
+
+    /// The pictures X cannot take, with why; `nil` when it takes them all.
+    static func refusal(_ media: [SocialMedia]) -> String? {
+        if let other = media.first(where: { !$0.type.lowercased().hasPrefix("image/") }) {
+            return "X takes pictures here, and \(other.name) is \(other.type)"
+        }
+        if media.count > maximumPictures { return "X takes \(maximumPictures) pictures in a post, and this one has \(media.count)" }
+        if let large = media.first(where: { $0.size > maximumPictureBytes }) {
+            return "X takes pictures of 5 MiB at most, and \(large.name) is \(ByteCount.words(Int64(large.size)))"
+        }
+        return nil
+    }
+
+    /// Posts `text` with `media`; returns the post's address.
+    func post(text: String, media: [SocialMedia]) throws(SocialFailure) -> URL {
+        if let refusal = XPoster.refusal(media) { throw SocialFailure(refusal, code: ActivityError.Code.mediaRejected) }
+        let oauth = try api.oauth()
+        var ids: [String] = []
+        for (index, item) in media.enumerated() {
+            let upload = api.account.url(host: "api.x.com", "/2/media/upload")
+            let uploading = Localization.text("Uploading %@ (%@ of %@)", item.name, String(index + 1), String(media.count))
+            api.show(uploading, progress: 0)
+            let body = HTTPClient.Body.multipart([.text("media_category", "tweet_image"),
+                                                  HTTPClient.Body.Part(name: "media", value: item.piece, filename: item.name, type: item.type)])
+            let response = try api.call("POST", upload, headers: [("Authorization", OAuth1.header(try oauth.sign("POST", upload)))], body: body,
+                                        media: item.name, uploading: uploading)
+            struct Uploaded: Decodable {
+                struct Media: Decodable { var id: String }
+                var data: Media
+            }
+            guard let id = response.decoded(Uploaded.self)?.data.id else {
+                throw SocialFailure("X's answer to the upload of \(item.name) has no media id: \(response.excerpt)")
+            }
+            ids.append(id)
+        }
+        api.show(Localization.text("Posting…"))
+        let tweets = api.account.url(host: "api.x.com", "/2/tweets")
+        var document: [(String, JSONValue)] = [("text", .string(text))]
+        if !ids.isEmpty { document.append(("media", .object([("media_ids", .array(ids.map(JSONValue.string)))]))) }
+        let response = try api.call("POST", tweets, headers: [("Authorization", OAuth1.header(try oauth.sign("POST", tweets)))],
+                                    body: .json(.object(document)))
+        struct Created: Decodable {
+            struct Post: Decodable { var id: String }
+            var data: Post
+        }
+        guard let id = response.decoded(Created.self)?.data.id, let address = URL(string: "https://x.com/i/web/status/" + ShareLink.encoded(id)) else {
+            throw SocialFailure("X posted, but its answer names no post: \(response.excerpt)")
+        }
+        return address
+    }
+}
