@@ -103,8 +103,19 @@ set and not over SSH. Otherwise the screen shows the link and its QR code to
 finish on a phone (c copies the link). The outcome is performed with the
 link as the returned item. A share link carries no local image, and
 Facebook's one URL only: --explain says why a service is hidden.
-Flickr and Vimeo need an API token and Tencent Weibo closed in 2020: they
-stay unavailable.
+.PP
+With an account in a [social.SERVICE] section (mastodon, bluesky, twitter,
+flickr, vimeo) the service posts directly through its API instead, pictures
+and videos too, and the outcome is sent with the post's page as the
+returned item; --explain says which way each service takes. Secrets come
+from commands (token-command; for X and Flickr consumer-secret-command and
+token-secret-command beside consumer-key and token; Bluesky's handle with
+its app password as token-command), read when Post is pressed and never
+stored. Uploads stream from the file and show their percentage; Esc stops
+them (cancelled, nothing posted). A refused token is unauthorized, a rate
+limit rate-limited (with when to try again), a refused file media-rejected.
+Flickr and Vimeo have no share link and need an account; Tencent Weibo
+closed in 2020 and stays unavailable.
 """#
 
     static let tail = #"""
@@ -141,7 +152,8 @@ no activity is eligible for these items
 settings (INI): [mail] from, transport, tls, ca-file, password-command,
 sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
 aliases, query-command; [picker] pinned, exclude, suggestions; [social] enabled, mastodon;
-[history] keep;
+[social.SERVICE] token-command, handle, consumer-key, consumer-secret-command, token,
+token-secret-command, api, ca-file, command-timeout; [history] keep;
 [reading-list] fetch-titles; [message] jid, password-command, server, ca-file,
 command-timeout; [message.NAME] type, url, url-command, ca-file;
 [keys] send, save, attach, editor, cancel, pick, filter, help, pin, next-row,

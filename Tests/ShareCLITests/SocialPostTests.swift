@@ -270,6 +270,76 @@ import Testing
 }
 
 /// The form, the browser and the QR code, on a real terminal.
+/// `[social.SERVICE]`: the accounts that post directly, as the config
+/// file has them, and what `--explain` says of each way.
+@Suite struct SocialAccountConfigTests {
+    @Test func anAccountSectionMakesTheServicePostDirectlyAndExplainSaysSo() throws {
+        let fixtures = try Fixtures()
+        let file = try fixtures.writeConfig("""
+            [social]
+            enabled = mastodon, bluesky, flickr, vimeo, twitter
+            mastodon = toot.example
+
+            [social.mastodon]
+            token-command = pass show mastodon
+
+            [social.bluesky]
+            handle = kim.bsky.social
+            token-command = pass show bluesky
+            api = https://pds.example:8443/
+
+            [social.flickr]
+            consumer-key = k
+            consumer-secret-command = pass show flickr-consumer
+            token = t
+            token-secret-command = pass show flickr-token
+            """)
+        let image = try fixtures.file("photo.png", FixtureBytes.png)
+        let run = try fixtures.share("--config", file.path, "--explain", "--text", "hi", image.path)
+        try #require(run.status == 0, "\(run.err)")
+        let lines = run.out.split(separator: "\n").map(String.init)
+        func line(_ type: String) -> String { lines.first { $0.hasPrefix("  \(type) ") } ?? "" }
+        #expect(line("postToMastodon").hasSuffix("eligible (directly through its API with the account of [social.mastodon])"), "\(run.out)")
+        #expect(line("postToBluesky").hasSuffix("eligible (directly through its API as kim.bsky.social)"))
+        #expect(line("postToFlickr").hasSuffix("eligible (directly through its API with the account of [social.flickr])"))
+        #expect(line("postToTwitter").hasSuffix("eligible (through its share link; [social.twitter] would post directly)"))
+        #expect(line("postToVimeo").contains("unavailable: Vimeo has no share link: posting needs your account in a [social.vimeo] section"))
+        // The secrets' commands never ran: --explain only reads the file.
+        #expect(!run.err.contains("pass"), "\(run.err)")
+    }
+
+    @Test func aMissingOrMisplacedKeyIsAConfigErrorWithItsLine() throws {
+        let fixtures = try Fixtures()
+        let cases: [(String, String)] = [
+            ("[social.mastodon]\napi = https://x.example\n", "share.conf:2: [social.mastodon] needs token-command (such as `token-command = pass show mastodon-token`)"),
+            ("[social.bluesky]\ntoken-command = pass show b\n", "share.conf:2: [social.bluesky] needs handle (such as `handle = kim.bsky.social`)"),
+            ("[social.flickr]\nconsumer-key = k\ntoken = t\ntoken-secret-command = x\n",
+             "share.conf:2: [social.flickr] needs consumer-secret-command"),
+            ("[social.vimeo]\ntoken-command = x\nhandle = kim\n", "share.conf:3: handle is not used by Vimeo; it reads token-command, api, ca-file, command-timeout"),
+            ("[social.facebook]\ntoken-command = x\n", "share.conf:2: [social.facebook]: Facebook takes posts only through its share link, so it has no account to set"),
+            ("[social.myspace]\ntoken-command = x\n", "share.conf:2: [social.myspace] names no service: use one of twitter, flickr, vimeo, mastodon, bluesky"),
+            ("[social.mastodon]\ntoken-command = x\napi = http://plain.example\n", "share.conf:3: api is an https:// address such as https://bsky.social"),
+            ("[social.mastodon]\ntoken-command = x\napi = https://x.example/path\n", "share.conf:3: api is an https:// address"),
+            ("[social.mastodon]\ntoken-command = x\nsecret = y\n", "share.conf:3: unknown key 'secret' in [social.mastodon]"),
+        ]
+        for (config, words) in cases {
+            let file = try fixtures.writeConfig(config)
+            let run = try fixtures.share("--config", file.path, "--explain", "--text", "hi")
+            #expect(run.status == 2, "\(config)")
+            #expect(run.err.contains(words), "\(config) → \(run.err)")
+        }
+    }
+
+    @Test func apiIsAnOriginOnly() {
+        #expect(SocialAccount.origin("https://bsky.social/") == "https://bsky.social")
+        #expect(SocialAccount.origin("https://localhost:8443") == "https://localhost:8443")
+        #expect(SocialAccount.origin("https://127.0.0.1:9") == "https://127.0.0.1:9")
+        for bad in ["http://bsky.social", "https://", "https://a.example/xrpc", "https://a.example?x", "https://a b.example", "bsky.social"] {
+            #expect(SocialAccount.origin(bad) == nil, "\(bad)")
+        }
+    }
+}
+
 @Suite struct SocialPostScreenTests {
     static func start(_ fixtures: Fixtures, _ arguments: [String], environment: [String: String] = [:], height: Int = 30) throws -> TmuxSession {
         let config = try fixtures.writeConfig(SocialEligibilityTests.config)
