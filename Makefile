@@ -139,6 +139,7 @@ bench: bench-deps static-libs
 	bench/mime/run.sh
 	bench/compose/run.sh
 	bench/nearby/run.sh
+	bench/social/run.sh
 
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola

@@ -22,6 +22,8 @@ struct HTTPClient {
         var reason: String
         /// The progress callback asked to stop.
         var cancelled = false
+        /// The body could not be read here (a file gone): nothing the network did.
+        var local = false
     }
 
     /// What is sent: pieces in order, and its type.
@@ -151,6 +153,8 @@ struct HTTPClient {
     /// How long the server may stay silent before the request is given up.
     var stallSeconds = 60
     var connectSeconds = 30
+    /// How long the whole request may take (`nil`: as long as bytes flow).
+    var totalSeconds: Int?
     /// How much of an answer is kept.
     var maximumAnswer = 1 << 20
 
@@ -200,6 +204,7 @@ struct HTTPClient {
                 share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, connectSeconds)
                 share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
                 share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, stallSeconds)
+                if let totalSeconds { share_curl_setopt_long(handle, CURLOPT_TIMEOUT, totalSeconds) }
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
                 if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
@@ -242,7 +247,7 @@ struct HTTPClient {
             return (code, exchange)
         }
         guard code == CURLE_OK else {
-            if let failure = exchange.failure { throw Failure(reason: failure) }
+            if let failure = exchange.failure { throw Failure(reason: failure, local: true) }
             let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
             switch code {

@@ -183,7 +183,8 @@ final class ComposeProgram: ScreenProgram {
                 return perform(showCompletions(for: token), in: loop)
             }
         case .message(.progress(let status)):
-            guard running != nil, let line = status.lines.last else { return nil }
+            // What an upload says after Esc would cover "Stopping…".
+            guard let running, !running.isCancelled, let line = status.lines.last else { return nil }
             _ = FormUpdate.update(&screen, .progress(line.text + (line.progress.map { " \(Int(($0 * 100).rounded(.down))) %" } ?? "")))
         case .message(.answered(let answer)):
             running = nil

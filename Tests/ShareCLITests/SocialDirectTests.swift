@@ -80,7 +80,8 @@ final class DisplayLog: Sendable {
 
     init(stopPartway: Bool = false) {
         self.stopPartway = stopPartway
-        display = LiveDisplay { [unowned self] status in
+        display = LiveDisplay { [weak self] status in
+            guard let self else { return }
             statuses.withLock { $0.append(status) }
             if stopPartway, let progress = status.lines.last?.progress, progress > 0.05, progress < 0.9 { display.cancel() }
         }
@@ -204,6 +205,25 @@ final class DisplayLog: Sendable {
         #expect(!server.rest().contains { $0["path"] as? String == "/api/v1/statuses" })
     }
 
+    @Test func triesOfOnePostFromOneFormShareTheirIdempotencyKeyAndAnEditedPostGetsAnother() async throws {
+        let server = try SocialServer("mastodon", fail: "rate")
+        let activity = SocialPostActivity(service: .mastodon, settings: server.settings(.mastodon))
+        try await activity.prepare(with: [.text("hello")])
+        let log = DisplayLog()
+        func post(_ text: String) async -> ActivitySession {
+            let session = ActivitySession(activityType: activity.activityType, items: [.text("hello")], subject: nil,
+                                          form: SubmittedForm(action: "post", values: ["post": text], display: log.display))
+            await activity.perform(session)
+            return session
+        }
+        for text in ["hello", "hello", "hello, edited"] { #expect(await post(text).result?.error?.code == "rate-limited") }
+        let keys = server.rest().filter { $0["path"] as? String == "/api/v1/statuses" }
+            .compactMap { ($0["headers"] as? [String: String])?["idempotency-key"] }
+        try #require(keys.count == 3, "\(keys)")
+        #expect(keys[0] == keys[1], "a try again of the same post is the same post to the server")
+        #expect(keys[2] != keys[0], "an edited post is another post")
+    }
+
     // MARK: - Bluesky
 
     @Test func blueskySignsInUploadsTheBlobAndPostsWithLinkFacetsInUTF8Bytes() async throws {
@@ -300,6 +320,15 @@ final class DisplayLog: Sendable {
         #expect(session.result?.error?.message == "Flickr rejected photo.png (Flickr error 5: Filetype was not recognised)")
     }
 
+    @Test func aSecondPhotoRefusedLeavesTheFirstPostedWithAWarning() async throws {
+        let server = try SocialServer("flickr", fail: "second")
+        let first = try Self.picture(server.fixtures, "one.png"), second = try Self.picture(server.fixtures, "two.png", size: 4096)
+        let (session, _) = try await Self.post(.flickr, settings: server.settings(.flickr), items: [first, second])
+        #expect(session.result?.outcome == .sent)
+        #expect(session.result?.returnedItems == [.url(URL(string: "https://www.flickr.com/photos/kim/52341/")!)])
+        #expect(session.result?.warnings == ["Flickr rejected two.png (Flickr error 5: Filetype was not recognised)"])
+    }
+
     // MARK: - X
 
     @Test func xUploadsThePictureThenPostsWithItsIDSignedByOAuth() async throws {
@@ -366,12 +395,66 @@ final class DisplayLog: Sendable {
         #expect(requests.last?["complete"] as? String == digest, "the server has every byte, in order")
     }
 
-    @Test func vimeoTakesVideosOnlyAndSaysSoForPictures() async throws {
+@Test func aVideoWhoseUploadFailsIsDeletedSoThatATryAgainLeavesNoEmptyOne() async throws {
+        let server = try SocialServer("vimeo", fail: "broken")
+        let (video, _) = try Self.video(server.fixtures, "clip.mp4", size: 4096)
+        let (session, _) = try await Self.post(.vimeo, settings: server.settings(.vimeo), items: [video])
+        #expect(session.result?.outcome == .failed)
+        #expect(session.result?.error?.message == "Vimeo did not take the post (HTTP 500: Something strange occurred. Please try again.);"
+                + " the unfinished video was deleted")
+        let requests = server.rest().map { "\($0["method"] ?? "") \($0["path"] ?? "")" }
+        #expect(requests == ["POST /me/videos", "PATCH /tus/76979871", "DELETE /videos/76979871"], "\(requests)")
+    }
+
+        @Test func vimeoTakesVideosOnlyAndSaysSoForPictures() async throws {
         let account = SocialAccount(service: .vimeo, credentials: .token(command: "true"))
         let activity = SocialPostActivity(service: .vimeo, settings: SocialSettings(enabled: [.vimeo], accounts: [.vimeo: account]))
         let photo = ShareItem.image(FileItem(name: "photo.png", contentType: "image/png", size: 3, storage: .data(Data([1, 2, 3]))))
         #expect(activity.refusal(of: [photo]) == "Vimeo takes videos (files of a video/* type); this share has none")
         #expect(activity.leftOut(photo) == "Vimeo takes videos (video/*), and this is image/png")
         #expect(activity.refusal(of: [.url(URL(string: "https://example.com")!)]) == "Vimeo takes videos (files of a video/* type); this share has none")
+    }
+
+    // MARK: - On the screen
+
+    /// The real command line in tmux: the form posts, the status line shows
+    /// the upload's percentage, and Esc stops it with nothing posted.
+    @Test nonisolated func theFormShowsTheUploadAndEscStopsIt() throws {
+        let server = try SocialServer("mastodon", fail: "slow")
+        let fixtures = server.fixtures
+        // A PNG header and 24 MiB after it: an image to libmagic, slow to send at the server's pace.
+        let photo = try fixtures.file("big.png", FixtureBytes.png + Data(count: 24 << 20))
+        let config = try fixtures.writeConfig("""
+            [social]
+            enabled = mastodon
+            mastodon = toot.example
+
+            [social.mastodon]
+            api = \(server.origin)
+            token-command = printf '%s\\n' '\(SocialServer.token)'
+            ca-file = \(server.certificate.cert.path)
+            """)
+        var environment = fixtures.environment
+        environment["TERM"] = "xterm-256color"
+        let q = TmuxSession.quote
+        let session = try TmuxSession(([try Share.binary().path, "--config", config.path, "--json", "--activity", "postToMastodon",
+                                        "--text", "big one", photo.path]).map(q).joined(separator: " "),
+                                      width: 100, height: 30, workingDirectory: fixtures.files, environment: environment)
+        defer { session.close() }
+        let form = try session.waitFor("Post to Mastodon")
+        #expect(form.contains("big.png (25.2 MB)"), "\(form.text)")
+        #expect(form.contains("Alt text: big.png"), "\(form.text)")
+        #expect(form.contains("of 1000"), "the server's own limit:\n\(form.text)")
+        try session.send("C-x")
+        let uploading = try session.waitUntil("the upload's percentage") { screen in
+            screen.matches(of: /Uploading big\.png \(1 of 1\) [0-9]+ %/).contains { !$0.text.hasSuffix(" 0 %") }
+        }
+        #expect(uploading.contains("Uploading big.png"))
+        try session.send("Escape")
+        #expect(try session.waitForExit() == 1, "stderr: \(session.stderr)")
+        let completion = try SocialPostScreenTests.completion(session)
+        #expect(completion["outcome"] as? String == "cancelled", "\(completion)")
+        #expect((completion["error"] as? [String: Any])?["message"] as? String == "stopped; nothing was posted", "\(completion)")
+        #expect(!server.rest().contains { $0["path"] as? String == "/api/v1/statuses" })
     }
 }

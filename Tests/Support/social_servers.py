@@ -29,6 +29,8 @@ MODE makes the service fail on purpose:
   media      an upload is refused 422 (media rejected)
   slow       an upload's body is read slowly (64 KiB each 50 ms), for a
              cancel halfway
+  second     Flickr: the second photo is refused (the first is posted)
+  broken     Vimeo: every PATCH is answered 500
   drop       Vimeo: the second PATCH is cut off halfway (the bytes that
              came are kept, as a tus server keeps them) without an answer
 """
@@ -79,7 +81,7 @@ class State:
         self.blobs = {}      # link -> mime type
         self.count = 0
         self.nonces = set()
-        self.videos = {}     # id -> bytearray received
+        self.videos = {}     # id -> [bytes received, their running SHA-256] (never the bytes: a video may be large)
         self.patches = 0
 
 
@@ -88,7 +90,7 @@ def main():
     parser.add_argument("--api", required=True, choices=["mastodon", "bluesky", "flickr", "x", "vimeo"])
     parser.add_argument("--cert", required=True)
     parser.add_argument("--key", required=True)
-    parser.add_argument("--fail", default=None, choices=["auth", "rate", "media", "slow", "drop"])
+    parser.add_argument("--fail", default=None, choices=["auth", "rate", "media", "slow", "drop", "second", "broken"])
     options = parser.parse_args()
     state = State()
 
@@ -165,13 +167,14 @@ def main():
                 return False
             video = state.videos.get(url.path.rsplit("/", 1)[1])
             length = int(self.headers.get("Content-Length") or 0)
-            if video is None or int(self.headers.get("Upload-Offset", "-1")) != len(video):
+            if video is None or int(self.headers.get("Upload-Offset", "-1")) != video[0]:
                 return False
             half = self.rfile.read(length // 2)
             with LOCK:
-                video.extend(half)
+                video[0] += len(half)
+                video[1].update(half)
                 sys.stdout.write(json.dumps({"method": "PATCH", "path": url.path, "dropped": True,
-                                             "offset": len(video) - len(half), "kept": len(half)}, sort_keys=True) + "\n")
+                                             "offset": video[0] - len(half), "kept": len(half)}, sort_keys=True) + "\n")
                 sys.stdout.flush()
             self.close_connection = True
             self.connection.shutdown(2)
@@ -211,7 +214,7 @@ def main():
             if self.headers.get("Authorization") != "Bearer " + expected:
                 raise Refusal(401, {"error": "The access token is invalid"})
 
-        do_GET = do_POST = do_PUT = do_PATCH = do_HEAD = handle_any
+        do_GET = do_POST = do_PUT = do_PATCH = do_HEAD = do_DELETE = handle_any
 
         def log_message(self, format, *args):
             sys.stderr.write("social_servers: %s\n" % (format % args))
@@ -305,11 +308,11 @@ def main():
                 return flickr_fail(96, "Invalid signature")
             if not any(part["name"] == "photo" and part["filename"] for part in parts):
                 return flickr_fail(2, "No photo specified")
-            if options.fail == "media":
-                return flickr_fail(5, "Filetype was not recognised")
             with LOCK:
                 state.count += 1
                 photo = "5234%d" % state.count
+            if options.fail == "media" or (options.fail == "second" and state.count == 2):
+                return flickr_fail(5, "Filetype was not recognised")
             return 200, ('<?xml version="1.0" encoding="utf-8" ?>\n<rsp stat="ok">\n<photoid>%s</photoid>\n</rsp>\n'
                          % photo).encode("utf-8"), [("Content-Type", "text/xml; charset=utf-8")]
         if url.path == "/services/rest/" and handler.command == "GET":
@@ -367,29 +370,37 @@ def main():
             with LOCK:
                 state.count += 1
                 video = "7697987%d" % state.count
-                state.videos[video] = bytearray()
+                state.videos[video] = [0, hashlib.sha256()]
                 state.media[video] = value["upload"]["size"]
             return 200, {"uri": "/videos/" + video, "link": "https://vimeo.com/" + video,
                          "upload": {"approach": "tus", "size": value["upload"]["size"], "upload_link": handler.here("/tus/" + video)}}, ()
+        if url.path.startswith("/videos/") and handler.command == "DELETE":
+            handler.bearer_lower(TOKEN)
+            if url.path.rsplit("/", 1)[1] not in state.videos:
+                raise Refusal(404, {"error": "The requested video couldn't be found."})
+            return 204, b"", ()
         if url.path.startswith("/tus/"):
             video = url.path.rsplit("/", 1)[1]
             if video not in state.videos or handler.headers.get("Tus-Resumable") != "1.0.0":
                 raise Refusal(404 if video not in state.videos else 412, {"error": "no such upload or no Tus-Resumable"})
             received = state.videos[video]
             if handler.command == "HEAD":
-                return 200, b"", [("Upload-Offset", str(len(received))), ("Upload-Length", str(state.media[video])),
+                return 200, b"", [("Upload-Offset", str(received[0])), ("Upload-Length", str(state.media[video])),
                                   ("Tus-Resumable", "1.0.0"), ("Cache-Control", "no-store")]
             if handler.command == "PATCH":
+                if options.fail == "broken":
+                    raise Refusal(500, {"error": "Something strange occurred. Please try again."})
                 if handler.headers.get("Content-Type") != "application/offset+octet-stream":
                     raise Refusal(415, {"error": "not application/offset+octet-stream"})
                 offset = int(handler.headers.get("Upload-Offset", "-1"))
                 record["offset"] = offset
-                if offset != len(received):
-                    raise Refusal(409, {"error": "Upload-Offset %d is not the server's %d" % (offset, len(received))})
-                received.extend(raw)
-                if len(received) == state.media[video]:
-                    record["complete"] = hashlib.sha256(bytes(received)).hexdigest()
-                return 204, b"", [("Upload-Offset", str(len(received))), ("Tus-Resumable", "1.0.0")]
+                if offset != received[0]:
+                    raise Refusal(409, {"error": "Upload-Offset %d is not the server's %d" % (offset, received[0])})
+                received[0] += len(raw)
+                received[1].update(raw)
+                if received[0] == state.media[video]:
+                    record["complete"] = received[1].copy().hexdigest()
+                return 204, b"", [("Upload-Offset", str(received[0])), ("Tus-Resumable", "1.0.0")]
         raise Refusal(404, {"error": "no such endpoint"})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -13,19 +13,32 @@ struct FlickrPoster {
         let oauth = try api.oauth()
         var pages: [URL] = []
         for (index, item) in media.enumerated() {
-            let fields = [("title", title), ("description", description)]
-            let upload = api.account.url(host: "up.flickr.com", "/services/upload/")
-            let signed = try oauth.sign("POST", upload, parameters: fields)
-            var parts = (fields + signed).map { HTTPClient.Body.Part.text($0.0, $0.1) }
-            parts.append(HTTPClient.Body.Part(name: "photo", value: item.piece, filename: item.name, type: item.type))
-            let uploading = Localization.text("Uploading %@ (%@ of %@)", item.name, String(index + 1), String(media.count))
-            api.show(uploading, progress: 0)
-            let response = try api.call("POST", upload, body: .multipart(parts), media: item.name, uploading: uploading)
-            let id = try FlickrPoster.answer(response, media: item.name, api: api, tag: "photoid")
-            pages.append(try page(of: id, oauth: oauth))
+            do throws(SocialFailure) {
+                pages.append(try upload(item, index: index, count: media.count, title: title, description: description, oauth: oauth))
+            } catch {
+                var failure = error
+                failure.posted = pages
+                throw failure
+            }
         }
         guard let first = pages.first else { throw SocialFailure("Flickr takes photos; there is none to post", code: ActivityError.Code.invalidInput) }
         return first
+    }
+
+    /// Uploads one photo; returns its page.
+    private func upload(_ item: SocialMedia, index: Int, count: Int, title: String, description: String,
+                        oauth: OAuth1) throws(SocialFailure) -> URL {
+        let fields = [("title", title), ("description", description)]
+        let upload = api.account.url(host: "up.flickr.com", "/services/upload/")
+        let signed = try oauth.sign("POST", upload, parameters: fields)
+        var parts = (fields + signed).map { HTTPClient.Body.Part.text($0.0, $0.1) }
+        parts.append(HTTPClient.Body.Part(name: "photo", value: item.piece, filename: item.name, type: item.type))
+        let uploading = Localization.text("Uploading %@ (%@ of %@)", item.name, String(index + 1), String(count))
+        api.show(uploading, progress: 0)
+        let response = try api.call("POST", upload, body: .multipart(parts), media: item.name, uploading: uploading)
+        let id = try FlickrPoster.answer(response, media: item.name, api: api, tag: "photoid")
+        // The photo is up: a page that cannot be asked for is Flickr's own link to it, never a failure to post again.
+        return (try? page(of: id, oauth: oauth)) ?? URL(string: "https://www.flickr.com/photo.gne?id=" + ShareLink.encoded(id))!
     }
 
     /// The photo's page (`flickr.photos.getInfo`, its `photopage` URL).

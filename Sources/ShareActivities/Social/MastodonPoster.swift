@@ -30,15 +30,19 @@ struct MastodonPoster {
             }
             var configuration: Configuration?
         }
-        var quick = api
-        quick.stallSeconds = 5
-        guard let response = try? quick.client.perform("GET", url("/api/v2/instance")), response.isSuccess,
+        // Asked before the form opens: a server that does not answer at once keeps the usual 500.
+        var quick = api.client
+        quick.connectSeconds = 3
+        quick.totalSeconds = 5
+        guard let response = try? quick.perform("GET", url("/api/v2/instance")), response.isSuccess,
               let limit = response.decoded(Instance.self)?.configuration?.statuses?.max_characters, limit > 0 else { return nil }
         return limit
     }
 
-    /// Posts `text` with `media`; returns the post's address.
-    func post(text: String, media: [SocialMedia]) throws(SocialFailure) -> URL {
+    /// Posts `text` with `media`; returns the post's address. `key` is the
+    /// same for every try of the same post from one form (Mastodon's
+    /// `Idempotency-Key`): a try whose answer was lost is not posted twice.
+    func post(text: String, media: [SocialMedia], key: String) throws(SocialFailure) -> URL {
         guard case .token(let command) = api.account.credentials else { throw SocialFailure("[social.mastodon] needs token-command") }
         api.show(Localization.text("Reading the token…"))
         let token = try api.account.secret(command, key: "token-command")
@@ -64,9 +68,7 @@ struct MastodonPoster {
         api.show(Localization.text("Posting…"))
         var fields = [("status", text)]
         fields += ids.map { ("media_ids[]", $0) }
-        // The same key for a retry of this post: the server makes one status of both.
-        let response = try api.call("POST", url("/api/v1/statuses"),
-                                    headers: authorization + [("Idempotency-Key", UUID().uuidString)], body: .form(fields))
+        let response = try api.call("POST", url("/api/v1/statuses"), headers: authorization + [("Idempotency-Key", key)], body: .form(fields))
         struct Status: Decodable {
             var url: String?
             var uri: String?

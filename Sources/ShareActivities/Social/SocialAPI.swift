@@ -14,10 +14,13 @@ struct SocialMedia: Sendable {
     init(_ file: FileItem, alt: String? = nil) {
         name = file.name
         type = file.contentType
-        size = Int(file.size)
         switch file.storage {
-        case .path(let url): piece = .file(path: url.path, offset: 0, length: Int(file.size))
-        case .data(let data): piece = .bytes(Array(data))
+        case .path(let url):
+            size = Int(file.size)
+            piece = .file(path: url.path, offset: 0, length: size)
+        case .data(let data):
+            size = data.count
+            piece = .bytes(Array(data))
         }
         self.alt = alt
     }
@@ -52,6 +55,27 @@ struct SocialAPI: Sendable {
                       token: token, tokenSecret: try account.secret(tokenSecretCommand, key: "token-secret-command"))
     }
 
+    /// A progress callback for an upload of `total` bytes (the request's own
+    /// when 0) that starts `offset` bytes in: shows `text` with each new
+    /// whole percent (not every few kilobytes: each show redraws the
+    /// screen), and answers whether to go on: a stop is taken only while
+    /// bytes are left to send, never once the server may be acting on them.
+    func watch(_ text: String, offset: Int = 0, total: Int = 0) -> (Int, Int) -> Bool {
+        var shown = -1
+        return { sent, requestTotal in
+            let whole = total > 0 ? total : requestTotal
+            let stopped = display.isCancelled
+            if whole > 0 && !stopped {
+                let fraction = Double(offset + sent) / Double(whole)
+                if Int(fraction * 100) != shown {
+                    shown = Int(fraction * 100)
+                    show(text, progress: fraction)
+                }
+            }
+            return !stopped || (whole > 0 && offset + sent >= whole)
+        }
+    }
+
     /// Throws ``SocialFailure/stopped`` once the person asked to stop.
     func checkStopped() throws(SocialFailure) {
         if display.isCancelled { throw .stopped }
@@ -59,17 +83,18 @@ struct SocialAPI: Sendable {
 
     /// Sends one request and returns its 2xx answer. `media` names the
     /// picture or video being sent, whose refusal is `media-rejected`;
-    /// `uploading` shows the bytes going out as progress.
+    /// `uploading` shows the bytes going out as progress. A stop is taken
+    /// before the request, during an upload's bytes, and during a question
+    /// (GET, HEAD); never while a request that makes something (the post)
+    /// awaits its answer, which could leave a post made and said not to be.
     func call(_ method: String, _ url: String, headers: [(String, String)] = [], body: HTTPClient.Body = .none,
               media: String? = nil, uploading: String? = nil) throws(SocialFailure) -> HTTPClient.Response {
         try checkStopped()
-        let display = display
         let response: HTTPClient.Response
+        let asking = method == "GET" || method == "HEAD"
         do {
-            response = try client.perform(method, url, headers: headers, body: body) { sent, total in
-                if let uploading, total > 0 { show(uploading, progress: Double(sent) / Double(total)) }
-                return !display.isCancelled
-            }
+            response = try client.perform(method, url, headers: headers, body: body,
+                                          progress: uploading.map { watch($0) } ?? { _, _ in !asking || !display.isCancelled })
         } catch {
             if error.cancelled { throw .stopped }
             throw SocialFailure("\(service.name) cannot be reached: \(error.reason)", code: ActivityError.Code.sendFailed)
@@ -84,12 +109,15 @@ struct SocialAPI: Sendable {
         let said = SocialAPI.serverMessage(response)
         let detail = "HTTP \(response.status)" + (said.isEmpty ? "" : ": \(said)")
         switch response.status {
-        case 401, 403:
+        case 401:
             throw SocialFailure("\(service.name) refused the credentials (\(detail)); check \(credentialKeys) in [social.\(service.rawValue)]",
                                 code: ActivityError.Code.unauthorized)
         case 429:
             let wait = SocialAPI.retryDelay(response).map { " try again in " + SocialAPI.duration($0) } ?? " try again later"
             throw SocialFailure("\(service.name) limits how often you post (\(detail)):" + wait, code: ActivityError.Code.rateLimited)
+        case 403:
+            // Not the credentials, mostly: a duplicate post, a plan's limit, a scope missing. The server's words say which.
+            throw SocialFailure("\(service.name) refused this (\(detail))")
         case 400..<500 where media != nil:
             throw SocialFailure("\(service.name) rejected \(media ?? "") (\(detail))", code: ActivityError.Code.mediaRejected)
         default:

@@ -122,6 +122,10 @@ struct SocialFailure: Error, Sendable {
     var code = ActivityError.Code.failed
     /// The person stopped it (Esc).
     var cancelled = false
+    /// What was posted before it failed (the first photos of several).
+    var posted: [URL] = []
+    /// What was done about it, said after the message (an unfinished video deleted).
+    var note: String?
 
     init(_ message: String, code: String = ActivityError.Code.failed) {
         self.message = message

@@ -26,6 +26,8 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
     public var offeredMetadata: [LinkMetadata] = []
     /// The most the post may count: the service's, or the Mastodon server's own.
     private var limit: Int?
+    /// Made once per form: the tries of one post share Mastodon's idempotency key through it.
+    private let formIdentity = UUID().uuidString
     /// How many bytes each of Vimeo's PATCH requests carries.
     var vimeoChunkSize = VimeoPoster.defaultChunkSize
 
@@ -364,12 +366,14 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
             return
         }
         let api = SocialAPI(account: account, display: session.display)
+        let key = SHA256.hex(Array(([formIdentity, text] + files.map { "\($0.name)\t\($0.size)\t\($0.alt ?? "")" }).joined(separator: "\n").utf8))
         let service = service, host = settings.mastodonInstance ?? ""
         let title = (values["title"] ?? "").trimmingWhitespace(includingNewlines: true), chunkSize = vimeoChunkSize
-        let posted = await Task.detached { () -> Result<URL, SocialFailure> in
+        let display = session.display
+        let work = Task.detached { () -> Result<URL, SocialFailure> in
             do throws(SocialFailure) {
                 switch service {
-                case .mastodon: return .success(try MastodonPoster(api: api, host: host).post(text: text, media: files))
+                case .mastodon: return .success(try MastodonPoster(api: api, host: host).post(text: text, media: files, key: key))
                 case .bluesky: return .success(try BlueskyPoster(api: api).post(text: text, media: files))
                 case .twitter: return .success(try XPoster(api: api).post(text: text, media: files))
                 case .flickr: return .success(try FlickrPoster(api: api).post(title: title, description: text, media: files))
@@ -379,14 +383,23 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
             } catch {
                 return .failure(error)
             }
-        }.value
+        }
+        // A share that is itself cancelled (the front end going away) stops the upload as Esc would.
+        let posted = await withTaskCancellationHandler { await work.value } onCancel: { display.cancel() }
         switch posted {
         case .success(let address):
             session.finish(.sent, returnedItems: [.url(address)])
-        case .failure(let failure) where failure.cancelled:
-            session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: "stopped; nothing was posted"))
         case .failure(let failure):
-            session.fail(ActivityError(code: failure.code, message: failure.message))
+            let said = (failure.cancelled ? "stopped" : failure.message) + (failure.note.map { "; " + $0 } ?? "")
+            if !failure.posted.isEmpty {
+                // Some of it is posted: that stands, and the rest is told.
+                session.finish(.sent, returnedItems: failure.posted.map(ShareItem.url),
+                               warnings: [said + (failure.cancelled ? "; the rest was not posted" : "")])
+            } else if failure.cancelled {
+                session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled, message: said + "; nothing was posted"))
+            } else {
+                session.fail(ActivityError(code: failure.code, message: said))
+            }
         }
     }
 }

@@ -1,5 +1,8 @@
 import FoundationEssentials
 import ShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Videos to Vimeo with its tus upload approach: `POST /me/videos` makes
 /// the video and gives an upload link; the file then goes there in chunks
@@ -30,70 +33,117 @@ struct VimeoPoster {
             let name = title.isEmpty ? item.name : title
             document.append(("name", .string(name)))
             if !description.isEmpty { document.append(("description", .string(description))) }
-            let created = try api.call("POST", api.account.url(host: "api.vimeo.com", "/me/videos"), headers: authorization,
+            let created: HTTPClient.Response
+            do throws(SocialFailure) {
+                created = try api.call("POST", api.account.url(host: "api.vimeo.com", "/me/videos"), headers: authorization,
                                        body: .json(.object(document)), media: item.name)
+            } catch {
+                var failure = error
+                failure.posted = pages
+                throw failure
+            }
             struct Video: Decodable {
                 struct Upload: Decodable { var upload_link: String? }
+                var uri: String?
                 var link: String?
                 var upload: Upload?
             }
             guard let video = created.decoded(Video.self), let link = video.upload?.upload_link,
                   let page = video.link.flatMap(URL.init(string:)) else {
-                throw SocialFailure("Vimeo's answer has no upload link for \(item.name): \(created.excerpt)")
+                var failure = SocialFailure("Vimeo's answer has no upload link for \(item.name): \(created.excerpt)")
+                failure.posted = pages
+                throw failure
             }
-            try upload(item, to: link, index: index, count: media.count)
+            do throws(SocialFailure) {
+                try upload(item, to: link, index: index, count: media.count)
+            } catch {
+                // The video exists, empty: it goes, so that a try again does not leave one more.
+                var failure = error
+                if let uri = video.uri, (try? api.client.perform("DELETE", api.account.url(host: "api.vimeo.com", uri), headers: authorization))?
+                    .isSuccess == true {
+                    failure.note = "the unfinished video was deleted"
+                } else {
+                    failure.note = "the unfinished video \(page.absoluteString) is left on Vimeo: delete it there"
+                }
+                failure.posted = pages
+                throw failure
+            }
             pages.append(page)
         }
         guard let first = pages.first else { throw SocialFailure("Vimeo takes videos; there is none to post", code: ActivityError.Code.invalidInput) }
         return first
     }
 
-    /// Sends `item` to the tus `link` in chunks, resuming after a dropped connection.
+    /// Sends `item` to the tus `link` in chunks. A dropped connection, or
+    /// an offset the server does not agree with (409), is followed by a
+    /// HEAD that says where the server is, and the upload goes on from
+    /// there; `attempts` such troubles in a row give up.
     private func upload(_ item: SocialMedia, to link: String, index: Int, count: Int) throws(SocialFailure) {
         let uploading = Localization.text("Uploading %@ (%@ of %@)", item.name, String(index + 1), String(count))
         let tus = ("Tus-Resumable", "1.0.0")
         var offset = 0
-        var failures = 0
-        while offset < item.size {
+        var troubles = 0
+        var resync = false
+        while offset < item.size || resync {
+            try api.checkStopped()
+            if resync {
+                // Where is the server? A HEAD that fails is one more trouble, tried again after a pause.
+                api.show(Localization.text("The connection dropped; resuming %@…", item.name), progress: Double(offset) / Double(max(1, item.size)))
+                if let head = try? api.client.perform("HEAD", link, headers: [tus]), head.isSuccess,
+                   let resumed = head.header("Upload-Offset").flatMap({ Int($0) }), (0...item.size).contains(resumed) {
+                    offset = resumed
+                    resync = false
+                } else {
+                    troubles += 1
+                    guard troubles < attempts else {
+                        throw SocialFailure("Vimeo's upload server does not say how much of \(item.name) it has", code: ActivityError.Code.sendFailed)
+                    }
+                    pause(troubles)
+                }
+                continue
+            }
             let length = min(chunkSize, item.size - offset)
             let piece: HTTPClient.Body.Piece = switch item.piece {
             case .file(let path, let start, _): .file(path: path, offset: start + offset, length: length)
-            case .bytes(let bytes): .bytes(Array(bytes[offset..<offset + length]))
+            case .bytes(let bytes): .bytes(Array(bytes[offset..<min(bytes.count, offset + length)]))
             }
-            let before = offset
+            let response: HTTPClient.Response
             do {
-                try api.checkStopped()
-                let response = try api.client.perform("PATCH", link, headers: [tus, ("Upload-Offset", String(offset))],
-                                                      body: HTTPClient.Body(pieces: [piece], contentType: "application/offset+octet-stream")) { sent, _ in
-                    api.show(uploading, progress: Double(before + sent) / Double(max(1, item.size)))
-                    return !api.display.isCancelled
-                }
-                try api.check(response, media: item.name)
-                guard let next = response.header("Upload-Offset").flatMap({ Int($0) }), next > offset, next <= item.size else {
-                    throw SocialFailure("Vimeo's upload server answered no new offset for \(item.name) (at \(offset) of \(item.size) bytes)")
-                }
-                offset = next
-                failures = 0
-            } catch let failure as HTTPClient.Failure {
-                if failure.cancelled { throw .stopped }
-                failures += 1
-                guard failures < attempts else {
-                    throw SocialFailure("Vimeo's upload of \(item.name) broke off \(attempts) times at \(offset) of \(item.size) bytes: \(failure.reason)",
+                response = try api.client.perform("PATCH", link, headers: [tus, ("Upload-Offset", String(offset))],
+                                                  body: HTTPClient.Body(pieces: [piece], contentType: "application/offset+octet-stream"),
+                                                  progress: api.watch(uploading, offset: offset, total: item.size))
+            } catch {
+                if error.cancelled { throw .stopped }
+                if error.local { throw SocialFailure("cannot send \(item.name): \(error.reason)") }
+                troubles += 1
+                guard troubles < attempts else {
+                    throw SocialFailure("Vimeo's upload of \(item.name) broke off \(attempts) times at \(offset) of \(item.size) bytes: \(error.reason)",
                                         code: ActivityError.Code.sendFailed)
                 }
-                // The connection dropped: ask where the server is, and go on from there.
-                api.show(Localization.text("The connection dropped; resuming %@…", item.name), progress: Double(offset) / Double(max(1, item.size)))
-                let head = try api.call("HEAD", link, headers: [tus])
-                guard let resumed = head.header("Upload-Offset").flatMap({ Int($0) }), resumed >= 0, resumed <= item.size else {
-                    throw SocialFailure("Vimeo's upload server does not say how much of \(item.name) it has")
-                }
-                offset = resumed
-            } catch let failure as SocialFailure {
-                throw failure
-            } catch {
-                throw SocialFailure("\(error)")
+                resync = true
+                continue
             }
+            if response.status == 409 {
+                troubles += 1
+                guard troubles < attempts else {
+                    throw SocialFailure("Vimeo's upload server kept refusing the offset of \(item.name) (HTTP 409: \(SocialAPI.serverMessage(response)))")
+                }
+                resync = true
+                continue
+            }
+            try api.check(response, media: item.name)
+            guard let next = response.header("Upload-Offset").flatMap({ Int($0) }), next > offset, next <= item.size else {
+                throw SocialFailure("Vimeo's upload server answered no new offset for \(item.name) (at \(offset) of \(item.size) bytes)")
+            }
+            offset = next
+            troubles = 0
         }
         api.show(uploading, progress: 1)
+    }
+
+    /// Waits a little longer after each trouble in a row (0.5 s, 1 s, …) before asking again.
+    private func pause(_ troubles: Int) {
+        var wait = timespec(tv_sec: troubles / 2, tv_nsec: (troubles % 2) * 500_000_000)
+        nanosleep(&wait, nil)
     }
 }
