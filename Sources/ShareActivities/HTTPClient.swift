@@ -24,6 +24,12 @@ struct HTTPClient {
         var cancelled = false
         /// The body could not be read here (a file gone): nothing the network did.
         var local = false
+        /// The answer's receiver asked to stop.
+        var refused = false
+        /// More redirects than ``HTTPClient/maximumRedirects``.
+        var tooManyRedirects = false
+        /// ``HTTPClient/totalSeconds`` passed.
+        var timedOut = false
     }
 
     /// What is sent: pieces in order, and its type.
@@ -157,11 +163,16 @@ struct HTTPClient {
     var totalSeconds: Int?
     /// How much of an answer is kept.
     var maximumAnswer = 1 << 20
+    /// How many redirects are followed (0: none, the address is where the bytes go).
+    var maximumRedirects = 0
 
     /// Sends `method` to `url` with `headers` and `body`; `progress` hears
     /// (bytes sent, bytes to send) as they go and returns false to stop.
+    /// `receive`, when given, takes the answer's body piece by piece as it
+    /// arrives instead of its start being kept, and returns false to stop.
     func perform(_ method: String, _ url: String, headers: [(String, String)] = [], body: Body = .none,
-                 progress: ((Int, Int) -> Bool)? = nil) throws(Failure) -> Response {
+                 progress: ((Int, Int) -> Bool)? = nil,
+                 receive: ((UnsafeRawBufferPointer) -> Bool)? = nil) throws(Failure) -> Response {
         let scheme = url.prefix { $0 != ":" }.lowercased()
         guard protocols.split(separator: ",").contains(where: { $0 == scheme }) else {
             throw Failure(reason: "the address is not an \(protocols.split(separator: ",").joined(separator: " or ")) address")
@@ -185,10 +196,16 @@ struct HTTPClient {
         defer { share_curl_slist_free_all(list) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let (code, exchange): (CURLcode, Exchange) = withoutActuallyEscaping(progress ?? { _, _ in true }) { progress in
-            let exchange = Exchange(pieces: body.pieces, limit: maximumAnswer, progress: progress)
+          withoutActuallyEscaping(receive ?? { _ in true }) { sink in
+            let exchange = Exchange(pieces: body.pieces, limit: maximumAnswer, progress: progress, receive: receive == nil ? nil : sink)
             let code = errorBuffer.withUnsafeMutableBufferPointer { errors in
                 share_curl_setopt_string(handle, CURLOPT_URL, url)
                 share_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
+                if maximumRedirects > 0 {
+                    share_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
+                    share_curl_setopt_long(handle, CURLOPT_MAXREDIRS, maximumRedirects)
+                    share_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols)
+                }
                 if method == "GET" && body.pieces.isEmpty {
                     share_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
                 } else if method == "HEAD" {
@@ -219,9 +236,9 @@ struct HTTPClient {
                 share_curl_setopt_pointer(handle, CURLOPT_READDATA, context)
                 share_curl_setopt_write_function(handle) { data, size, count, context in
                     guard let data, let context else { return size * count }
-                    Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-                        .keep(UnsafeRawBufferPointer(start: data, count: size * count))
-                    return size * count
+                    // Fewer bytes than given make curl stop with CURLE_WRITE_ERROR.
+                    return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
+                        .keep(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
                 share_curl_setopt_header_function(handle) { data, size, count, context in
@@ -238,13 +255,15 @@ struct HTTPClient {
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
                 let code = withExtendedLifetime(exchange) { share_curl_easy_perform(handle) }
-                // The callback must not outlive this block, which the exchange does.
+                // The callbacks must not outlive this block, which the exchange does.
                 exchange.progress = nil
+                exchange.receive = nil
                 // The buffer lives only in this closure; the handle outlives it.
                 share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, nil)
                 return code
             }
             return (code, exchange)
+          }
         }
         guard code == CURLE_OK else {
             if let failure = exchange.failure { throw Failure(reason: failure, local: true) }
@@ -252,6 +271,10 @@ struct HTTPClient {
             let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
             switch code {
             case CURLE_ABORTED_BY_CALLBACK: throw Failure(reason: "stopped", cancelled: true)
+            case CURLE_WRITE_ERROR where exchange.refused: throw Failure(reason: "stopped", refused: true)
+            case CURLE_TOO_MANY_REDIRECTS: throw Failure(reason: "more than \(maximumRedirects) redirects", tooManyRedirects: true)
+            case CURLE_OPERATION_TIMEDOUT where totalSeconds != nil:
+                throw Failure(reason: "no answer within \(totalSeconds ?? 0) s", timedOut: true)
             case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
                 throw Failure(reason: "certificate verification failed: \(detail) (set ca-file for a private server)")
             case CURLE_OPERATION_TIMEDOUT: throw Failure(reason: "the server stopped answering (\(detail))")
@@ -279,19 +302,25 @@ struct HTTPClient {
         let pieces: [Body.Piece]
         let limit: Int
         var progress: ((Int, Int) -> Bool)?
+        var receive: ((UnsafeRawBufferPointer) -> Bool)?
+        /// The receiver asked to stop.
+        var refused = false
         var index = 0
         /// How far into the current piece.
         var offset = 0
         var descriptor: Int32 = -1
         var answer: [UInt8] = []
         var headers: [(name: String, value: String)] = []
+        /// The status of the last status line (a redirect's, then the final answer's).
+        var status = 0
         /// Why the body could not be read, when it could not.
         var failure: String?
 
-        init(pieces: [Body.Piece], limit: Int, progress: @escaping (Int, Int) -> Bool) {
+        init(pieces: [Body.Piece], limit: Int, progress: @escaping (Int, Int) -> Bool, receive: ((UnsafeRawBufferPointer) -> Bool)?) {
             self.pieces = pieces
             self.limit = limit
             self.progress = progress
+            self.receive = receive
         }
 
         deinit { if descriptor >= 0 { close(descriptor) } }
@@ -333,9 +362,15 @@ struct HTTPClient {
             return 0
         }
 
-        /// Keeps the first `limit` bytes of the answer.
-        func keep(_ data: UnsafeRawBufferPointer) {
+        /// Hands the answer to its receiver, or keeps its first `limit` bytes; false to stop.
+        func keep(_ data: UnsafeRawBufferPointer) -> Bool {
+            // Only a success's body is the receiver's: an error page is kept for the message.
+            if let receive, (200..<300).contains(status) {
+                refused = !receive(data)
+                return !refused
+            }
             if answer.count < limit { answer += data.prefix(limit - answer.count) }
+            return true
         }
 
         /// One header line; a status line starts the headers afresh (a 100 Continue came first).
@@ -343,6 +378,7 @@ struct HTTPClient {
             let line = String(decoding: data, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
             if line.hasPrefix("HTTP/") {
                 headers = []
+                status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
             } else if let colon = line.firstIndex(of: ":") {
                 headers.append((String(line[..<colon]).trimmingWhitespace(), String(line[line.index(after: colon)...]).trimmingWhitespace()))
             }
