@@ -208,6 +208,13 @@ POST=(--config "$WORK/social.conf" --activity postToTwitter --subject "Mustaches
 shot post-form 100 30 'of 280' -- env -u BROWSER "$SHARE" "${POST[@]}"
 shot post-qr 100 40 'of 280' C-x 'No browser here' -- env -u BROWSER -u DISPLAY -u WAYLAND_DISPLAY -u SSH_CONNECTION "$SHARE" "${POST[@]}"
 
+# A direct post to Bluesky with an account: the picture goes too, with its
+# alt text (the shot ends before anything is posted: the token is never read).
+printf '%s\n' "[social]" "enabled = bluesky" "" "[social.bluesky]" "handle = kim.bsky.social" \
+    "token-command = pass show bluesky-app-password" >"$WORK/direct.conf"
+shot post-direct 100 30 'of 300' -- "$SHARE" --config "$WORK/direct.conf" --activity postToBluesky \
+    --text "남산에서 본 서울의 밤 🌃 https://nshipster.com/image-resizing/" Demo/mustache.png
+
 # Nearby on this machine only (a stable interface name), with magic-wormhole's
 # own mailbox server and transit relay on 127.0.0.1 as the tests run them, so
 # that both offers show; the token and the code are new each run.

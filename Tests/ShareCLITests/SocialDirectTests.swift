@@ -168,6 +168,22 @@ final class DisplayLog: Sendable {
                 == "Mastodon refused the credentials (HTTP 401: The access token is invalid); check token-command in [social.mastodon]")
     }
 
+    @Test func certificatesAreCheckedAndTheSecretIsInNoMessage() async throws {
+        let server = try SocialServer("mastodon")
+        var settings = server.settings(.mastodon)
+        settings.accounts[.mastodon]?.caFile = nil
+        let (session, _) = try await Self.post(.mastodon, settings: settings, items: [.text("hello")])
+        let message = session.result?.error?.message ?? ""
+        #expect(session.result?.error?.code == "send-failed")
+        #expect(message.contains("certificate verification failed") && message.contains("(set ca-file for a private server)"), "\(message)")
+        #expect(server.rest().filter { $0["path"] as? String != "/api/v2/instance" }.isEmpty, "nothing reached the server but TLS")
+        let refused = try SocialServer("mastodon", fail: "auth")
+        let (denied, _) = try await Self.post(.mastodon, settings: refused.settings(.mastodon), items: [.text("hello")])
+        for said in [denied.result?.error?.message ?? "", message] {
+            #expect(!said.contains(SocialServer.token), "\(said)")
+        }
+    }
+
     @Test func aRateLimitFailsWithTheTimeToWait() async throws {
         let server = try SocialServer("mastodon", fail: "rate")
         let (session, _) = try await Self.post(.mastodon, settings: server.settings(.mastodon), items: [.text("hello")])
@@ -443,7 +459,7 @@ final class DisplayLog: Sendable {
         defer { session.close() }
         let form = try session.waitFor("Post to Mastodon")
         #expect(form.contains("big.png (25.2 MB)"), "\(form.text)")
-        #expect(form.contains("Alt text: big.png"), "\(form.text)")
+        #expect(form.contains("Alt text for big.png:"), "\(form.text)")
         #expect(form.contains("of 1000"), "the server's own limit:\n\(form.text)")
         try session.send("C-x")
         let uploading = try session.waitUntil("the upload's percentage") { screen in

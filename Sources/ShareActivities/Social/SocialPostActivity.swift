@@ -261,7 +261,7 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
         }
         if service == .mastodon || service == .bluesky {
             for (index, file) in files.enumerated() {
-                var alt = FormField(id: "alt-\(index)", label: Localization.text("Alt text: %@", file.name), kind: .text, initialValue: alt(for: file))
+                var alt = FormField(id: "alt-\(index)", label: Localization.text("Alt text for %@", file.name), kind: .text, initialValue: alt(for: file))
                 alt.placeholder = Localization.text("What the picture shows, for those who cannot see it")
                 fields.append(alt)
             }
