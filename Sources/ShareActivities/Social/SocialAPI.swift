@@ -125,7 +125,8 @@ struct SocialAPI: Sendable {
         }
     }
 
-    /// The config keys that hold the account's secrets, for messages.
+    /// The config keys that hold the account's secrets, for messages: never
+    /// the commands themselves, which may hold a secret (`echo TOKEN`).
     var credentialKeys: String {
         switch account.credentials {
         case .token: "token-command"
