@@ -184,6 +184,20 @@ final class DisplayLog: Sendable {
         }
     }
 
+    @Test nonisolated func theWaitComesFromRetryAfterOrTheLimitsReset() {
+        let now = Date(timeIntervalSince1970: 1_796_000_000)  // Mon, 30 Nov 2026 00:53:20 GMT
+        func delay(_ headers: [(String, String)]) -> Int? {
+            SocialAPI.retryDelay(HTTPClient.Response(status: 429, headers: headers.map { ($0.0, $0.1) }, body: []), now: now)
+        }
+        #expect(delay([("Retry-After", "120")]) == 120)
+        #expect(delay([("Retry-After", "Mon, 30 Nov 2026 00:54:20 GMT")]) == 60)
+        #expect(delay([("x-rate-limit-reset", "1796000300")]) == 300, "X: seconds since 1970")
+        #expect(delay([("X-RateLimit-Reset", "2026-11-30T00:58:20.000Z")]) == 300, "Mastodon: an ISO 8601 date")
+        #expect(delay([("ratelimit-reset", "30")]) == 30, "a small number is seconds from now")
+        #expect(delay([("Retry-After", "soon")]) == nil)
+        #expect(SocialAPI.duration(90) == "90 s" && SocialAPI.duration(300) == "5 min" && SocialAPI.duration(7500) == "2 h 5 min")
+    }
+
     @Test func aRateLimitFailsWithTheTimeToWait() async throws {
         let server = try SocialServer("mastodon", fail: "rate")
         let (session, _) = try await Self.post(.mastodon, settings: server.settings(.mastodon), items: [.text("hello")])

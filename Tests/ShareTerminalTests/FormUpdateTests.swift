@@ -377,6 +377,24 @@ struct FormSendTests {
         #expect(typeText("!", into: &state) == [.changed(field: "subject")])
     }
 
+    @Test func aStoppableActionShowsItsProgressAndEscOrCtrlCAsksItToStop() {
+        let upload = FormAction(id: "post", label: "Post", progress: "Posting…", stoppable: true)
+        for key in [InputEvent.escape, .control("c")] {
+            var state = complete()
+            deliver(.busy(upload), .progress("Uploading clip.mp4 (1 of 1) 42 %"), to: &state)
+            #expect(state.frame.shows("Uploading clip.mp4 (1 of 1) 42 %"))
+            #expect(press(key, in: &state) == [.stop], "\(key)")
+            #expect(state.frame.shows("Stopping…") && state.typedWhileBusy.isEmpty && state.dialog == nil)
+            deliver(.busy(nil), to: &state)
+            #expect(!state.frame.shows("Stopping…") && !state.frame.shows("Uploading"), "the news ends with the action")
+        }
+        // Mail's Send is not stoppable: Esc waits its turn as any key does.
+        var mail = complete()
+        deliver(.busy(MailForm.send), to: &mail)
+        #expect(press(.escape, in: &mail) == [])
+        #expect(mail.typedWhileBusy == [.escape])
+    }
+
     /// "Sending…" describes the busy state: once the submission has ended it
     /// must not stay on screen (the person would think it is still sending).
     @Test func sendingGoesAwayWhenTheSubmissionEnds() {

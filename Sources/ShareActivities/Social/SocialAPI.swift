@@ -1,5 +1,8 @@
 import FoundationEssentials
 import ShareCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A picture or video to post: its bytes (a file read as it is sent, or
 /// bytes in memory), its name and type, and the words that describe it.
@@ -159,12 +162,13 @@ struct SocialAPI: Sendable {
     }
 
     /// How long to wait before posting again, in seconds: `Retry-After`
-    /// (in seconds), or the rate limit's reset time
+    /// (seconds, or an HTTP date), or the rate limit's reset time
     /// (`x-rate-limit-reset` in seconds since 1970, `x-ratelimit-reset` as
     /// an ISO 8601 date).
     static func retryDelay(_ response: HTTPClient.Response, now: Date = Date()) -> Int? {
         if let after = response.header("Retry-After")?.trimmingWhitespace() {
             if let seconds = Int(after) { return max(0, seconds) }
+            if let date = httpDate(after) { return max(0, Int(date.timeIntervalSince(now).rounded(.up))) }
         }
         for name in ["x-rate-limit-reset", "x-ratelimit-reset", "ratelimit-reset"] {
             guard let value = response.header(name)?.trimmingWhitespace() else { continue }
@@ -178,6 +182,24 @@ struct SocialAPI: Sendable {
             }
         }
         return nil
+    }
+
+    /// An HTTP date in its one current form (RFC 9110 §5.6.7, IMF-fixdate):
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`.
+    static func httpDate(_ text: String) -> Date? {
+        let words = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard words.count == 6, words[5] == "GMT", let day = Int(words[1]), let month = months.firstIndex(of: String(words[2])),
+              let year = Int(words[3]), case let time = words[4].split(separator: ":").compactMap({ Int($0) }), time.count == 3,
+              (1...31).contains(day), (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2]) else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(time[0])
+        parts.tm_min = Int32(time[1])
+        parts.tm_sec = Int32(time[2])
+        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
     /// `45 s`, `3 min`, `2 h 5 min`.

@@ -143,7 +143,7 @@ public enum FormUpdate {
             return []
         }
         if let running = state.running {
-            if running.stoppable && (event == .escape || event == state.keys.cancel) {
+            if running.stoppable && (event == .escape || event == state.keys.cancel || event == .control("c")) {
                 state.runningNews = Localization.text("Stopping…")
                 setStatus(&state, Localization.text("Stopping…"), error: false)
                 return [.stop]
