@@ -265,7 +265,8 @@ struct HTTPClient {
             return (code, exchange)
           }
         }
-        guard code == CURLE_OK else {
+        // An error page read up to the answer's limit is an answer, stopped on purpose.
+        guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && exchange.errorPageKept) else {
             if let failure = exchange.failure { throw Failure(reason: failure, local: true) }
             let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
@@ -273,11 +274,9 @@ struct HTTPClient {
             case CURLE_ABORTED_BY_CALLBACK: throw Failure(reason: "stopped", cancelled: true)
             case CURLE_WRITE_ERROR where exchange.refused: throw Failure(reason: "stopped", refused: true)
             case CURLE_TOO_MANY_REDIRECTS: throw Failure(reason: "more than \(maximumRedirects) redirects", tooManyRedirects: true)
-            case CURLE_OPERATION_TIMEDOUT where totalSeconds != nil:
-                throw Failure(reason: "no answer within \(totalSeconds ?? 0) s", timedOut: true)
+            case CURLE_OPERATION_TIMEDOUT: throw Failure(reason: "the server did not answer in time (\(detail))", timedOut: true)
             case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
                 throw Failure(reason: "certificate verification failed: \(detail) (set ca-file for a private server)")
-            case CURLE_OPERATION_TIMEDOUT: throw Failure(reason: "the server stopped answering (\(detail))")
             default: throw Failure(reason: detail)
             }
         }
@@ -305,6 +304,8 @@ struct HTTPClient {
         var receive: ((UnsafeRawBufferPointer) -> Bool)?
         /// The receiver asked to stop.
         var refused = false
+        /// An error page's start is kept and the rest not read.
+        var errorPageKept = false
         var index = 0
         /// How far into the current piece.
         var offset = 0
@@ -365,9 +366,15 @@ struct HTTPClient {
         /// Hands the answer to its receiver, or keeps its first `limit` bytes; false to stop.
         func keep(_ data: UnsafeRawBufferPointer) -> Bool {
             // Only a success's body is the receiver's: an error page is kept for the message.
-            if let receive, (200..<300).contains(status) {
-                refused = !receive(data)
-                return !refused
+            if let receive {
+                if (200..<300).contains(status) {
+                    refused = !receive(data)
+                    return !refused
+                }
+                // An error page is never the receiver's, and no more of it is read than a message needs.
+                answer += data.prefix(limit - answer.count)
+                errorPageKept = answer.count >= limit
+                return !errorPageKept
             }
             if answer.count < limit { answer += data.prefix(limit - answer.count) }
             return true

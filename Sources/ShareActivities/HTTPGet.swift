@@ -20,7 +20,7 @@ struct HTTPGet {
     func fetch(_ url: URL, stopped: String = "the download was stopped",
                receive: (UnsafeRawBufferPointer) -> Bool) throws(Failure) {
         let client = HTTPClient(protocols: "http,https", connectSeconds: min(15, timeoutSeconds), totalSeconds: timeoutSeconds,
-                                maximumRedirects: maximumRedirects)
+                                maximumAnswer: 4096, maximumRedirects: maximumRedirects)
         var count = 0, overflowed = false
         let outcome = withoutActuallyEscaping(receive) { receive in
             Result { () throws(HTTPClient.Failure) in
@@ -38,7 +38,8 @@ struct HTTPGet {
         switch outcome {
         case .success(let answer): response = answer
         case .failure(let error):
-            throw Failure(reason: overflowed ? "it is larger than \(HTTPGet.size(maximumBytes))" : error.refused ? stopped : error.reason)
+            throw Failure(reason: overflowed ? "it is larger than \(HTTPGet.size(maximumBytes))" : error.refused ? stopped
+                          : error.timedOut ? "no answer within \(timeoutSeconds) s" : error.reason)
         }
         guard response.isSuccess else { throw Failure(reason: "the server answered HTTP \(response.status)") }
     }

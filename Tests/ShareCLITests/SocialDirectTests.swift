@@ -214,6 +214,16 @@ final class DisplayLog: Sendable {
         #expect(!server.rest().contains { $0["path"] as? String == "/api/v1/statuses" })
     }
 
+    @Test func aFileGoneBeforeItIsSentIsSaidSoNotTakenForTheNetwork() async throws {
+        let server = try SocialServer("mastodon")
+        let gone = ShareItem.image(FileItem(name: "gone.png", contentType: "image/png", size: 4096,
+                                            storage: .path(server.fixtures.root.appendingPathComponent("gone.png"))))
+        let (session, _) = try await Self.post(.mastodon, settings: server.settings(.mastodon), items: [.text("hello"), gone])
+        #expect(session.result?.error?.code == "io-error")
+        #expect(session.result?.error?.message.hasPrefix("cannot send gone.png: cannot read ") == true, "\(String(describing: session.result?.error))")
+        #expect(!server.rest().contains { $0["path"] as? String == "/api/v1/statuses" })
+    }
+
     @Test func aServerThatIsDownSaysItCannotBeReached() async throws {
         let server = try SocialServer("mastodon")
         let settings = server.settings(.mastodon)
@@ -430,10 +440,12 @@ final class DisplayLog: Sendable {
         let (video, _) = try Self.video(server.fixtures, "clip.mp4", size: 4096)
         let (session, _) = try await Self.post(.vimeo, settings: server.settings(.vimeo), items: [video])
         #expect(session.result?.outcome == .failed)
-        #expect(session.result?.error?.message == "Vimeo did not take the post (HTTP 500: Something strange occurred. Please try again.);"
-                + " the unfinished video was deleted")
+        #expect(session.result?.error?.message == "Vimeo's upload server kept refusing clip.mp4 at 0 of 4096 bytes"
+                + " (HTTP 500: Something strange occurred. Please try again.); the unfinished video was deleted")
         let requests = server.rest().map { "\($0["method"] ?? "") \($0["path"] ?? "")" }
-        #expect(requests == ["POST /me/videos", "PATCH /tus/76979871", "DELETE /videos/76979871"], "\(requests)")
+        // Five tries, each 500 followed by a HEAD that finds the server still at 0, but the last; then the video goes.
+        let tries = Array(repeating: ["PATCH /tus/76979871", "HEAD /tus/76979871"], count: 4).flatMap { $0 }
+        #expect(requests == ["POST /me/videos"] + tries + ["PATCH /tus/76979871", "DELETE /videos/76979871"], "\(requests)")
     }
 
         @Test func vimeoTakesVideosOnlyAndSaysSoForPictures() async throws {

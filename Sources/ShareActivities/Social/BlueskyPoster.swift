@@ -92,13 +92,13 @@ struct BlueskyPoster {
         }
         let created = try api.call("POST", url("com.atproto.repo.createRecord"), headers: authorization,
                                    body: .json(.object([("repo", .string(session.did)), ("collection", .string("app.bsky.feed.post")),
-                                                        ("record", .object(record))])))
+                                                        ("record", .object(record))])), creating: true)
         struct Created: Decodable { var uri: String }
         // at://DID/app.bsky.feed.post/RKEY → https://bsky.app/profile/DID/post/RKEY
         guard let uri = created.decoded(Created.self)?.uri, uri.hasPrefix("at://"),
               case let parts = uri.dropFirst(5).split(separator: "/"), parts.count == 3,
               let address = URL(string: "https://bsky.app/profile/\(parts[0])/post/\(ShareLink.encoded(String(parts[2])))") else {
-            throw SocialFailure("Bluesky posted, but its answer names no record: \(created.excerpt)")
+            throw api.madeWithoutAddress(created, fallback: URL(string: "https://bsky.app/profile/" + ShareLink.encoded(session.did))!)
         }
         return address
     }

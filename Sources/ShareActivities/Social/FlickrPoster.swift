@@ -35,7 +35,7 @@ struct FlickrPoster {
         parts.append(HTTPClient.Body.Part(name: "photo", value: item.piece, filename: item.name, type: item.type))
         let uploading = Localization.text("Uploading %@ (%@ of %@)", item.name, String(index + 1), String(count))
         api.show(uploading, progress: 0)
-        let response = try api.call("POST", upload, body: .multipart(parts), media: item.name, uploading: uploading)
+        let response = try api.call("POST", upload, body: .multipart(parts), media: item.name, uploading: uploading, creating: true)
         let id = try FlickrPoster.answer(response, media: item.name, api: api, tag: "photoid")
         // The photo is up: a page that cannot be asked for is Flickr's own link to it, never a failure to post again.
         return (try? page(of: id, oauth: oauth)) ?? URL(string: "https://www.flickr.com/photo.gne?id=" + ShareLink.encoded(id))!

@@ -68,13 +68,14 @@ struct MastodonPoster {
         api.show(Localization.text("Posting…"))
         var fields = [("status", text)]
         fields += ids.map { ("media_ids[]", $0) }
-        let response = try api.call("POST", url("/api/v1/statuses"), headers: authorization + [("Idempotency-Key", key)], body: .form(fields))
+        let response = try api.call("POST", url("/api/v1/statuses"), headers: authorization + [("Idempotency-Key", key)], body: .form(fields),
+                                    creating: true)
         struct Status: Decodable {
             var url: String?
             var uri: String?
         }
         guard let status = response.decoded(Status.self), let address = (status.url ?? status.uri).flatMap(URL.init(string:)) else {
-            throw SocialFailure("Mastodon posted, but its answer names no address for the post: \(response.excerpt)")
+            throw api.madeWithoutAddress(response, fallback: URL(string: url("/"))!)
         }
         return address
     }

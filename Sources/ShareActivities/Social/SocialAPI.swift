@@ -79,6 +79,15 @@ struct SocialAPI: Sendable {
         }
     }
 
+    /// The failure of a post that was made but whose answer does not say
+    /// where: `sent` all the same, with `fallback` (the account's page) as
+    /// what was posted, and the answer in the warning.
+    func madeWithoutAddress(_ response: HTTPClient.Response, fallback: URL) -> SocialFailure {
+        var failure = SocialFailure("\(service.name) took the post, but its answer names no address for it: \(response.excerpt)")
+        failure.posted = [fallback]
+        return failure
+    }
+
     /// Throws ``SocialFailure/stopped`` once the person asked to stop.
     func checkStopped() throws(SocialFailure) {
         if display.isCancelled { throw .stopped }
@@ -90,8 +99,11 @@ struct SocialAPI: Sendable {
     /// before the request, during an upload's bytes, and during a question
     /// (GET, HEAD); never while a request that makes something (the post)
     /// awaits its answer, which could leave a post made and said not to be.
+    /// `creating` marks the request that makes the post: when its
+    /// connection fails, the post may have been made all the same, and the
+    /// message says to look before trying again.
     func call(_ method: String, _ url: String, headers: [(String, String)] = [], body: HTTPClient.Body = .none,
-              media: String? = nil, uploading: String? = nil) throws(SocialFailure) -> HTTPClient.Response {
+              media: String? = nil, uploading: String? = nil, creating: Bool = false) throws(SocialFailure) -> HTTPClient.Response {
         try checkStopped()
         let response: HTTPClient.Response
         let asking = method == "GET" || method == "HEAD"
@@ -100,7 +112,9 @@ struct SocialAPI: Sendable {
                                           progress: uploading.map { watch($0) } ?? { _, _ in !asking || !display.isCancelled })
         } catch {
             if error.cancelled { throw .stopped }
-            throw SocialFailure("\(service.name) cannot be reached: \(error.reason)", code: ActivityError.Code.sendFailed)
+            if error.local { throw SocialFailure("cannot send \(media ?? "the post"): \(error.reason)", code: ActivityError.Code.ioError) }
+            let unsure = creating ? "; the post may have been made all the same: look on \(service.name) before trying again" : ""
+            throw SocialFailure("\(service.name) cannot be reached: \(error.reason)" + unsure, code: ActivityError.Code.sendFailed)
         }
         try check(response, media: media)
         return response

@@ -14,8 +14,12 @@ struct VimeoPoster {
     /// How many bytes each PATCH carries.
     var chunkSize = VimeoPoster.defaultChunkSize
     static let defaultChunkSize = 16 << 20
-    /// How many dropped connections in a row a video may have before the upload gives up.
-    var attempts = 3
+    /// How many troubles in a row (a dropped connection, a 5xx or 409
+    /// answer, a HEAD that fails) a video may have before the upload gives
+    /// up; the pauses between them double from half a second (7.5 s in all).
+    var attempts = 5
+    /// How long a HEAD or a DELETE may take.
+    static let questionSeconds = 15
 
     /// Uploads each video with `title` and `description`; returns the first video's page.
     func post(title: String, description: String, media: [SocialMedia]) throws(SocialFailure) -> URL {
@@ -48,30 +52,34 @@ struct VimeoPoster {
                 var link: String?
                 var upload: Upload?
             }
-            guard let video = created.decoded(Video.self), let link = video.upload?.upload_link,
-                  let page = video.link.flatMap(URL.init(string:)) else {
-                var failure = SocialFailure("Vimeo's answer has no upload link for \(item.name): \(created.excerpt)")
-                failure.posted = pages
-                throw failure
-            }
+            let video = created.decoded(Video.self)
             do throws(SocialFailure) {
+                guard let link = video?.upload?.upload_link, video?.link.flatMap(URL.init(string:)) != nil else {
+                    throw SocialFailure("Vimeo's answer has no upload link for \(item.name): \(created.excerpt)")
+                }
                 try upload(item, to: link, index: index, count: media.count)
             } catch {
-                // The video exists, empty: it goes, so that a try again does not leave one more.
+                // The video exists, unfinished: it goes, so that a try again does not leave one more.
                 var failure = error
-                if let uri = video.uri, (try? api.client.perform("DELETE", api.account.url(host: "api.vimeo.com", uri), headers: authorization))?
-                    .isSuccess == true {
-                    failure.note = "the unfinished video was deleted"
-                } else {
-                    failure.note = "the unfinished video \(page.absoluteString) is left on Vimeo: delete it there"
-                }
+                failure.note = delete(video?.uri, page: video?.link, headers: authorization)
                 failure.posted = pages
                 throw failure
             }
+            guard let page = video?.link.flatMap(URL.init(string:)) else { continue }
             pages.append(page)
         }
         guard let first = pages.first else { throw SocialFailure("Vimeo takes videos; there is none to post", code: ActivityError.Code.invalidInput) }
         return first
+    }
+
+    /// Deletes the unfinished video at `uri`; what to tell about it.
+    private func delete(_ uri: String?, page: String?, headers: [(String, String)]) -> String? {
+        var client = api.client
+        client.totalSeconds = VimeoPoster.questionSeconds
+        if let uri, (try? client.perform("DELETE", api.account.url(host: "api.vimeo.com", uri), headers: headers))?.isSuccess == true {
+            return "the unfinished video was deleted"
+        }
+        return page.map { "the unfinished video \($0) is left on Vimeo: delete it there" }
     }
 
     /// Sends `item` to the tus `link` in chunks. A dropped connection, or
@@ -89,17 +97,27 @@ struct VimeoPoster {
             if resync {
                 // Where is the server? A HEAD that fails is one more trouble, tried again after a pause.
                 api.show(Localization.text("The connection dropped; resuming %@…", item.name), progress: Double(offset) / Double(max(1, item.size)))
-                if let head = try? api.client.perform("HEAD", link, headers: [tus]), head.isSuccess,
-                   let resumed = head.header("Upload-Offset").flatMap({ Int($0) }), (0...item.size).contains(resumed) {
-                    offset = resumed
-                    resync = false
-                } else {
-                    troubles += 1
-                    guard troubles < attempts else {
-                        throw SocialFailure("Vimeo's upload server does not say how much of \(item.name) it has", code: ActivityError.Code.sendFailed)
+                var client = api.client
+                client.totalSeconds = VimeoPoster.questionSeconds
+                let display = api.display
+                let why: String
+                do {
+                    let head = try client.perform("HEAD", link, headers: [tus], progress: { _, _ in !display.isCancelled })
+                    if head.isSuccess, let resumed = head.header("Upload-Offset").flatMap({ Int($0) }), (0...item.size).contains(resumed) {
+                        offset = resumed
+                        resync = false
+                        continue
                     }
-                    pause(troubles)
+                    why = "HTTP \(head.status)"
+                } catch {
+                    if error.cancelled { throw .stopped }
+                    why = error.reason
                 }
+                troubles += 1
+                guard troubles < attempts else {
+                    throw SocialFailure("Vimeo's upload server does not say how much of \(item.name) it has (\(why))", code: ActivityError.Code.sendFailed)
+                }
+                try pause(troubles)
                 continue
             }
             let length = min(chunkSize, item.size - offset)
@@ -120,14 +138,17 @@ struct VimeoPoster {
                     throw SocialFailure("Vimeo's upload of \(item.name) broke off \(attempts) times at \(offset) of \(item.size) bytes: \(error.reason)",
                                         code: ActivityError.Code.sendFailed)
                 }
+                try pause(troubles)
                 resync = true
                 continue
             }
-            if response.status == 409 {
+            if response.status == 409 || response.status >= 500 {
                 troubles += 1
                 guard troubles < attempts else {
-                    throw SocialFailure("Vimeo's upload server kept refusing the offset of \(item.name) (HTTP 409: \(SocialAPI.serverMessage(response)))")
+                    throw SocialFailure("Vimeo's upload server kept refusing \(item.name) at \(offset) of \(item.size) bytes"
+                                        + " (HTTP \(response.status): \(SocialAPI.serverMessage(response)))")
                 }
+                try pause(troubles)
                 resync = true
                 continue
             }
@@ -141,9 +162,13 @@ struct VimeoPoster {
         api.show(uploading, progress: 1)
     }
 
-    /// Waits a little longer after each trouble in a row (0.5 s, 1 s, …) before asking again.
-    private func pause(_ troubles: Int) {
-        var wait = timespec(tv_sec: troubles / 2, tv_nsec: (troubles % 2) * 500_000_000)
-        nanosleep(&wait, nil)
+    /// Waits longer after each trouble in a row (0.5 s, 1 s, 2 s, 4 s)
+    /// before going on, in tenths, stopping at once when the person asks.
+    private func pause(_ troubles: Int) throws(SocialFailure) {
+        for _ in 0..<(5 << max(0, troubles - 1)) {
+            try api.checkStopped()
+            var tenth = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            nanosleep(&tenth, nil)
+        }
     }
 }

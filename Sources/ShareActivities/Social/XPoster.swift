@@ -51,13 +51,13 @@ struct XPoster {
         var document: [(String, JSONValue)] = [("text", .string(text))]
         if !ids.isEmpty { document.append(("media", .object([("media_ids", .array(ids.map(JSONValue.string)))]))) }
         let response = try api.call("POST", tweets, headers: [("Authorization", OAuth1.header(try oauth.sign("POST", tweets)))],
-                                    body: .json(.object(document)))
+                                    body: .json(.object(document)), creating: true)
         struct Created: Decodable {
             struct Post: Decodable { var id: String }
             var data: Post
         }
         guard let id = response.decoded(Created.self)?.data.id, let address = URL(string: "https://x.com/i/web/status/" + ShareLink.encoded(id)) else {
-            throw SocialFailure("X posted, but its answer names no post: \(response.excerpt)")
+            throw api.madeWithoutAddress(response, fallback: URL(string: "https://x.com/home")!)
         }
         return address
     }
