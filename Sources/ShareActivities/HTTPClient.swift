@@ -26,8 +26,6 @@ struct HTTPClient {
         var local = false
         /// The answer's receiver asked to stop.
         var refused = false
-        /// More redirects than ``HTTPClient/maximumRedirects``.
-        var tooManyRedirects = false
         /// ``HTTPClient/totalSeconds`` passed.
         var timedOut = false
     }
@@ -273,7 +271,7 @@ struct HTTPClient {
             switch code {
             case CURLE_ABORTED_BY_CALLBACK: throw Failure(reason: "stopped", cancelled: true)
             case CURLE_WRITE_ERROR where exchange.refused: throw Failure(reason: "stopped", refused: true)
-            case CURLE_TOO_MANY_REDIRECTS: throw Failure(reason: "more than \(maximumRedirects) redirects", tooManyRedirects: true)
+            case CURLE_TOO_MANY_REDIRECTS: throw Failure(reason: "more than \(maximumRedirects) redirects")
             case CURLE_OPERATION_TIMEDOUT: throw Failure(reason: "the server did not answer in time (\(detail))", timedOut: true)
             case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
                 throw Failure(reason: "certificate verification failed: \(detail) (set ca-file for a private server)")

@@ -1,8 +1,5 @@
 import FoundationEssentials
 import ShareCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A post to a Mastodon server through its REST API, with the account's
 /// access token: each picture or video to `POST /api/v2/media` (an answer
@@ -94,9 +91,7 @@ struct MastodonPoster {
                                     code: ActivityError.Code.timeout)
             }
             // Polling: the server offers no other way to hear that it is done.
-            var wait = timespec(tv_sec: Int(pollInterval), tv_nsec: Int((pollInterval - pollInterval.rounded(.down)) * 1e9))
-            nanosleep(&wait, nil)
-            try api.checkStopped()
+            try api.pause(pollInterval)
         }
     }
 }

@@ -88,6 +88,18 @@ struct SocialAPI: Sendable {
         return failure
     }
 
+    /// Waits `seconds` (a poll's interval, a pause after a dropped
+    /// connection) in tenths, throwing ``SocialFailure/stopped`` as soon as
+    /// the person asks to stop.
+    func pause(_ seconds: Double) throws(SocialFailure) {
+        for _ in 0..<max(1, Int((seconds * 10).rounded())) {
+            try checkStopped()
+            var tenth = timespec(tv_sec: 0, tv_nsec: 100_000_000)
+            nanosleep(&tenth, nil)
+        }
+        try checkStopped()
+    }
+
     /// Throws ``SocialFailure/stopped`` once the person asked to stop.
     func checkStopped() throws(SocialFailure) {
         if display.isCancelled { throw .stopped }

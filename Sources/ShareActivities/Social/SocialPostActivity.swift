@@ -163,6 +163,10 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
     /// Whether the service takes a title and a description (Flickr, Vimeo), not a post.
     private var describes: Bool { service == .flickr || service == .vimeo }
 
+    /// The field of a direct post's words, and what it starts with.
+    private var wordsField: String { describes ? "description" : "post" }
+    private func firstWords() -> String { describes ? descriptionText() : initialText() }
+
     /// A media file's first alt text: the title of the item source that gave it.
     private func alt(for file: FileItem) -> String {
         if let url = file.path, let title = offeredMetadata.first(where: { $0.url?.standardizedFileURL == url.standardizedFileURL })?.title {
@@ -273,8 +277,8 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
         if !left.isEmpty {
             fields.append(FormField(id: "left-out", label: Localization.text("Left out"), kind: .preview, initialValue: left.joined(separator: "; ")))
         }
-        var words = FormField(id: describes ? "description" : "post", label: describes ? Localization.text("Description") : Localization.text("Post"),
-                              kind: .multilineText, initialValue: describes ? descriptionText() : initialText())
+        var words = FormField(id: wordsField, label: describes ? Localization.text("Description") : Localization.text("Post"),
+                              kind: .multilineText, initialValue: firstWords())
         words.placeholder = describes ? Localization.text("Say something about it") : Localization.text("Write your post here")
         fields.append(words)
         return ActivityForm(title: Localization.text("Post to %@", service.name), fields: fields, actions: [SocialPostActivity.postDirectly])
@@ -348,7 +352,7 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
     /// uploads on the session's display; `sent` with the post's address.
     private func performDirectly(_ session: ActivitySession, account: SocialAccount) async {
         let values = session.formValues
-        let text = (values[describes ? "description" : "post"] ?? (describes ? descriptionText() : initialText()))
+        let text = (values[wordsField] ?? firstWords())
             .trimmingWhitespace(includingNewlines: true)
         if !describes, let limit {
             let used = service.count(text: text, link: nil)

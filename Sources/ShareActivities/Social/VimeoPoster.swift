@@ -1,8 +1,5 @@
 import FoundationEssentials
 import ShareCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Videos to Vimeo with its tus upload approach: `POST /me/videos` makes
 /// the video and gives an upload link; the file then goes there in chunks
@@ -132,7 +129,7 @@ struct VimeoPoster {
                                                   progress: api.watch(uploading, offset: offset, total: item.size))
             } catch {
                 if error.cancelled { throw .stopped }
-                if error.local { throw SocialFailure("cannot send \(item.name): \(error.reason)") }
+                if error.local { throw SocialFailure("cannot send \(item.name): \(error.reason)", code: ActivityError.Code.ioError) }
                 troubles += 1
                 guard troubles < attempts else {
                     throw SocialFailure("Vimeo's upload of \(item.name) broke off \(attempts) times at \(offset) of \(item.size) bytes: \(error.reason)",
@@ -162,13 +159,8 @@ struct VimeoPoster {
         api.show(uploading, progress: 1)
     }
 
-    /// Waits longer after each trouble in a row (0.5 s, 1 s, 2 s, 4 s)
-    /// before going on, in tenths, stopping at once when the person asks.
+    /// Waits longer after each trouble in a row (0.5 s, 1 s, 2 s, 4 s) before going on.
     private func pause(_ troubles: Int) throws(SocialFailure) {
-        for _ in 0..<(5 << max(0, troubles - 1)) {
-            try api.checkStopped()
-            var tenth = timespec(tv_sec: 0, tv_nsec: 100_000_000)
-            nanosleep(&tenth, nil)
-        }
+        try api.pause(0.5 * Double(1 << max(0, troubles - 1)))
     }
 }
