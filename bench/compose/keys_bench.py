@@ -6,7 +6,9 @@ as its controlling terminal).
 
 For each case and run: the program starts with the cursor in the middle of
 the text; once its first screen has MARKER and has been quiet for SILENCE
-seconds, the keys of KEYS are sent one at a time, and for each the time from
+seconds, the case's setup keys (--setup, before its --case: to bring the
+cursor where the keys go) are sent and each left to settle, unmeasured; then
+the keys of KEYS are sent one at a time, and for each the time from
 the write to the last byte of the reply (the screen settled: SILENCE seconds,
 0.15 by default, with no byte) and the reply's bytes are kept. A key with no
 reply costs 0 ms. SILENCE must be longer than the slowest program takes to
@@ -14,14 +16,16 @@ start its reply, or a reply is counted with the next key.
 
 Usage:
   keys_bench.py [--runs N] [--silence S] [--timeout T] [--raw FILE]
-                --keys KEYS --case NAME MARKER -- [NAME=VALUE...] COMMAND ARG... ;; [--case ...]
+                --keys KEYS [--setup "KEY KEY..."] --case NAME MARKER -- [NAME=VALUE...] COMMAND ARG... ;; [--case ...]
 KEYS is a file of one key a line: a character, or one of Up Down Left Right
 PgUp PgDn Enter BSpace C-k Tab. Arrows are sent as the terminal would after the
 program's DECCKM choice (ESC O A in application cursor mode, else ESC [ A).
 
 Prints, per case: the median and 95th percentile of the milliseconds and the
-bytes per key over every key of every run, the median first-screen time, and
-the good and failed runs, tab-separated.
+bytes per key over every key of every run, the processor time the program
+spent (all its threads, from /proc/PID/task/*/schedstat) from the first key
+to the settling of the last, per key and as the median of the runs, the
+median first-screen time, and the good and failed runs, tab-separated.
 """
 import os
 import statistics
@@ -45,6 +49,19 @@ def key_bytes(name, application):
     return name.encode()
 
 
+def cpu_seconds(pid):
+    """Processor time of every thread of `pid` so far (schedstat: nanoseconds on a CPU)."""
+    total = 0
+    tasks = "/proc/%d/task" % pid
+    for task in os.listdir(tasks):
+        try:
+            with open("%s/%s/schedstat" % (tasks, task)) as f:
+                total += int(f.read().split()[0])
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a thread that ended meanwhile
+    return total / 1e9
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
@@ -53,6 +70,7 @@ def percentile(values, fraction):
 def parse(argv):
     opts = {"runs": 1, "silence": 0.15, "timeout": 60.0, "raw": None, "keys": None, "rows": 30, "cols": 100}
     cases = []
+    setup = []
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -61,7 +79,12 @@ def parse(argv):
             if argv[i + 3] != "--":
                 sys.exit("keys_bench: expected -- after --case NAME MARKER")
             cmd, assignments, i = read_command(argv, i + 4)
-            cases.append({"name": name, "marker": marker.encode(), "stdin": "-", "cmd": cmd, "env": assignments})
+            cases.append({"name": name, "marker": marker.encode(), "stdin": "-", "cmd": cmd, "env": assignments,
+                          "setup": setup})
+            setup = []
+        elif a == "--setup":
+            setup = argv[i + 1].split()
+            i += 2
         elif a in ("--runs",):
             opts["runs"] = int(argv[i + 1])
             i += 2
@@ -85,7 +108,7 @@ def main():
     raw = open(opts["raw"], "w") if opts["raw"] else None
     if raw:
         raw.write("case\trun\tkey\tname\tms\tbytes\n")
-    results = {c["name"]: {"ms": [], "bytes": [], "paint": [], "good": 0, "failed": 0} for c in cases}
+    results = {c["name"]: {"ms": [], "bytes": [], "paint": [], "cpu": [], "good": 0, "failed": 0} for c in cases}
     for run_index in range(opts["runs"]):
         for case in cases:
             home = tempfile.mkdtemp(prefix="share-bench-compose-home.")
@@ -106,7 +129,16 @@ def main():
             result["paint"].append(paint[0] * 1000)
             application = application_cursor_keys(bytes(run.buf))
             ok = True
-            for index, name in enumerate(keys):
+            for name in case["setup"]:
+                sent = time.perf_counter()
+                os.write(run.master, key_bytes(name, application))
+                if run.read_until(sent + opts["timeout"], quiet_after=True, since=sent) is None:
+                    ok = False
+                    sys.stderr.write("keys_bench: %s run %d: no end to the reply to setup key %s\n" % (
+                        case["name"], run_index, name))
+                    break
+            cpu_before = cpu_seconds(run.proc.pid) if ok else 0.0
+            for index, name in enumerate(keys if ok else []):
                 data = key_bytes(name, application)
                 sent = time.perf_counter()
                 os.write(run.master, data)
@@ -122,18 +154,21 @@ def main():
                 result["bytes"].append(len(got))
                 if raw:
                     raw.write("%s\t%d\t%d\t%s\t%.2f\t%d\n" % (case["name"], run_index, index, name, ms, len(got)))
+            if ok:
+                result["cpu"].append((cpu_seconds(run.proc.pid) - cpu_before) * 1000 / len(keys))
             run.finish()
             subprocess.run(["rm", "-rf", home])
             result["good" if ok else "failed"] += 1
-    print("case\tms_median\tms_p95\tbytes_median\tbytes_p95\tfirst_screen_ms\truns\tfailed")
+    print("case\tms_median\tms_p95\tbytes_median\tbytes_p95\tcpu_ms_per_key\tfirst_screen_ms\truns\tfailed")
     for case in cases:
         r = results[case["name"]]
         if r["ms"]:
-            print("%s\t%.2f\t%.2f\t%.0f\t%.0f\t%.0f\t%d\t%d" % (
+            print("%s\t%.2f\t%.2f\t%.0f\t%.0f\t%.3f\t%.0f\t%d\t%d" % (
                 case["name"], statistics.median(r["ms"]), percentile(r["ms"], 0.95), statistics.median(r["bytes"]),
-                percentile(r["bytes"], 0.95), statistics.median(r["paint"]), r["good"], r["failed"]))
+                percentile(r["bytes"], 0.95), statistics.median(r["cpu"]) if r["cpu"] else float("nan"),
+                statistics.median(r["paint"]), r["good"], r["failed"]))
         else:
-            print("%s\tnan\tnan\tnan\tnan\tnan\t0\t%d" % (case["name"], r["failed"]))
+            print("%s\tnan\tnan\tnan\tnan\tnan\tnan\t0\t%d" % (case["name"], r["failed"]))
 
 
 if __name__ == "__main__":

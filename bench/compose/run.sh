@@ -7,7 +7,9 @@
 # The text: LINES lines, every third one Korean, the rest ASCII, none wider
 # than the screen. Each program starts with the cursor at the middle line:
 # nano and vim with +LINE; share with the first half as the body (--body-file)
-# and the second half as the signature, below the cursor. Then the same 200
+# and the second half as the signature, below the cursor, and four Tabs
+# (unmeasured) from To, where a form with every field given starts, to the
+# body. Then the same 200
 # keys: ten rounds of ten typed characters (ASCII and Hangul), the four
 # arrows, PageDown and PageUp, Ctrl-K twice, Enter and Backspace. Ctrl-K is
 # nano's cut line and share's kill to the end of the line; vim, in insert
@@ -54,7 +56,7 @@ open("%s/second-%d.txt" % (work, n), "w").write("\n".join(lines[middle:]))
 EOF
   middle=$((n / 2 + 1))
   printf '[mail]\nfrom = 김민수 <kim@example.com>\nsignature-file = %s\n' "$WORK/second-$n.txt" > "$WORK/config-$n"
-  cases+=(--case "share $n" "New Message" -- "$SHARE" --config "$WORK/config-$n" --activity mail
+  cases+=(--setup "Tab Tab Tab Tab" --case "share $n" "New Message" -- "$SHARE" --config "$WORK/config-$n" --activity mail
           --to park@example.com --subject Q4 --body-file "$WORK/first-$n.txt" ";;")
   cases+=(--case "nano $n" "Help" -- nano --ignorercfiles "+$middle" "$WORK/body-$n.txt" ";;")
   cases+=(--case "vim $n" "-- INSERT --" -- vim -N -u NONE -n -c 'inoremap <C-k> <C-o>D' -c startinsert
