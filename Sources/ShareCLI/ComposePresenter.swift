@@ -87,6 +87,8 @@ final class ComposeProgram: ScreenProgram {
     static let autosaveDelay = 500
 
     private var screen: FormState
+    /// The frames drawn of it, each from the one before where only the body changed.
+    private var frames = FormFrames()
     private let activity: any Activity
     private let autosaving: (any FormAutosaving)?
     private let validating: (any FormValidating)?
@@ -130,7 +132,7 @@ final class ComposeProgram: ScreenProgram {
 
     func view() -> Frame {
         if let handoff { return LinkView.view(handoff.screen) }
-        return FormView.view(screen)
+        return frames.frame(for: screen)
     }
 
     /// Reads the address book on a thread of its own, so that neither the

@@ -123,6 +123,9 @@ public struct Frame: Sendable, Equatable {
     private(set) var storage: [StoredCell]
     /// The graphemes of more than one scalar, referred to by cells.
     private var clusters: [String] = []
+    /// How many graphemes of several scalars the frame holds: a frame
+    /// drawn over and over keeps those of the rows drawn over too.
+    var clusterCount: Int { clusters.count }
     /// Where the terminal cursor should be, if visible.
     public var cursor: (x: Int, y: Int)?
     /// Text already put in the frame that is also a link (OSC 8), for

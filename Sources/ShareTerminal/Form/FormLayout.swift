@@ -17,13 +17,20 @@ public struct FormLayout: Sendable, Equatable {
 
     /// Lays out `state`.
     public init(_ state: FormState) {
-        headerFields = state.fields.indices.filter {
-            state.fields[$0].field.kind != .multilineText && state.fields[$0].field.kind != .attachmentList
+        // Each field's kind read in place: a field's state is never copied for it (a keystroke lays the form out twice).
+        var headerFields: [Int] = []
+        var attachments: Int?
+        for index in state.fields.indices {
+            switch state.fields[index].field.kind {
+            case .multilineText: break
+            case .attachmentList: if attachments == nil { attachments = state.fields[index].attachments.count }
+            default: headerFields.append(index)
+            }
         }
+        self.headerFields = headerFields
         bodyTop = 1 + headerFields.count + 1  // title, fields, separator
         let reserved = 2  // status and help bar
-        let attachments = state.fields.first { $0.field.kind == .attachmentList }
-        var lines = attachments.map { 1 + min(4, max(1, $0.attachments.count)) } ?? 0
+        var lines = attachments.map { 1 + min(4, max(1, $0)) } ?? 0
         var compact = false
         if attachments != nil, state.height - reserved - lines - bodyTop < 3 {
             lines = 1

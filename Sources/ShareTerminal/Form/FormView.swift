@@ -10,12 +10,18 @@ public enum FormView {
     }
 
     /// Draws `state`.
-    public static func view(_ state: FormState) -> Frame {
+    public static func view(_ state: FormState) -> Frame { drawn(state).frame }
+
+    /// Draws `state`; with the frame, the body's rows on screen (empty
+    /// without a body), which ``FormFrames`` keeps to redraw only the rows
+    /// a keystroke changes.
+    static func drawn(_ state: FormState) -> (frame: Frame, bodyRows: [String]) {
         var frame = Frame(width: state.width, height: state.height)
+        var bodyRows: [String] = []
         let layout = FormLayout(state)
         guard !layout.tooSmall else {
             frame.put(DisplayWidth.truncate(Localization.text("Make the terminal larger for this form"), to: max(0, state.width)), x: 0, y: 0)
-            return frame
+            return (frame, [])
         }
         let accent = CellStyle(foreground: .cyan, bold: true)
         let problem = CellStyle(foreground: .red, bold: true)
@@ -66,22 +72,13 @@ public enum FormView {
         let bodyBottom = layout.bodyBottom
         if let bodyIndex = state.fields.firstIndex(where: { $0.field.kind == .multilineText }), bodyBottom > bodyTop {
             let field = state.fields[bodyIndex]
-            let visible = bodyBottom - bodyTop
-            // The update keeps the first row; it is checked here only so a stale one never hides the cursor.
-            let top = FormUpdate.bodyTop(field.editor, from: state.bodyTop, visible: visible, width: layout.bodyWidth)
-            let rows = field.editor.rows(from: top, count: visible, width: layout.bodyWidth)
-            for (offset, row) in rows.enumerated() {
-                let quoted = row.text.hasPrefix(">")
-                frame.put(row.text, x: 1, y: bodyTop + offset, style: quoted ? CellStyle(dim: true) : .plain)
-            }
+            let body = body(state, layout, field: bodyIndex)
+            for (offset, row) in body.rows.enumerated() { drawBodyRow(row, y: bodyTop + offset, into: &frame) }
+            bodyRows = body.rows
             if let placeholder = field.field.placeholder, field.editor.isEmpty && bodyIndex != state.focus {
                 frame.put(DisplayWidth.truncate(placeholder, to: layout.bodyWidth), x: 1, y: bodyTop, style: CellStyle(dim: true))
             }
-            if bodyIndex == state.focus && state.dialog == nil {
-                let (position, column) = field.editor.cursorPosition(width: layout.bodyWidth)
-                let row = field.editor.rows(from: top, to: position, limit: visible, width: layout.bodyWidth) ?? 0
-                cursor = (1 + column, bodyTop + row)
-            }
+            if let bodyCursor = body.cursor { cursor = bodyCursor }
         }
         if let attachmentIndex = state.fields.firstIndex(where: { $0.field.kind == .attachmentList }) {
             let field = state.fields[attachmentIndex]
@@ -135,7 +132,28 @@ public enum FormView {
             cursor = drawDialog(dialog, state, into: &frame)
         }
         frame.cursor = cursor
-        return state.colors ? frame : frame.monochrome
+        return (state.colors ? frame : frame.monochrome, bodyRows)
+    }
+
+    /// The body (field `index`) as drawn: the text of each row on screen,
+    /// from the first row the update keeps, and the cursor when the body
+    /// has focus and no dialog covers it.
+    static func body(_ state: FormState, _ layout: FormLayout, field index: Int) -> (rows: [String], cursor: (x: Int, y: Int)?) {
+        let editor = state.fields[index].editor
+        let visible = layout.bodyBottom - layout.bodyTop
+        // The update keeps the first row; it is checked here only so a stale one never hides the cursor.
+        let top = FormUpdate.bodyTop(editor, from: state.bodyTop, visible: visible, width: layout.bodyWidth)
+        let rows = editor.rows(from: top, count: visible, width: layout.bodyWidth).map(\.text)
+        guard index == state.focus && state.dialog == nil else { return (rows, nil) }
+        let (position, column) = editor.cursorPosition(width: layout.bodyWidth)
+        let row = editor.rows(from: top, to: position, limit: visible, width: layout.bodyWidth) ?? 0
+        return (rows, (1 + column, layout.bodyTop + row))
+    }
+
+    /// One row of the body at line `y`: a quoted line dimmed. No colour,
+    /// so that it is the same with colours off.
+    static func drawBodyRow(_ text: String, y: Int, into frame: inout Frame) {
+        frame.put(text, x: 1, y: y, style: text.hasPrefix(">") ? CellStyle(dim: true) : .plain)
     }
 
     /// The help bar: each command the form offers, with the key bound to it now.

@@ -24,7 +24,9 @@ public enum ScreenEvent<Message: Sendable>: Sendable {
 /// A conformer keeps its state as a value, updates it with a pure function
 /// (`PickerUpdate`, `FormUpdate`), and performs the effects that function
 /// returns through the loop (start work, set a timer, leave for `$EDITOR`).
-/// It guarantees that ``view()`` has no side effects.
+/// It guarantees that ``view()`` has no side effects a caller could see:
+/// the same state gives the same frame (it may keep what it drew, to draw
+/// less the next time: ``FormFrames``).
 @MainActor
 public protocol ScreenProgram: AnyObject {
     /// What running work and timers send to the screen.

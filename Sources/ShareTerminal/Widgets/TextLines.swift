@@ -56,6 +56,11 @@ public struct TextLines: RandomAccessCollection, Sendable, Equatable {
     /// Replaces the lines in `range` with `new`; the text keeps at least one line.
     public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with new: C) where C.Element == String {
         precondition(range.lowerBound >= 0 && range.upperBound <= count, "lines out of range")
+        // As many lines as before (a keystroke within a line): each set in its block, none moved.
+        if new.count == range.count {
+            for (index, line) in zip(range, new) { self[index] = line }
+            return
+        }
         // The blocks holding the range (at least one, for an insertion at the end).
         let (first, firstOffset) = locate(Swift.min(range.lowerBound, count - 1))
         let start = range.lowerBound == count ? blocks[first].count : firstOffset

@@ -1,0 +1,64 @@
+/// The frames of a form screen, each drawn from the one before where only
+/// the body changed: a keystroke in a long body redraws the rows it
+/// changed and moves the cursor, and leaves the header, the attachment
+/// list, the status and the help bar as they were drawn.
+///
+/// Every frame is the one ``FormView/view(_:)`` draws for the same state
+/// (a test holds it to that after each key of many sequences). Anything
+/// else that changes (a field, the focus, a dialog, completions, the
+/// status, the size) draws the frame whole.
+public struct FormFrames {
+    /// The last frame, the state it was drawn for without the body's text
+    /// and first row (what the rest of the screen depends on), and the
+    /// body's rows on it.
+    private var last: (chrome: FormState, bodyRows: [String], frame: Frame)?
+    /// How many frames were drawn whole (the rest were the last one with body rows redrawn).
+    private(set) var wholeFrames = 0
+
+    /// No frame drawn yet.
+    public init() {}
+
+    /// The frame for `state`.
+    public mutating func frame(for state: FormState) -> Frame {
+        let layout = FormLayout(state)
+        // Only the body's own rows are redrawn alone: the placeholder, a dialog and the completions draw over them.
+        guard let index = state.fields.firstIndex(where: { $0.field.kind == .multilineText }),
+              !layout.tooSmall, layout.bodyBottom > layout.bodyTop, !state.fields[index].editor.isEmpty,
+              state.dialog == nil, state.completions.isEmpty else {
+            last = nil
+            wholeFrames += 1
+            return FormView.view(state)
+        }
+        let chrome = FormFrames.chrome(of: state, body: index)
+        // A frame drawn over many times keeps the graphemes of the rows drawn over: drawn whole now and then.
+        guard let last, last.chrome == chrome, last.frame.clusterCount <= state.width * state.height else {
+            let drawn = FormView.drawn(state)
+            wholeFrames += 1
+            self.last = (chrome, drawn.bodyRows, drawn.frame)
+            return drawn.frame
+        }
+        var frame = last.frame
+        let body = FormView.body(state, layout, field: index)
+        for (offset, y) in (layout.bodyTop..<layout.bodyBottom).enumerated() {
+            let row = body.rows.indices.contains(offset) ? body.rows[offset] : nil
+            guard row != (last.bodyRows.indices.contains(offset) ? last.bodyRows[offset] : nil) else { continue }
+            frame.fill(x: 0, y: y, width: state.width, height: 1, style: .plain)
+            if let row { FormView.drawBodyRow(row, y: y, into: &frame) }
+        }
+        // The body's cursor when it has focus; else a header field's, which is part of what did not change.
+        if let cursor = body.cursor { frame.cursor = cursor }
+        self.last = (chrome, body.rows, frame)
+        return frame
+    }
+
+    /// What the screen but the body's rows is drawn from: the state with
+    /// the body's text and first row set aside.
+    private static func chrome(of state: FormState, body index: Int) -> FormState {
+        var chrome = state
+        chrome.fields[index].editor = FormFrames.setAside
+        chrome.bodyTop = TextEditor.RowPosition(line: 0, row: 0)
+        return chrome
+    }
+
+    private static let setAside = TextEditor(multiline: true)
+}

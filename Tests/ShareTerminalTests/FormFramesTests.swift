@@ -1,0 +1,95 @@
+import ShareCore
+import Testing
+@testable import ShareTerminal
+
+/// A fixed sequence of pseudo-random numbers (SplitMix64), so that a
+/// failing sequence of keys is found again from its seed.
+struct SeededNumbers: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+struct FormFramesTests {
+    /// A body of many lines: Korean, lines wider than the screen, quoted
+    /// lines, an emoji sequence, a letter with a combining accent, tabs.
+    static let longBody: String = (1...120).map { number in
+        switch number % 6 {
+        case 0: "\(number) 3분기 보고서의 수치를 다시 확인했습니다 — 매출이 지난 분기보다 조금 늘었고, 비용은 줄었습니다"
+        case 1: "> \(number) quoted: the numbers in section 2 changed since the draft you saw last week, see the table"
+        case 2: "\(number) 👩‍💻 café e\u{301}t\u{E9} 🇰🇷 \tend"
+        case 3: ""
+        default: "\(number) The quick brown fox jumps over the lazy dog"
+        }
+    }.joined(separator: "\n")
+
+    static let keys: [InputEvent] = [
+        .character("a"), .character(" "), .character("가"), .character("😀"), .character("\u{301}"), .character("x"),
+        .enter, .backspace, .delete, .left, .right, .up, .down, .pageUp, .pageDown, .home, .end,
+        .control("k"), .control("u"), .control("w"), .alt("b"), .alt("f"),
+    ]
+
+    /// Now and then something besides the body: focus, a dialog, a
+    /// status, completions, a new size.
+    static func rareEvent(_ numbers: inout SeededNumbers) -> FormMessage {
+        switch Int.random(in: 0..<9, using: &numbers) {
+        case 0: .input(.tab)
+        case 1: .input(.backTab)
+        case 2: .input(.escape)
+        case 3: .status("Saved a draft", isError: false)
+        case 4: .completions(["Lee Jiwon <jiwon@example.org>", "박지성 <park@example.kr>"])
+        case 5: .input(.resize(width: Int.random(in: 20...120, using: &numbers), height: Int.random(in: 4...40, using: &numbers)))
+        case 6: .input(.character("d"))
+        case 7: .input(.control("k"))
+        default: .input(.character("n"))
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func everyFrameIsTheWholeViewOfItsState(seed: UInt64) {
+        var numbers = SeededNumbers(seed: seed)
+        var state = FormState(form: MailForm.form(to: MailForm.twoRecipients, subject: MailForm.koreanSubject, body: Self.longBody),
+                              attachments: [MailForm.report], width: 80, height: 24, colors: seed % 2 == 0)
+        state.focus(on: "body")
+        var frames = FormFrames()
+        for step in 0..<400 {
+            let message: FormMessage = Int.random(in: 0..<12, using: &numbers) == 0
+                ? Self.rareEvent(&numbers) : .input(Self.keys.randomElement(using: &numbers)!)
+            _ = FormUpdate.update(&state, message)
+            let drawn = frames.frame(for: state)
+            let whole = FormView.view(state)
+            #expect(drawn == whole, "seed \(seed), step \(step), after \(message): \(zip(drawn.lines, whole.lines).filter { $0 != $1 })")
+            guard drawn == whole else { return }
+        }
+    }
+
+    @Test func keysInTheBodyRedrawOnlyTheBodyAfterTheFirstFrame() {
+        var state = FormState(form: MailForm.form(to: MailForm.twoRecipients, subject: MailForm.koreanSubject, body: Self.longBody),
+                              width: 80, height: 24)
+        state.focus(on: "body")
+        var frames = FormFrames()
+        _ = frames.frame(for: state)
+        // The first edit marks the form changed (the header does not show it, but it is part of the state).
+        typeText("a", into: &state)
+        _ = frames.frame(for: state)
+        let before = frames.wholeFrames
+        for event in [InputEvent.character("b"), .character("한"), .enter, .backspace, .left, .up, .down, .pageDown, .pageUp,
+                      .control("k")] {
+            press(event, in: &state)
+            #expect(frames.frame(for: state) == state.frame)
+        }
+        #expect(frames.wholeFrames == before)
+        // A change outside the body draws the frame whole.
+        deliver(.status("Saved a draft", isError: false), to: &state)
+        #expect(frames.frame(for: state) == state.frame)
+        #expect(frames.wholeFrames == before + 1)
+    }
+}
