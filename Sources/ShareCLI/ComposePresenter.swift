@@ -286,13 +286,13 @@ final class ComposeProgram: ScreenProgram {
             switch effect {
             case .changed(let field):
                 if autosaving != nil, !loop.isScheduled("autosave") { loop.schedule(.autosave, after: ComposeProgram.autosaveDelay, key: "autosave") }
-                if let counting, let index = screen.index(of: field) {
+                guard let index = screen.index(of: field) else { continue }
+                if let counting {
                     apply(.count(field: field, counting.count(in: screen.fields[index].field, value: screen.fields[index].value)))
                 }
                 // One-line fields are checked as they are typed; the body at Send (its warnings).
-                if let validating, let changed = screen.fields.first(where: { $0.field.id == field }),
-                   changed.field.kind != .multilineText {
-                    apply(.problem(field: field, validating.problem(in: changed.field, value: changed.value)))
+                if let validating, screen.fields[index].field.kind != .multilineText {
+                    apply(.problem(field: field, validating.problem(in: screen.fields[index].field, value: screen.fields[index].value)))
                 }
             case .completeAddress(let token):
                 if let suggestions = screen.fields.indices.contains(screen.focus) ? screen.fields[screen.focus].field.suggestions : nil {

@@ -93,3 +93,46 @@ struct FormFramesTests {
         #expect(frames.wholeFrames == before + 1)
     }
 }
+
+struct FormFramesComparisonTests {
+    /// FormFrames.sameOutsideBody compares these one by one: a property
+    /// added to the state must be added there too, or a change of it
+    /// would not be drawn.
+    @Test func theComparisonKnowsEveryStoredPropertyOfTheState() {
+        let state = MailForm.prefilled()
+        #expect(Mirror(reflecting: state).children.compactMap(\.label) == [
+            "title", "fields", "focus", "dialog", "status", "statusIsError", "actions", "running", "runningNews",
+            "typedWhileBusy", "spinner", "changed", "completions", "completionIndex", "completionField", "bodyTop",
+            "width", "height", "colors", "keys",
+        ])
+        #expect(Mirror(reflecting: state.fields[0]).children.compactMap(\.label) == [
+            "field", "editor", "choice", "attachments", "selectedAttachment", "problem", "count",
+        ])
+    }
+
+    @Test func aChangeOfAnyPropertyButTheBodyIsSeen() {
+        let base = MailForm.prefilled(focus: "body")
+        let body = base.index(of: "body")!
+        let changes: [(String, (inout FormState) -> Void)] = [
+            ("title", { $0.title = "Re: 보고서" }), ("focus", { $0.focus(on: "to") }), ("status", { $0.status = "Saved" }),
+            ("statusIsError", { $0.statusIsError = true }), ("spinner", { $0.spinner += 1 }), ("changed", { $0.changed.toggle() }),
+            ("running news", { $0.runningNews = "Uploading" }), ("typed", { $0.typedWhileBusy = [.enter] }),
+            ("completion index", { $0.completionIndex = 1 }), ("completion field", { $0.completionField = "to" }),
+            ("colors", { $0.colors.toggle() }), ("keys", { $0.keys.primary = .control("s") }),
+            ("a header field", { $0.fields[1].editor.insert("x") }), ("the body's problem", { $0.fields[body].problem = "too long" }),
+            ("the body's count", { $0.fields[body].count = FieldCount(used: 3, limit: 280) }),
+            ("attachments", { $0.fields[6].selectedAttachment = 1 }),
+        ]
+        for (name, change) in changes {
+            var changed = base
+            change(&changed)
+            let chrome = FormFrames.chrome(of: base, body: body)
+            #expect(!FormFrames.sameOutsideBody(chrome, changed, body: body), "\(name)")
+        }
+        // The body's text and first row are what is left out.
+        var typed = base
+        typed.fields[body].editor.insert("안녕")
+        typed.bodyTop = TextEditor.RowPosition(line: 1, row: 0)
+        #expect(FormFrames.sameOutsideBody(FormFrames.chrome(of: base, body: body), typed, body: body))
+    }
+}

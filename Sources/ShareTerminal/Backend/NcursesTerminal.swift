@@ -203,18 +203,17 @@ public final class NcursesTerminal: TerminalBackend {
         let previous = shown.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
         if previous == nil { erase() }
         shown = frame
-        frame.storage.withUnsafeBufferPointer { cells in
-            withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(6, width)) { buffer in
-                for y in 0..<height {
-                    if let previous {
-                        if frame.sameRow(y, as: previous) { continue }
-                        move(Int32(y), 0)
-                        clrtoeol()
-                    }
-                    let row = y * frame.width
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(6, width)) { buffer in
+            for y in 0..<height {
+                if let previous {
+                    if frame.sameRow(y, as: previous) { continue }
+                    move(Int32(y), 0)
+                    clrtoeol()
+                }
+                frame.rows[y].withUnsafeBufferPointer { cells in
                     var x = 0
                     while x < width {
-                        let cell = cells[row + x]
+                        let cell = cells[x]
                         // Blanks are what erase() left, and the second half of a
                         // wide character is drawn with its first half.
                         if cell.isContinuation || cell.isBlank {
@@ -230,7 +229,7 @@ public final class NcursesTerminal: TerminalBackend {
                             var count = 0
                             var drawn = 0
                             while x < width {
-                                let next = cells[row + x]
+                                let next = cells[x]
                                 if next.isContinuation { x += 1; continue }
                                 guard next.cluster == 0, next.style == style, DisplayWidth.simpleWidth(ofValue: next.scalar) != nil else { break }
                                 buffer[count] = wchar_t(bitPattern: next.scalar)

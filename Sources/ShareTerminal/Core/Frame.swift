@@ -119,8 +119,11 @@ public struct Frame: Sendable, Equatable {
     public let width: Int
     /// Lines.
     public let height: Int
-    /// Cells, row by row.
-    private(set) var storage: [StoredCell]
+    /// Cells, one array a row: a frame made from another by changing a
+    /// few rows shares the others with it, so that copying it copies no
+    /// cell and telling its rows from the other's reads only the rows
+    /// changed (``sameRow(_:as:)``).
+    private(set) var rows: [[StoredCell]]
     /// The graphemes of more than one scalar, referred to by cells.
     private var clusters: [String] = []
     /// How many graphemes of several scalars the frame holds: a frame
@@ -155,44 +158,37 @@ public struct Frame: Sendable, Equatable {
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        let count = self.width * self.height
-        storage = Array(unsafeUninitializedCapacity: count) { cells, initialized in
-            cells.initialize(repeating: .blank)
-            initialized = count
-        }
+        let row = [StoredCell](repeating: .blank, count: self.width)
+        // Each row its own array (not one shared), so that the first change of a row copies nothing.
+        rows = (0..<self.height).map { _ in Array(row[...]) }
     }
 
     public static func == (lhs: Frame, rhs: Frame) -> Bool {
         guard lhs.width == rhs.width && lhs.height == rhs.height
             && lhs.cursor?.x == rhs.cursor?.x && lhs.cursor?.y == rhs.cursor?.y && lhs.hyperlinks == rhs.hyperlinks else { return false }
-        if lhs.storage == rhs.storage && lhs.clusters == rhs.clusters { return true }
-        return lhs.storage.indices.allSatisfy { lhs.cell(at: $0) == rhs.cell(at: $0) }
+        if lhs.rows == rhs.rows && lhs.clusters == rhs.clusters { return true }
+        return (0..<lhs.height).allSatisfy { y in (0..<lhs.width).allSatisfy { x in lhs[x, y] == rhs[x, y] } }
     }
 
     /// Whether row `y` holds the same cells as row `y` of `other` (a frame
     /// of the same width).
     func sameRow(_ y: Int, as other: Frame) -> Bool {
-        let range = (y * width)..<((y + 1) * width)
-        guard !range.isEmpty else { return true }
+        guard width > 0 else { return true }
         // Byte for byte: a cell is plain values (a difference in padding would only redraw the row).
-        let same = storage.withUnsafeBytes { mine in
-            other.storage.withUnsafeBytes { theirs in
-                let stride = MemoryLayout<StoredCell>.stride
-                return memcmp(mine.baseAddress! + range.lowerBound * stride, theirs.baseAddress! + range.lowerBound * stride,
-                              range.count * stride) == 0
+        let (shared, same) = rows[y].withUnsafeBytes { mine in
+            other.rows[y].withUnsafeBytes { theirs in
+                // One row of both frames, not copied since: its clusters are the same entries of both lists (they only grow).
+                mine.baseAddress == theirs.baseAddress
+                    ? (true, true) : (false, memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0)
             }
         }
         guard same else { return false }
-        return range.allSatisfy { storage[$0].cluster == 0 || text(of: storage[$0]) == other.text(of: other.storage[$0]) }
+        return shared || (0..<width).allSatisfy { rows[y][$0].cluster == 0 || text(of: rows[y][$0]) == other.text(of: other.rows[y][$0]) }
     }
 
     /// The cell at a position.
     public subscript(x: Int, y: Int) -> Cell {
-        cell(at: y * width + x)
-    }
-
-    private func cell(at index: Int) -> Cell {
-        let stored = storage[index]
+        let stored = rows[y][x]
         return Cell(text: text(of: stored), style: stored.style)
     }
 
@@ -245,18 +241,17 @@ public struct Frame: Sendable, Equatable {
         if ascii || text.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
             var written = false
             let width = self.width
-            storage.withUnsafeMutableBufferPointer { cells in
-                let row = y * width
+            rows[y].withUnsafeMutableBufferPointer { cells in
                 func write(_ value: UInt32, columns: Int) -> Bool {
                     if column + columns > limit { return false }
                     if column >= 0 {
                         // The left half of a wide character whose right half is the run's first cell.
-                        if !written && cells[row + column].isContinuation && column > 0 {
-                            cells[row + column - 1] = StoredCell(scalar: 0x20, cluster: 0, style: cells[row + column - 1].style)
+                        if !written && cells[column].isContinuation && column > 0 {
+                            cells[column - 1] = StoredCell(scalar: 0x20, cluster: 0, style: cells[column - 1].style)
                         }
                         written = true
-                        cells[row + column] = StoredCell(scalar: value, cluster: 0, style: style)
-                        if columns == 2 { cells[row + column + 1] = .continuation(style) }
+                        cells[column] = StoredCell(scalar: value, cluster: 0, style: style)
+                        if columns == 2 { cells[column + 1] = .continuation(style) }
                     }
                     column += columns
                     return true
@@ -267,8 +262,8 @@ public struct Frame: Sendable, Equatable {
                     for scalar in text.unicodeScalars where !write(scalar.value, columns: DisplayWidth.simpleWidth(of: scalar) ?? 1) { break }
                 }
                 // The right half of a wide character whose left half was written over.
-                if written && column < width && cells[row + column].isContinuation {
-                    cells[row + column] = StoredCell(scalar: 0x20, cluster: 0, style: cells[row + column].style)
+                if written && column < width && cells[column].isContinuation {
+                    cells[column] = StoredCell(scalar: 0x20, cluster: 0, style: cells[column].style)
                 }
             }
             return column
@@ -278,16 +273,16 @@ public struct Frame: Sendable, Equatable {
             if columns == 0 {
                 // A lone combining mark or format character joins the previous cell.
                 if column > x, column - 1 < limit {
-                    let index = y * width + column - 1
-                    storage[index] = stored(self.text(of: storage[index]) + String(character), storage[index].style)
+                    let before = rows[y][column - 1]
+                    rows[y][column - 1] = stored(self.text(of: before) + String(character), before.style)
                 }
                 continue
             }
             if column + columns > limit { break }
             if column >= 0 {
                 for covered in column..<(column + columns) { unsplit(x: covered, y: y) }
-                storage[y * width + column] = stored(String(character), style)
-                if columns == 2 { storage[y * width + column + 1] = .continuation(style) }
+                rows[y][column] = stored(String(character), style)
+                if columns == 2 { rows[y][column + 1] = .continuation(style) }
             }
             column += columns
         }
@@ -309,7 +304,7 @@ public struct Frame: Sendable, Equatable {
         guard end > x else { return x }
         for column in max(0, x)..<max(0, end) {
             unsplit(x: column, y: y)
-            storage[y * width + column] = StoredCell(scalar: scalar.value, cluster: 0, style: style)
+            rows[y][column] = StoredCell(scalar: scalar.value, cluster: 0, style: style)
         }
         return end
     }
@@ -325,18 +320,17 @@ public struct Frame: Sendable, Equatable {
     /// Before cell (x, y) is overwritten: if it is one half of a wide
     /// character, blank the other half, so no half character is left behind.
     private mutating func unsplit(x: Int, y: Int) {
-        let index = y * width + x
-        if storage[index].isContinuation, x > 0 {
-            storage[index - 1] = StoredCell(scalar: 0x20, cluster: 0, style: storage[index - 1].style)
-        } else if x + 1 < width, storage[index + 1].isContinuation {
-            storage[index + 1] = StoredCell(scalar: 0x20, cluster: 0, style: storage[index + 1].style)
+        if rows[y][x].isContinuation, x > 0 {
+            rows[y][x - 1] = StoredCell(scalar: 0x20, cluster: 0, style: rows[y][x - 1].style)
+        } else if x + 1 < width, rows[y][x + 1].isContinuation {
+            rows[y][x + 1] = StoredCell(scalar: 0x20, cluster: 0, style: rows[y][x + 1].style)
         }
     }
 
     /// Sets the style of `count` cells from (x, y), keeping their text.
     public mutating func paint(x: Int, y: Int, count: Int, style: CellStyle) {
         guard y >= 0 && y < height else { return }
-        for column in max(0, x)..<min(width, x + count) { storage[y * width + column].style = style }
+        for column in max(0, x)..<min(width, x + count) { rows[y][column].style = style }
     }
 
     /// Fills a rectangle with blanks in `style`.
@@ -344,7 +338,7 @@ public struct Frame: Sendable, Equatable {
         for row in max(0, y)..<min(height, y + h) {
             for column in max(0, x)..<min(width, x + w) {
                 unsplit(x: column, y: row)
-                storage[row * width + column] = StoredCell(scalar: 0x20, cluster: 0, style: style)
+                rows[row][column] = StoredCell(scalar: 0x20, cluster: 0, style: style)
             }
         }
     }
@@ -364,7 +358,9 @@ public struct Frame: Sendable, Equatable {
     /// The frame with every colour removed (for `NO_COLOR`).
     public var monochrome: Frame {
         var copy = self
-        for index in copy.storage.indices { copy.storage[index].style = copy.storage[index].style.monochrome }
+        for y in copy.rows.indices {
+            for x in copy.rows[y].indices { copy.rows[y][x].style = copy.rows[y][x].style.monochrome }
+        }
         for index in copy.hyperlinks.indices { copy.hyperlinks[index].style = copy.hyperlinks[index].style.monochrome }
         return copy
     }
@@ -373,7 +369,7 @@ public struct Frame: Sendable, Equatable {
     public var lines: [String] {
         (0..<height).map { row in
             var line = ""
-            for column in 0..<width { line += text(of: storage[row * width + column]) }
+            for column in 0..<width { line += text(of: rows[row][column]) }
             while line.hasSuffix(" ") { line.removeLast() }
             return line
         }
@@ -382,7 +378,7 @@ public struct Frame: Sendable, Equatable {
     /// One line per row of style codes (see ``CellStyle``), right-trimmed of `.`.
     public var styleMap: [String] {
         (0..<height).map { row in
-            var line = String((0..<width).map { storage[row * width + $0].style.code })
+            var line = String((0..<width).map { rows[row][$0].style.code })
             while line.hasSuffix(".") { line.removeLast() }
             return line
         }

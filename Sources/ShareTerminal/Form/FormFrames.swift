@@ -10,8 +10,21 @@
 public struct FormFrames {
     /// The last frame, the state it was drawn for without the body's text
     /// and first row (what the rest of the screen depends on), and the
-    /// body's rows on it.
-    private var last: (chrome: FormState, bodyRows: [String], frame: Frame)?
+    /// body's rows on it: in an object, so that a keystroke reads them in
+    /// place rather than copying a state.
+    private final class Drawn {
+        let chrome: FormState
+        var bodyRows: [String]
+        var frame: Frame
+
+        init(chrome: FormState, bodyRows: [String], frame: Frame) {
+            self.chrome = chrome
+            self.bodyRows = bodyRows
+            self.frame = frame
+        }
+    }
+
+    private var last: Drawn?
     /// How many frames were drawn whole (the rest were the last one with body rows redrawn).
     private(set) var wholeFrames = 0
 
@@ -29,12 +42,12 @@ public struct FormFrames {
             wholeFrames += 1
             return FormView.view(state)
         }
-        let chrome = FormFrames.chrome(of: state, body: index)
         // A frame drawn over many times keeps the graphemes of the rows drawn over: drawn whole now and then.
-        guard let last, last.chrome == chrome, last.frame.clusterCount <= state.width * state.height else {
+        guard let last, FormFrames.sameOutsideBody(last.chrome, state, body: index),
+              last.frame.clusterCount <= state.width * state.height else {
             let drawn = FormView.drawn(state)
             wholeFrames += 1
-            self.last = (chrome, drawn.bodyRows, drawn.frame)
+            self.last = Drawn(chrome: FormFrames.chrome(of: state, body: index), bodyRows: drawn.bodyRows, frame: drawn.frame)
             return drawn.frame
         }
         var frame = last.frame
@@ -47,13 +60,14 @@ public struct FormFrames {
         }
         // The body's cursor when it has focus; else a header field's, which is part of what did not change.
         if let cursor = body.cursor { frame.cursor = cursor }
-        self.last = (chrome, body.rows, frame)
+        last.bodyRows = body.rows
+        last.frame = frame
         return frame
     }
 
-    /// What the screen but the body's rows is drawn from: the state with
-    /// the body's text and first row set aside.
-    private static func chrome(of state: FormState, body index: Int) -> FormState {
+    /// What the screen but the body's rows is drawn from, kept with a
+    /// frame drawn whole: the state with the body's text and first row set aside.
+    static func chrome(of state: FormState, body index: Int) -> FormState {
         var chrome = state
         chrome.fields[index].editor = FormFrames.setAside
         chrome.bodyTop = TextEditor.RowPosition(line: 0, row: 0)
@@ -61,4 +75,32 @@ public struct FormFrames {
     }
 
     private static let setAside = TextEditor(multiline: true)
+
+    /// Whether `state` draws as `chrome` (made by ``chrome(of:body:)``)
+    /// does but for the body's rows and cursor: every stored property of
+    /// the two compared but the body's text and first row, in place (a
+    /// keystroke copies no state and no field). A test lists the
+    /// properties, so that one added is added here too.
+    static func sameOutsideBody(_ chrome: FormState, _ state: FormState, body index: Int) -> Bool {
+        guard chrome.title == state.title, chrome.focus == state.focus, chrome.dialog == state.dialog,
+              chrome.status == state.status, chrome.statusIsError == state.statusIsError, chrome.actions == state.actions,
+              chrome.running == state.running, chrome.runningNews == state.runningNews,
+              chrome.typedWhileBusy == state.typedWhileBusy, chrome.spinner == state.spinner, chrome.changed == state.changed,
+              chrome.completions == state.completions, chrome.completionIndex == state.completionIndex,
+              chrome.completionField == state.completionField, chrome.width == state.width, chrome.height == state.height,
+              chrome.colors == state.colors, chrome.keys == state.keys,
+              chrome.fields.count == state.fields.count else { return false }
+        // The fields read in place: one copied out would be a copy of everything it holds.
+        return chrome.fields.withUnsafeBufferPointer { old in
+            state.fields.withUnsafeBufferPointer { new in
+                for field in new.indices where field != index {
+                    guard old[field] == new[field] else { return false }
+                }
+                return old[index].field == new[index].field && old[index].choice == new[index].choice
+                    && old[index].attachments == new[index].attachments
+                    && old[index].selectedAttachment == new[index].selectedAttachment
+                    && old[index].problem == new[index].problem && old[index].count == new[index].count
+            }
+        }
+    }
 }

@@ -198,38 +198,36 @@ public enum FormUpdate {
     /// Keys for the focused field.
     private static func fieldInput(_ state: inout FormState, _ event: InputEvent) -> [FormEffect] {
         let index = state.focus
-        let field = state.fields[index]
-        switch field.field.kind {
+        // The field is read in place: a copy of it would share the body's lines, and the edit would then copy them.
+        switch state.fields[index].field.kind {
         case .choice(let options):
             if options.count <= 1, event != .up, event != .down, event != .enter { return [] }
             switch event {
-            case .left: state.fields[index].choice = (field.choice + options.count - 1) % max(1, options.count)
-            case .right: state.fields[index].choice = (field.choice + 1) % max(1, options.count)
+            case .left: state.fields[index].choice = (state.fields[index].choice + options.count - 1) % max(1, options.count)
+            case .right: state.fields[index].choice = (state.fields[index].choice + 1) % max(1, options.count)
             case .up: move(&state, by: -1); return []
             case .down: move(&state, by: 1); return []
             case .enter:
                 if options.count <= 1 { move(&state, by: 1); return [] }
-                state.dialog = .chooser(field: index, filter: TextEditor(), selected: field.choice)
+                state.dialog = .chooser(field: index, filter: TextEditor(), selected: state.fields[index].choice)
                 return []
             case .character(let character):
                 // Typing on a choice opens the chooser, filtered by what is typed.
                 var filter = TextEditor()
                 filter.insert(String(character))
                 let matches = chooserMatches(options, filter: filter.text)
-                state.dialog = .chooser(field: index, filter: filter, selected: matches.first ?? field.choice)
+                state.dialog = .chooser(field: index, filter: filter, selected: matches.first ?? state.fields[index].choice)
                 return []
             default: return []
             }
-            return changed(&state, field: field.field.id)
+            return changed(&state, field: state.fields[index].field.id)
         case .attachmentList:
+            let selected = state.fields[index].selectedAttachment, count = state.fields[index].attachments.count
             switch event {
-            case .up, .character("k"): state.fields[index].selectedAttachment = max(0, field.selectedAttachment - 1)
-            case .down, .character("j"):
-                state.fields[index].selectedAttachment = min(max(0, field.attachments.count - 1), field.selectedAttachment + 1)
+            case .up, .character("k"): state.fields[index].selectedAttachment = max(0, selected - 1)
+            case .down, .character("j"): state.fields[index].selectedAttachment = min(max(0, count - 1), selected + 1)
             case .delete, .backspace, .character("d"):
-                if field.attachments.indices.contains(field.selectedAttachment) {
-                    state.dialog = .confirmRemove(field.selectedAttachment)
-                }
+                if (0..<count).contains(selected) { state.dialog = .confirmRemove(selected) }
             default: break
             }
             return []
