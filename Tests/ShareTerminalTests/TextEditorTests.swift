@@ -242,3 +242,28 @@ struct TextEditorTests {
         #expect(subject.edits == 0 && subject.text == "a", "nothing inserted is no edit")
     }
 }
+
+struct TextEditorInsertionTests {
+    /// The cursor after an insertion is the count of the line up to the
+    /// insertion plus the text, counted after joining (an accent joins
+    /// the letter before it, an emoji joins a sequence, a flag's second
+    /// half its first), over many random insertions.
+    @Test(arguments: [11, 12, 13] as [UInt64])
+    func theCursorFollowsTheTextCountedAfterJoining(seed: UInt64) {
+        var numbers = SeededNumbers(seed: seed)
+        let pieces = ["a", " ", "가", "\u{301}", "e", "👩", "\u{200D}", "💻", "🇰", "🇷", "\u{1100}", "\u{1161}", "é", "ab", "\t"]
+        var editor = TextEditor("first 줄\nsecond line", multiline: true)
+        for _ in 0..<300 {
+            if Int.random(in: 0..<5, using: &numbers) == 0 {
+                editor.handle([InputEvent.left, .right, .up, .down, .home, .end].randomElement(using: &numbers)!)
+                continue
+            }
+            let piece = pieces.randomElement(using: &numbers)!
+            let line = editor.lines[editor.cursor.line]
+            let expected = (String(line.prefix(editor.cursor.offset)) + piece).count
+            editor.insert(piece)
+            #expect(editor.cursor.offset == expected, "after \(piece.unicodeScalars.map { String($0.value, radix: 16) }) in \(line)")
+            #expect(editor.cursor.offset <= editor.lines[editor.cursor.line].count)
+        }
+    }
+}

@@ -7,7 +7,8 @@
 # The text: LINES lines, every third one Korean, the rest ASCII, none wider
 # than the screen. Each program starts with the cursor at the middle line:
 # nano and vim with +LINE; share with the first half as the body (--body-file)
-# and the second half as the signature, below the cursor, and four Tabs
+# and the second half as the signature (up to the signature's 1 MiB), below
+# the cursor, and four Tabs
 # (unmeasured) from To, where a form with every field given starts, to the
 # body. Then the same 200
 # keys: ten rounds of ten typed characters (ASCII and Hangul), the four
@@ -52,7 +53,15 @@ for i in range(1, n + 1):
 middle = n // 2
 open("%s/body-%d.txt" % (work, n), "w").write("\n".join(lines) + "\n")
 open("%s/first-%d.txt" % (work, n), "w").write("\n".join(lines[:middle]))
-open("%s/second-%d.txt" % (work, n), "w").write("\n".join(lines[middle:]))
+# A signature is read up to 1 MiB: the second half is cut to fit (at 50,000
+# lines the body then has 25,000 lines above the cursor and about 17,000 below).
+second, size = [], 0
+for line in lines[middle:]:
+    size += len(line.encode()) + 1
+    if size > 1000000:
+        break
+    second.append(line)
+open("%s/second-%d.txt" % (work, n), "w").write("\n".join(second))
 EOF
   middle=$((n / 2 + 1))
   printf '[mail]\nfrom = 김민수 <kim@example.com>\nsignature-file = %s\n' "$WORK/second-$n.txt" > "$WORK/config-$n"

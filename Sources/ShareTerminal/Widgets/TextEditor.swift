@@ -125,13 +125,17 @@ public struct TextEditor: Sendable, Equatable {
         guard !pieces.isEmpty || !single.isEmpty else { return }
         let line = lines[cursor.line]
         let at = stringIndex(cursor.offset, in: line)
-        let head = String(line[..<at]), tail = String(line[at...])
         if pieces.isEmpty {
-            let before = head + single
-            lines[cursor.line] = before + tail
-            // Counted after joining: a typed accent joins the letter before it.
-            cursor.offset = before.count
+            var joined = String(line[..<at])
+            // Counted after joining: a typed accent joins the letter before it. Text added after a
+            // grapheme can join only that one, so the line before it is not counted again.
+            let last = joined.last
+            joined += single
+            joined += line[at...]
+            lines[cursor.line] = joined
+            cursor.offset = last.map { cursor.offset - 1 + (String($0) + single).count } ?? single.count
         } else {
+            let head = String(line[..<at]), tail = String(line[at...])
             var added = Array(pieces.dropFirst())
             let last = added[added.count - 1]
             added[added.count - 1] = last + tail

@@ -51,7 +51,9 @@ public struct TextLines: RandomAccessCollection, Sendable, Equatable {
 
     public func makeIterator() -> Iterator { Iterator(blocks: blocks.makeIterator(), current: nil) }
 
-    public static func == (a: TextLines, b: TextLines) -> Bool { a.count == b.count && a.elementsEqual(b) }
+    /// The same lines, however they are cut into blocks; blocks that are
+    /// the same arrays (a copy not edited since) are not read.
+    public static func == (a: TextLines, b: TextLines) -> Bool { a.count == b.count && (a.blocks == b.blocks || a.elementsEqual(b)) }
 
     /// Replaces the lines in `range` with `new`; the text keeps at least one line.
     public mutating func replaceSubrange<C: Collection>(_ range: Range<Int>, with new: C) where C.Element == String {
