@@ -61,25 +61,11 @@ extension MailActivity {
     }
 
     /// The text of `signature-file`, if set and readable.
-    /// A file named but missing, unreadable, over 1 MiB or not UTF-8 is an
-    /// error in the config, not a mail sent without its signature.
     static func signature(_ section: ConfigSection, environment: [String: String]) throws(ConfigurationError) -> String? {
         guard let path = try section.path("signature-file", environment: environment),
-              let entry = section.entry("signature-file") else { return nil }
-        switch LocalFiles.contents(ofFile: path, limit: MailActivity.signatureLimit) {
-        case .failure(let error):
-            let reason = error.code == EFBIG ? "it is over 1 MiB" : error.reason
-            throw section.error(entry, "signature-file \(path): \(reason)")
-        case .success(let bytes):
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw section.error(entry, "signature-file \(path): not UTF-8 text")
-            }
-            return text
-        }
+              case .success(let bytes) = LocalFiles.contents(ofFile: path) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
-
-    /// The largest signature file read.
-    static let signatureLimit = 1 << 20
 
     /// `$EMAIL`, or `user@host` as mutt does, when no identity is configured.
     private static func fallbackIdentity(_ environment: [String: String]) -> MailAddress? {

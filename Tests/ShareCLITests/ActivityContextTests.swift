@@ -60,27 +60,6 @@ struct ActivityContextTests {
         }
     }
 
-    /// A signature that cannot be used is an error naming the line, not a
-    /// mail sent without it.
-    @Test func aSignatureFileThatCannotBeReadNamesFileAndLine() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("share-signature-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let good = directory.appendingPathComponent("good").path, large = directory.appendingPathComponent("large").path
-        let latin1 = directory.appendingPathComponent("latin1").path, missing = directory.appendingPathComponent("missing").path
-        try Data("김민수 · Example Corp.".utf8).write(to: URL(fileURLWithPath: good))
-        try Data(repeating: 0x2D, count: (1 << 20) + 1).write(to: URL(fileURLWithPath: large))
-        try Data([0x43, 0x61, 0x66, 0xE9]).write(to: URL(fileURLWithPath: latin1))
-        func make(_ path: String) throws -> [any Activity] {
-            try SystemActivities.make(try Self.context(config: "[mail]\nfrom = kim@example.com\nsignature-file = \(path)\n"))
-        }
-        #expect(try make(good).lazy.compactMap { $0 as? MailActivity }.first?.signature == "김민수 · Example Corp.")
-        for (path, reason) in [(missing, "no such file"), (large, "it is over 1 MiB"), (latin1, "not UTF-8 text"),
-                               (directory.path, "it is a directory")] {
-            #expect(throws: ConfigurationError("/etc/share-test.conf:3: signature-file \(path): \(reason)")) { try make(path) }
-        }
-    }
-
     @Test func theConfigCheckAcceptsExactlyTheKeysActivitiesDeclare() throws {
         #expect(Configuration.schema.contains(MailActivity.configKeys[0]), "Mail's keys are in the schema")
         #expect(throws: ConfigurationError("/c:2: unknown key 'transprt' in [mail]; valid keys: from, transport, tls, ca-file, "

@@ -23,8 +23,9 @@ program's DECCKM choice (ESC O A in application cursor mode, else ESC [ A).
 
 Prints, per case: the median and 95th percentile of the milliseconds and the
 bytes per key over every key of every run, the processor time the program
-spent (all its threads, from /proc/PID/task/*/schedstat) from the first key
-to the settling of the last, per key and as the median of the runs, the
+spent (all its threads, those that ended too, from /proc/PID/stat: 10 ms
+ticks) from the first key to the settling of the last, per key and as the
+median of the runs, the
 median first-screen time, and the good and failed runs, tab-separated.
 """
 import os
@@ -50,16 +51,13 @@ def key_bytes(name, application):
 
 
 def cpu_seconds(pid):
-    """Processor time of every thread of `pid` so far (schedstat: nanoseconds on a CPU)."""
-    total = 0
-    tasks = "/proc/%d/task" % pid
-    for task in os.listdir(tasks):
-        try:
-            with open("%s/%s/schedstat" % (tasks, task)) as f:
-                total += int(f.read().split()[0])
-        except (FileNotFoundError, ProcessLookupError):
-            pass  # a thread that ended meanwhile
-    return total / 1e9
+    """Processor time of `pid` so far, user and system, its threads that
+    ended included (/proc/PID/stat; in clock ticks, 10 ms: over 200 keys,
+    0.05 ms a key)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # utime and stime are the stat file's 14th and 15th fields; the split starts at the 3rd.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values, fraction):

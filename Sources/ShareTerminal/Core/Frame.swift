@@ -158,9 +158,9 @@ public struct Frame: Sendable, Equatable {
     public init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        let row = [StoredCell](repeating: .blank, count: self.width)
+        let width = self.width
         // Each row its own array (not one shared), so that the first change of a row copies nothing.
-        rows = (0..<self.height).map { _ in Array(row[...]) }
+        rows = (0..<self.height).map { _ in [StoredCell](repeating: .blank, count: width) }
     }
 
     public static func == (lhs: Frame, rhs: Frame) -> Bool {

@@ -54,7 +54,8 @@ public struct FormFrames {
         let body = FormView.body(state, layout, field: index)
         for (offset, y) in (layout.bodyTop..<layout.bodyBottom).enumerated() {
             let row = body.rows.indices.contains(offset) ? body.rows[offset] : nil
-            guard row != (last.bodyRows.indices.contains(offset) ? last.bodyRows[offset] : nil) else { continue }
+            let was = last.bodyRows.indices.contains(offset) ? last.bodyRows[offset] : nil
+            guard !FormFrames.sameBytes(row, was) else { continue }
             frame.fill(x: 0, y: y, width: state.width, height: 1, style: .plain)
             if let row { FormView.drawBodyRow(row, y: y, into: &frame) }
         }
@@ -75,6 +76,13 @@ public struct FormFrames {
     }
 
     private static let setAside = TextEditor(multiline: true)
+
+    /// Whether two rows hold the same bytes: "é" and "e" with an accent
+    /// are equal Strings but other cells.
+    private static func sameBytes(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
 
     /// Whether `state` draws as `chrome` (made by ``chrome(of:body:)``)
     /// does but for the body's rows and cursor: every stored property of
