@@ -124,10 +124,10 @@ struct FormFramesComparisonTests {
             "title", "fields", "focus", "dialog", "status", "statusIsError", "actions", "running", "runningNews",
             "typedWhileBusy", "spinner", "changed", "completions", "completionIndex", "completionField", "bodyTop",
             "width", "height", "colors", "keys",
-        ])
+        ], "FormFrames.sameOutsideBody compares each of these: compare a new one there, then list it here")
         #expect(Mirror(reflecting: state.fields[0]).children.compactMap(\.label) == [
             "field", "editor", "choice", "attachments", "selectedAttachment", "problem", "count",
-        ])
+        ], "FormFrames.sameOutsideBody compares each of these: compare a new one there, then list it here")
     }
 
     @Test func aChangeOfAnyPropertyButTheBodyIsSeen() {
