@@ -10,9 +10,8 @@ import ShareCore
 struct BlueskyPoster {
     let api: SocialAPI
 
-    /// The most pictures a post takes, and the most bytes each may have.
-    static let maximumPictures = 4
-    static let maximumPictureBytes = 1_000_000
+    /// What a post takes of pictures.
+    static let pictures = PictureLimit(service: "Bluesky", count: 4, bytes: 1_000_000, words: "1 MB")
 
     private func url(_ method: String) -> String { api.account.url(host: "bsky.social", "/xrpc/" + method) }
 
@@ -30,24 +29,12 @@ struct BlueskyPoster {
         return (out, facets)
     }
 
-    /// The pictures Bluesky cannot take, with why; `nil` when it takes them all.
-    static func refusal(_ media: [SocialMedia]) -> String? {
-        if let video = media.first(where: { !$0.type.lowercased().hasPrefix("image/") }) {
-            return "Bluesky takes pictures here, and \(video.name) is \(video.type)"
-        }
-        if media.count > maximumPictures { return "Bluesky takes \(maximumPictures) pictures in a post, and this one has \(media.count)" }
-        if let large = media.first(where: { $0.size > maximumPictureBytes }) {
-            return "Bluesky takes pictures of 1 MB at most, and \(large.name) is \(ByteCount.words(Int64(large.size)))"
-        }
-        return nil
-    }
-
     /// Posts `text` with `media`; returns the post's address on bsky.app.
     func post(text: String, media: [SocialMedia]) throws(SocialFailure) -> URL {
         guard case .appPassword(let handle, let command) = api.account.credentials else {
             throw SocialFailure("[social.bluesky] needs handle and token-command")
         }
-        if let refusal = BlueskyPoster.refusal(media) { throw SocialFailure(refusal, code: ActivityError.Code.mediaRejected) }
+        if let refusal = BlueskyPoster.pictures.refusal(media) { throw SocialFailure(refusal, code: ActivityError.Code.mediaRejected) }
         api.show(Localization.text("Reading the app password…"))
         let password = try api.account.secret(command, key: "token-command")
         api.show(Localization.text("Signing in as %@…", handle))

@@ -4,6 +4,30 @@ import ShareCore
 import Glibc
 #endif
 
+/// What a service takes of the pictures in a post: pictures only, so
+/// many, each of at most so many bytes.
+struct PictureLimit: Sendable {
+    /// The service, as the person knows it.
+    let service: String
+    /// The most pictures a post takes.
+    let count: Int
+    /// The most bytes each may have, and that in the service's own words ("1 MB").
+    let bytes: Int
+    let words: String
+
+    /// Why the service cannot take `media`; `nil` when it takes them all.
+    func refusal(_ media: [SocialMedia]) -> String? {
+        if let other = media.first(where: { !$0.type.lowercased().hasPrefix("image/") }) {
+            return "\(service) takes pictures here, and \(other.name) is \(other.type)"
+        }
+        if media.count > count { return "\(service) takes \(count) pictures in a post, and this one has \(media.count)" }
+        if let large = media.first(where: { $0.size > bytes }) {
+            return "\(service) takes pictures of \(words) at most, and \(large.name) is \(ByteCount.words(Int64(large.size)))"
+        }
+        return nil
+    }
+}
+
 /// A picture or video to post: its bytes (a file read as it is sent, or
 /// bytes in memory), its name and type, and the words that describe it.
 struct SocialMedia: Sendable {

@@ -8,25 +8,12 @@ import ShareCore
 struct XPoster {
     let api: SocialAPI
 
-    /// The most pictures a post takes, and the most bytes each may have.
-    static let maximumPictures = 4
-    static let maximumPictureBytes = 5 << 20
-
-    /// The pictures X cannot take, with why; `nil` when it takes them all.
-    static func refusal(_ media: [SocialMedia]) -> String? {
-        if let other = media.first(where: { !$0.type.lowercased().hasPrefix("image/") }) {
-            return "X takes pictures here, and \(other.name) is \(other.type)"
-        }
-        if media.count > maximumPictures { return "X takes \(maximumPictures) pictures in a post, and this one has \(media.count)" }
-        if let large = media.first(where: { $0.size > maximumPictureBytes }) {
-            return "X takes pictures of 5 MiB at most, and \(large.name) is \(ByteCount.words(Int64(large.size)))"
-        }
-        return nil
-    }
+    /// What a post takes of pictures.
+    static let pictures = PictureLimit(service: "X", count: 4, bytes: 5 << 20, words: "5 MiB")
 
     /// Posts `text` with `media`; returns the post's address.
     func post(text: String, media: [SocialMedia]) throws(SocialFailure) -> URL {
-        if let refusal = XPoster.refusal(media) { throw SocialFailure(refusal, code: ActivityError.Code.mediaRejected) }
+        if let refusal = XPoster.pictures.refusal(media) { throw SocialFailure(refusal, code: ActivityError.Code.mediaRejected) }
         let oauth = try api.oauth()
         var ids: [String] = []
         for (index, item) in media.enumerated() {

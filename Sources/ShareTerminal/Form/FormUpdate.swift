@@ -202,21 +202,22 @@ public enum FormUpdate {
         switch state.fields[index].field.kind {
         case .choice(let options):
             if options.count <= 1, event != .up, event != .down, event != .enter { return [] }
+            let choice = state.fields[index].choice
             switch event {
-            case .left: state.fields[index].choice = (state.fields[index].choice + options.count - 1) % max(1, options.count)
-            case .right: state.fields[index].choice = (state.fields[index].choice + 1) % max(1, options.count)
+            case .left: state.fields[index].choice = (choice + options.count - 1) % max(1, options.count)
+            case .right: state.fields[index].choice = (choice + 1) % max(1, options.count)
             case .up: move(&state, by: -1); return []
             case .down: move(&state, by: 1); return []
             case .enter:
                 if options.count <= 1 { move(&state, by: 1); return [] }
-                state.dialog = .chooser(field: index, filter: TextEditor(), selected: state.fields[index].choice)
+                state.dialog = .chooser(field: index, filter: TextEditor(), selected: choice)
                 return []
             case .character(let character):
                 // Typing on a choice opens the chooser, filtered by what is typed.
                 var filter = TextEditor()
                 filter.insert(String(character))
                 let matches = chooserMatches(options, filter: filter.text)
-                state.dialog = .chooser(field: index, filter: filter, selected: matches.first ?? state.fields[index].choice)
+                state.dialog = .chooser(field: index, filter: filter, selected: matches.first ?? choice)
                 return []
             default: return []
             }
