@@ -69,4 +69,46 @@ struct FrameTests {
         expectWellFormed(nothing)
         #expect(nothing.lines == ["사진"], "nothing written, nothing changed")
     }
+
+    /// The columns of a row that changed (what the terminal backend redraws
+    /// over the row as it was) are all that differ: every cell outside them
+    /// is the same in both frames, the first and the last of them differ,
+    /// and they hold whole wide characters. Over random edits of rows of
+    /// narrow, wide and several-scalar characters in two styles.
+    @Test(arguments: [31, 32, 33] as [UInt64])
+    func theChangedColumnsOfARowAreAllThatDiffer(seed: UInt64) {
+        var numbers = SeededNumbers(seed: seed)
+        let pieces = ["a", " ", "가", "é", "e\u{301}", "👩‍💻", "│", "xy", "  "]
+        let styles = [CellStyle.plain, CellStyle(bold: true)]
+        func edited(_ frame: Frame) -> Frame {
+            var frame = frame
+            for _ in 0..<Int.random(in: 0...3, using: &numbers) {
+                frame.put(pieces.randomElement(using: &numbers)!, x: Int.random(in: -1..<12, using: &numbers), y: 0,
+                          style: styles.randomElement(using: &numbers)!)
+            }
+            return frame
+        }
+        var changes = 0
+        for _ in 0..<500 {
+            let old = edited(edited(Frame(width: 12, height: 1)))
+            let new = edited(old)
+            // Cells differ in their style or their scalars: "é" and "e" with an accent are other cells.
+            let differing = (0..<12).filter {
+                new[$0, 0].style != old[$0, 0].style || !new[$0, 0].text.unicodeScalars.elementsEqual(old[$0, 0].text.unicodeScalars)
+            }
+            guard let columns = new.changedColumns(0, from: old) else {
+                #expect(differing.isEmpty, "\(old.lines) → \(new.lines): no change reported")
+                continue
+            }
+            changes += 1
+            #expect(!differing.isEmpty, "\(old.lines) → \(new.lines): a change reported where none is")
+            #expect(differing.allSatisfy(columns.contains), "\(old.lines) → \(new.lines): \(differing) outside \(columns)")
+            #expect(new[columns.lowerBound, 0].text != "", "\(new.lines): starts inside a wide character")
+            #expect(columns.upperBound == 12 || new[columns.upperBound, 0].text != "", "\(new.lines): ends inside a wide character")
+            // Only widened to take in a whole wide character.
+            #expect(columns.lowerBound == differing.first! || columns.lowerBound == differing.first! - 1)
+            #expect(columns.upperBound == differing.last! + 1 || columns.upperBound == differing.last! + 2)
+        }
+        #expect(changes > 200, "the edits changed rows")
+    }
 }

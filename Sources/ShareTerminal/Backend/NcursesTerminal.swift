@@ -27,8 +27,9 @@ public final class NcursesTerminal: TerminalBackend {
     private var pairs: [Int: Int16] = [:]
     private var ended = false
     private var inputReady = false
-    /// The frame in ncurses' window: the next one rewrites only the rows
-    /// that differ from it. `nil` when the window must be drawn whole.
+    /// The frame in ncurses' window: the next one rewrites only the cells
+    /// of each row from the first that differs from it to the last. `nil`
+    /// when the window must be drawn whole.
     private var shown: Frame?
 
     /// Opens `/dev/tty` and starts ncurses on it.
@@ -193,10 +194,11 @@ public final class NcursesTerminal: TerminalBackend {
         return sequence + "\u{1B}8"
     }
 
-    /// `frame` in ncurses' window, not yet sent: the rows that differ from
-    /// the frame before (all of them after a resize), each cleared and
-    /// written where it is not blank. A keystroke changes a row or two, and
-    /// ncurses compares and sends only the rows it was given.
+    /// `frame` in ncurses' window, not yet sent. After a frame of the same
+    /// size, each row's cells from the first that differs from that frame
+    /// to the last, blanks included (a keystroke changes a few cells of a
+    /// row or two, and ncurses compares and sends only those); else the
+    /// window erased and every cell that is not blank.
     private func compose(_ frame: Frame) {
         let width = min(frame.width, Int(nc_cols()))
         let height = min(frame.height, Int(nc_lines()))
@@ -205,41 +207,51 @@ public final class NcursesTerminal: TerminalBackend {
         shown = frame
         withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(6, width)) { buffer in
             for y in 0..<height {
+                var columns = 0..<width
                 if let previous {
-                    if frame.sameRow(y, as: previous) { continue }
-                    move(Int32(y), 0)
-                    clrtoeol()
+                    guard let changed = frame.changedColumns(y, from: previous) else { continue }
+                    columns = changed.clamped(to: 0..<width)
                 }
+                let skipsBlanks = previous == nil
                 frame.rows[y].withUnsafeBufferPointer { cells in
-                    var x = 0
-                    while x < width {
+                    var x = columns.lowerBound
+                    while x < columns.upperBound {
                         let cell = cells[x]
-                        // Blanks are what erase() left, and the second half of a
-                        // wide character is drawn with its first half.
-                        if cell.isContinuation || cell.isBlank {
+                        // The second half of a wide character is drawn with its first half; on an
+                        // erased window, blanks are what erase() left.
+                        if cell.isContinuation || (skipsBlanks && cell.isBlank) {
                             x += 1
                             continue
                         }
                         // A run: cells in one style whose characters are simple scalars
                         // (ASCII, box drawing, Hangul syllables …), one ncurses call for
-                        // all, ending at its last cell that is not a blank.
+                        // all (on an erased window, ending at its last cell that is not a blank).
                         if cell.cluster == 0 && DisplayWidth.simpleWidth(ofValue: cell.scalar) != nil {
                             let style = cell.style
                             let start = x
                             var count = 0
                             var drawn = 0
-                            while x < width {
+                            while x < columns.upperBound {
                                 let next = cells[x]
                                 if next.isContinuation { x += 1; continue }
                                 guard next.cluster == 0, next.style == style, DisplayWidth.simpleWidth(ofValue: next.scalar) != nil else { break }
                                 buffer[count] = wchar_t(bitPattern: next.scalar)
                                 count += 1
-                                if !next.isBlank { drawn = count }
+                                if !skipsBlanks || !next.isBlank { drawn = count }
                                 x += 1
                             }
                             let (attributes, pair) = look(style)
                             _ = nc_put_run(Int32(y), Int32(start), buffer.baseAddress, Int32(drawn), attributes, pair)
                             continue
+                        }
+                        // Over a row drawn before, the second cell of a wide character is blanked
+                        // first: ncurses takes some that the frame counts two columns wide (a flag,
+                        // ❤️‍🔥) for one column, and would leave the old cell beside it.
+                        if !skipsBlanks, x + 1 < columns.upperBound, cells[x + 1].isContinuation {
+                            buffer[0] = 0x20
+                            buffer[1] = 0
+                            let (attributes, pair) = look(cells[x + 1].style)
+                            _ = nc_put(Int32(y), Int32(x + 1), buffer.baseAddress, attributes, pair)
                         }
                         // ncurses holds one spacing character and its combining marks.
                         let scalars = frame.drawnScalars(of: cell)

@@ -122,7 +122,7 @@ public struct Frame: Sendable, Equatable {
     /// Cells, one array a row: a frame made from another by changing a
     /// few rows shares the others with it, so that copying it copies no
     /// cell and telling its rows from the other's reads only the rows
-    /// changed (``sameRow(_:as:)``).
+    /// changed (``changedColumns(_:from:)``).
     private(set) var rows: [[StoredCell]]
     /// The graphemes of more than one scalar, referred to by cells.
     private var clusters: [String] = []
@@ -170,20 +170,35 @@ public struct Frame: Sendable, Equatable {
         return (0..<lhs.height).allSatisfy { y in (0..<lhs.width).allSatisfy { x in lhs[x, y] == rhs[x, y] } }
     }
 
-    /// Whether row `y` holds the same cells as row `y` of `other` (a frame
-    /// of the same width).
-    func sameRow(_ y: Int, as other: Frame) -> Bool {
-        guard width > 0 else { return true }
-        // Byte for byte: a cell is plain values (a difference in padding would only redraw the row).
-        let (shared, same) = rows[y].withUnsafeBytes { mine in
-            other.rows[y].withUnsafeBytes { theirs in
-                // One row of both frames, not copied since: its clusters are the same entries of both lists (they only grow).
-                mine.baseAddress == theirs.baseAddress
-                    ? (true, true) : (false, memcmp(mine.baseAddress!, theirs.baseAddress!, mine.count) == 0)
+    /// The columns of row `y` that differ from row `y` of `other` (a frame
+    /// of the same width): from the first cell that differs to the last,
+    /// widened to whole wide characters; `nil` when the rows are the same.
+    /// A row both frames share (not copied since) is not read.
+    func changedColumns(_ y: Int, from other: Frame) -> Range<Int>? {
+        guard width > 0 else { return nil }
+        return rows[y].withUnsafeBufferPointer { mine in
+            other.rows[y].withUnsafeBufferPointer { theirs -> Range<Int>? in
+                if mine.baseAddress == theirs.baseAddress { return nil }
+                func same(_ x: Int) -> Bool {
+                    let a = mine[x], b = theirs[x]
+                    guard a.style == b.style else { return false }
+                    if a.cluster == 0 && b.cluster == 0 { return a.scalar == b.scalar }
+                    // A cluster's number is its place in each frame's own list: compared by its scalars
+                    // ("é" and "e" with an accent are equal Strings, but other cells).
+                    return text(of: a).unicodeScalars.elementsEqual(other.text(of: b).unicodeScalars)
+                }
+                var first = 0
+                while first < width, same(first) { first += 1 }
+                guard first < width else { return nil }
+                var last = width - 1
+                while last > first, same(last) { last -= 1 }
+                // A wide character is drawn from its first cell, which draws its second (a second
+                // half differs alone only in style, which `paint` gives it).
+                if mine[first].isContinuation && first > 0 { first -= 1 }
+                if last + 1 < width, mine[last + 1].isContinuation { last += 1 }
+                return first..<(last + 1)
             }
         }
-        guard same else { return false }
-        return shared || (0..<width).allSatisfy { rows[y][$0].cluster == 0 || text(of: rows[y][$0]) == other.text(of: other.rows[y][$0]) }
     }
 
     /// The cell at a position.
