@@ -266,4 +266,26 @@ struct TextEditorInsertionTests {
             #expect(editor.cursor.offset <= editor.lines[editor.cursor.line].count)
         }
     }
+
+    /// The place of a grapheme found by counting scalars (where each
+    /// scalar so far is a grapheme of its own) is the place found by
+    /// counting graphemes, at every offset of random lines: accents,
+    /// jamo, emoji sequences, flags and variation selectors among
+    /// letters and syllables.
+    @Test(arguments: [21, 22, 23] as [UInt64])
+    func aPlaceCountedInScalarsIsThePlaceCountedInGraphemes(seed: UInt64) {
+        var numbers = SeededNumbers(seed: seed)
+        let pieces = ["a", " ", "가", "\u{301}", "e", "👩", "\u{200D}", "💻", "🇰", "🇷", "\u{1100}", "\u{1161}", "\u{11A8}",
+                      "é", "‼", "\u{FE0F}", "—", "\t", "\u{2028}"]
+        let editor = TextEditor()
+        for _ in 0..<300 {
+            let line = (0..<Int.random(in: 0..<12, using: &numbers)).map { _ in pieces.randomElement(using: &numbers)! }.joined()
+            for offset in 0...(line.count + 1) {
+                let expected = line.index(line.startIndex, offsetBy: offset, limitedBy: line.endIndex) ?? line.endIndex
+                let found = editor.stringIndex(offset, in: line)
+                #expect(line.utf8.distance(from: line.startIndex, to: found) == line.utf8.distance(from: line.startIndex, to: expected),
+                        "grapheme \(offset) of \(line.unicodeScalars.map { String($0.value, radix: 16) })")
+            }
+        }
+    }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The frames of a form screen, each drawn from the one before where only
 /// the body changed: a keystroke in a long body redraws the rows it
 /// changed and moves the cursor, and leaves the header, the attachment
@@ -9,16 +13,18 @@
 /// status, the size) draws the frame whole.
 public struct FormFrames {
     /// The last frame, the state it was drawn for without the body's text
-    /// and first row (what the rest of the screen depends on), and the
-    /// body's rows on it: in an object, so that a keystroke reads them in
+    /// and first row (what the rest of the screen depends on), its layout,
+    /// and the body's rows on it: in an object, so that a keystroke reads them in
     /// place rather than copying a state.
     private final class Drawn {
         let chrome: FormState
+        let layout: FormLayout
         var bodyRows: [String]
         var frame: Frame
 
-        init(chrome: FormState, bodyRows: [String], frame: Frame) {
+        init(chrome: FormState, layout: FormLayout, bodyRows: [String], frame: Frame) {
             self.chrome = chrome
+            self.layout = layout
             self.bodyRows = bodyRows
             self.frame = frame
         }
@@ -33,23 +39,34 @@ public struct FormFrames {
 
     /// The frame for `state`.
     public mutating func frame(for state: FormState) -> Frame {
-        let layout = FormLayout(state)
         // Only the body's own rows are redrawn alone: the placeholder, a dialog and the completions draw over them.
-        guard let index = state.fields.firstIndex(where: { $0.field.kind == .multilineText }),
-              !layout.tooSmall, layout.bodyBottom > layout.bodyTop, !state.fields[index].editor.isEmpty,
-              state.dialog == nil, state.completions.isEmpty else {
+        guard let index = state.bodyIndex, !state.fields[index].editor.isEmpty, state.dialog == nil,
+              state.completions.isEmpty else {
             last = nil
             wholeFrames += 1
             return FormView.view(state)
         }
-        // A frame drawn over many times keeps the graphemes of the rows drawn over: drawn whole now and then.
-        guard let last, FormFrames.sameOutsideBody(last.chrome, state, body: index),
-              last.frame.clusterCount <= state.width * state.height else {
-            let drawn = FormView.drawn(state)
-            wholeFrames += 1
-            self.last = Drawn(chrome: FormFrames.chrome(of: state, body: index), bodyRows: drawn.bodyRows, frame: drawn.frame)
-            return drawn.frame
+        // The rest as it was drawn: the same layout too. A frame drawn over many times keeps the
+        // graphemes of the rows drawn over: drawn whole now and then.
+        if let last, FormFrames.sameOutsideBody(last.chrome, state, body: index),
+           last.frame.clusterCount <= state.width * state.height {
+            return FormFrames.redrawBody(of: state, field: index, over: last)
         }
+        let layout = FormLayout(state)
+        guard !layout.tooSmall, layout.bodyBottom > layout.bodyTop else {
+            last = nil
+            wholeFrames += 1
+            return FormView.view(state)
+        }
+        let drawn = FormView.drawn(state)
+        wholeFrames += 1
+        last = Drawn(chrome: FormFrames.chrome(of: state, body: index), layout: layout, bodyRows: drawn.bodyRows, frame: drawn.frame)
+        return drawn.frame
+    }
+
+    /// The last frame with the body's rows that changed redrawn, and the cursor moved.
+    private static func redrawBody(of state: FormState, field index: Int, over last: Drawn) -> Frame {
+        let layout = last.layout
         var frame = last.frame
         let body = FormView.body(state, layout, field: index)
         for (offset, y) in (layout.bodyTop..<layout.bodyBottom).enumerated() {
@@ -80,8 +97,10 @@ public struct FormFrames {
     /// Whether two rows hold the same bytes: "é" and "e" with an accent
     /// are equal Strings but other cells.
     private static func sameBytes(_ a: String?, _ b: String?) -> Bool {
-        guard let a, let b else { return a == nil && b == nil }
-        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        guard var a, var b else { return a == nil && b == nil }
+        guard a.utf8.count == b.utf8.count else { return false }
+        // Native strings are contiguous UTF-8: one memcmp, not a walk of two views.
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 } }
     }
 
     /// Whether `state` draws as `chrome` (made by ``chrome(of:body:)``)

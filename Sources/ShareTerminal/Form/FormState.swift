@@ -162,8 +162,22 @@ public struct FormState: Sendable, Equatable {
         Dictionary(uniqueKeysWithValues: fields.map { ($0.field.id, $0.value) })
     }
 
+    /// The index of the body (the multi-line text field), if the form has
+    /// one; found without copying a field (a keystroke asks three times).
+    public var bodyIndex: Int? {
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices {
+                if case .multilineText = fields[index].field.kind { return index }
+            }
+            return nil
+        }
+    }
+
     /// The index of the field with `id`.
-    public func index(of id: String) -> Int? { fields.firstIndex { $0.field.id == id } }
+    public func index(of id: String) -> Int? {
+        // Read in place: no field copied for the look (a keystroke's change is looked up so).
+        fields.withUnsafeBufferPointer { fields in fields.indices.first { fields[$0].field.id == id } }
+    }
 
     /// The action with `role`, if the form offers one.
     public func action(_ role: FormAction.Role) -> FormAction? { actions.first { $0.role == role } }

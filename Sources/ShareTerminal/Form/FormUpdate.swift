@@ -390,7 +390,7 @@ public enum FormUpdate {
     /// Scrolls the body so that its cursor stays on screen, moving the page
     /// only when the cursor leaves it.
     static func keepBodyCursorVisible(_ state: inout FormState) {
-        guard let index = state.fields.firstIndex(where: { $0.field.kind == .multilineText }) else { return }
+        guard let index = state.bodyIndex else { return }
         let layout = FormLayout(state)
         state.bodyTop = bodyTop(state.fields[index].editor, from: state.bodyTop, visible: max(1, layout.bodyHeight),
                                 width: layout.bodyWidth)
@@ -409,6 +409,8 @@ public enum FormUpdate {
         } else if editor.rows(from: top, to: cursor, limit: visible, width: width) == nil {
             top = editor.position(cursor, movedBy: -(visible - 1), width: width)
         }
+        // Each line is a row at least: with a screenful of lines below the top, no counting.
+        guard editor.lines.count - top.line < visible else { return top }
         let shown = editor.rowCount(from: top, limit: visible, width: width)
         if shown < visible { top = editor.position(top, movedBy: shown - visible, width: width) }
         return top

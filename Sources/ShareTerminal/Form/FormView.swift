@@ -70,7 +70,7 @@ public enum FormView {
         }
         let bodyTop = layout.bodyTop
         let bodyBottom = layout.bodyBottom
-        if let bodyIndex = state.fields.firstIndex(where: { $0.field.kind == .multilineText }), bodyBottom > bodyTop {
+        if let bodyIndex = state.bodyIndex, bodyBottom > bodyTop {
             let field = state.fields[bodyIndex]
             let body = body(state, layout, field: bodyIndex)
             for (offset, row) in body.rows.enumerated() { drawBodyRow(row, y: bodyTop + offset, into: &frame) }
@@ -140,14 +140,19 @@ public enum FormView {
     /// has focus and no dialog covers it.
     static func body(_ state: FormState, _ layout: FormLayout, field index: Int) -> (rows: [String], cursor: (x: Int, y: Int)?) {
         let editor = state.fields[index].editor
-        let visible = layout.bodyBottom - layout.bodyTop
-        // The update keeps the first row; it is checked here only so a stale one never hides the cursor.
-        let top = FormUpdate.bodyTop(editor, from: state.bodyTop, visible: visible, width: layout.bodyWidth)
-        let rows = editor.rows(from: top, count: visible, width: layout.bodyWidth).map(\.text)
+        let visible = layout.bodyBottom - layout.bodyTop, width = layout.bodyWidth
+        // The update keeps the first row so that the cursor is on screen; a state made
+        // otherwise (or a stale first row) gets one worked out here.
+        var top = editor.clamped(state.bodyTop, width: width)
+        let (position, column) = editor.cursorPosition(width: width)
+        var row = editor.rows(from: top, to: position, limit: visible, width: width)
+        if row == nil {
+            top = FormUpdate.bodyTop(editor, from: top, visible: visible, width: width)
+            row = editor.rows(from: top, to: position, limit: visible, width: width)
+        }
+        let rows = editor.rows(from: top, count: visible, width: width).map(\.text)
         guard index == state.focus && state.dialog == nil else { return (rows, nil) }
-        let (position, column) = editor.cursorPosition(width: layout.bodyWidth)
-        let row = editor.rows(from: top, to: position, limit: visible, width: layout.bodyWidth) ?? 0
-        return (rows, (1 + column, layout.bodyTop + row))
+        return (rows, (1 + column, layout.bodyTop + (row ?? 0)))
     }
 
     /// One row of the body at line `y`: a quoted line dimmed. No colour,

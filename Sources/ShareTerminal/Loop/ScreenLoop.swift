@@ -147,7 +147,7 @@ public final class ScreenLoop<Message: Sendable> {
             let message = timerMessages.remove(at: index)
             return program.handle(.message(message), in: self)
         }
-        var timeout = timers.map { $0.due - now }.min()
+        var timeout = timers.lazy.map { $0.due - now }.min()
         if running > 0 { timeout = min(timeout ?? tickInterval, tickInterval) }
         switch terminal.nextEvent(timeoutMilliseconds: timeout) {
         case .input(let event): return program.handle(.input(event), in: self)

@@ -198,7 +198,18 @@ public struct TextEditor: Sendable, Equatable {
 
     /// The index in `line` of its grapheme number `offset` (its end when past it).
     func stringIndex(_ offset: Int, in line: String) -> String.Index {
-        line.index(line.startIndex, offsetBy: offset, limitedBy: line.endIndex) ?? line.endIndex
+        // Up to a scalar of a simple kind (ASCII, Latin, Hangul syllables) that follows only such
+        // scalars, each scalar is a grapheme: counted as scalars, with no grapheme breaking.
+        let scalars = line.unicodeScalars
+        var index = scalars.startIndex
+        var count = 0
+        while index < scalars.endIndex, DisplayWidth.simpleWidth(of: scalars[index]) != nil {
+            if count == offset { return index }
+            scalars.formIndex(after: &index)
+            count += 1
+        }
+        if index == scalars.endIndex { return index }
+        return line.index(line.startIndex, offsetBy: offset, limitedBy: line.endIndex) ?? line.endIndex
     }
 
     /// One grapheme back; from a line's start, the end of the line before.

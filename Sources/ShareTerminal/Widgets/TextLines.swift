@@ -12,12 +12,16 @@ public struct TextLines: RandomAccessCollection, Sendable, Equatable {
     static let blockSize = 256
 
     private var blocks: [[String]]
+    /// How many lines each block holds, apart from the blocks: finding a
+    /// line reads this one small array, not the header of every block.
+    private var counts: [Int]
     public private(set) var count: Int
 
     /// The lines given, at least one (an empty text is one empty line).
     public init(_ lines: [String]) {
         let lines = lines.isEmpty ? [""] : lines
         blocks = TextLines.chunked(lines[...])
+        counts = blocks.map(\.count)
         count = lines.count
     }
 
@@ -65,11 +69,11 @@ public struct TextLines: RandomAccessCollection, Sendable, Equatable {
         }
         // The blocks holding the range (at least one, for an insertion at the end).
         let (first, firstOffset) = locate(Swift.min(range.lowerBound, count - 1))
-        let start = range.lowerBound == count ? blocks[first].count : firstOffset
+        let start = range.lowerBound == count ? counts[first] : firstOffset
         var last = first
         var lastOffset = start + (range.count)
-        while lastOffset > blocks[last].count {
-            lastOffset -= blocks[last].count
+        while lastOffset > counts[last] {
+            lastOffset -= counts[last]
             last += 1
         }
         let merged = Array(blocks[first...last].joined())
@@ -80,11 +84,13 @@ public struct TextLines: RandomAccessCollection, Sendable, Equatable {
         count += new.count - range.count
         if count == 0 {
             blocks = [[""]]
+            counts = [1]
             count = 1
             return
         }
         let rechunked = edited.count <= 2 * TextLines.blockSize ? (edited.isEmpty ? [] : [edited]) : TextLines.chunked(edited[...])
         blocks.replaceSubrange(first...last, with: rechunked)
+        counts.replaceSubrange(first...last, with: rechunked.map(\.count))
     }
 
     /// Inserts `new` before line `index`.
@@ -95,9 +101,9 @@ public struct TextLines: RandomAccessCollection, Sendable, Equatable {
     /// The block holding line `index`, and the line's place in it.
     private func locate(_ index: Int) -> (block: Int, offset: Int) {
         var remaining = index
-        for (block, lines) in blocks.enumerated() {
-            if remaining < lines.count { return (block, remaining) }
-            remaining -= lines.count
+        for (block, lines) in counts.enumerated() {
+            if remaining < lines { return (block, remaining) }
+            remaining -= lines
         }
         preconditionFailure("line \(index) of \(count)")
     }
