@@ -26,7 +26,10 @@ bytes per key over every key of every run, the processor time the program
 spent (all its threads, those that ended too, from /proc/PID/stat: 10 ms
 ticks) from the first key to the settling of the last, per key and as the
 median of the runs, the
-median first-screen time, and the good and failed runs, tab-separated.
+median first-screen time, the good and failed runs, and the median time to
+the first byte of a reply, over the keys that had one (nano hides its cursor before it redraws: its
+first byte is about the time a key takes to reach a program that writes at
+once and its reply to come back), tab-separated.
 """
 import os
 import statistics
@@ -105,8 +108,8 @@ def main():
         keys = [line.rstrip("\n") for line in f if line.rstrip("\n")]
     raw = open(opts["raw"], "w") if opts["raw"] else None
     if raw:
-        raw.write("case\trun\tkey\tname\tms\tbytes\n")
-    results = {c["name"]: {"ms": [], "bytes": [], "paint": [], "cpu": [], "good": 0, "failed": 0} for c in cases}
+        raw.write("case\trun\tkey\tname\tms\tbytes\tfirst_ms\n")
+    results = {c["name"]: {"ms": [], "bytes": [], "first": [], "paint": [], "cpu": [], "good": 0, "failed": 0} for c in cases}
     for run_index in range(opts["runs"]):
         for case in cases:
             home = tempfile.mkdtemp(prefix="share-bench-compose-home.")
@@ -150,23 +153,27 @@ def main():
                 ms = (last - sent) * 1000 if got else 0.0
                 result["ms"].append(ms)
                 result["bytes"].append(len(got))
+                if got:
+                    result["first"].append((run.first_byte - sent) * 1000)
                 if raw:
-                    raw.write("%s\t%d\t%d\t%s\t%.2f\t%d\n" % (case["name"], run_index, index, name, ms, len(got)))
+                    raw.write("%s\t%d\t%d\t%s\t%.2f\t%d\t%.2f\n" % (case["name"], run_index, index, name, ms, len(got),
+                                                                (run.first_byte - sent) * 1000 if got else 0.0))
             if ok:
                 result["cpu"].append((cpu_seconds(run.proc.pid) - cpu_before) * 1000 / len(keys))
             run.finish()
             subprocess.run(["rm", "-rf", home])
             result["good" if ok else "failed"] += 1
-    print("case\tms_median\tms_p95\tbytes_median\tbytes_p95\tcpu_ms_per_key\tfirst_screen_ms\truns\tfailed")
+    print("case\tms_median\tms_p95\tbytes_median\tbytes_p95\tcpu_ms_per_key\tfirst_screen_ms\truns\tfailed\tfirst_byte_ms_median")
     for case in cases:
         r = results[case["name"]]
         if r["ms"]:
-            print("%s\t%.2f\t%.2f\t%.0f\t%.0f\t%.3f\t%.0f\t%d\t%d" % (
+            print("%s\t%.2f\t%.2f\t%.0f\t%.0f\t%.3f\t%.0f\t%d\t%d\t%.2f" % (
                 case["name"], statistics.median(r["ms"]), percentile(r["ms"], 0.95), statistics.median(r["bytes"]),
                 percentile(r["bytes"], 0.95), statistics.median(r["cpu"]) if r["cpu"] else float("nan"),
-                statistics.median(r["paint"]), r["good"], r["failed"]))
+                statistics.median(r["paint"]), r["good"], r["failed"],
+                statistics.median(r["first"]) if r["first"] else float("nan")))
         else:
-            print("%s\tnan\tnan\tnan\tnan\tnan\tnan\t0\t%d" % (case["name"], r["failed"]))
+            print("%s\tnan\tnan\tnan\tnan\tnan\tnan\t0\t%d\tnan" % (case["name"], r["failed"]))
 
 
 if __name__ == "__main__":

@@ -145,7 +145,8 @@ class Run:
     def read_until(self, deadline, quiet_after=None, since=None):
         """Reads the master.  Returns (last_byte_time, bytes) once `quiet_after`
         seconds pass with no byte (counted from `since` or the last byte),
-        or None at `deadline` / end of output."""
+        or None at `deadline` / end of output.  The time of the first byte
+        read is kept in `first_byte`."""
         silence = self.opts["silence"]
         last = since
         got = bytearray()
@@ -170,6 +171,8 @@ class Run:
                 self.eof = True
                 return None
             self.buf += data
+            if not got:
+                self.first_byte = stamp
             got += data
             last = stamp
             if quiet_after is None:
