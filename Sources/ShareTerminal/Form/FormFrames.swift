@@ -117,16 +117,18 @@ public struct FormFrames {
               chrome.completionField == state.completionField, chrome.width == state.width, chrome.height == state.height,
               chrome.colors == state.colors, chrome.keys == state.keys,
               chrome.fields.count == state.fields.count else { return false }
-        // The fields read in place: one copied out would be a copy of everything it holds.
+        // The fields read in place, property by property: a field compared whole is copied
+        // first, each reference it holds retained and released (a dozen copies a keystroke).
         return chrome.fields.withUnsafeBufferPointer { old in
             state.fields.withUnsafeBufferPointer { new in
-                for field in new.indices where field != index {
-                    guard old[field] == new[field] else { return false }
+                for field in new.indices {
+                    guard old[field].field == new[field].field, old[field].choice == new[field].choice,
+                          old[field].attachments == new[field].attachments,
+                          old[field].selectedAttachment == new[field].selectedAttachment,
+                          old[field].problem == new[field].problem, old[field].count == new[field].count,
+                          field == index || old[field].editor == new[field].editor else { return false }
                 }
-                return old[index].field == new[index].field && old[index].choice == new[index].choice
-                    && old[index].attachments == new[index].attachments
-                    && old[index].selectedAttachment == new[index].selectedAttachment
-                    && old[index].problem == new[index].problem && old[index].count == new[index].count
+                return true
             }
         }
     }
