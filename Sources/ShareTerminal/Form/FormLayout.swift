@@ -16,7 +16,7 @@ public struct FormLayout: Sendable, Equatable {
     public var bodyWidth: Int
 
     /// Lays out `state`.
-    public init(_ state: FormState) {
+    public init(_ state: borrowing FormState) {
         // Each field's kind read in place: a field's state is never copied for it (a keystroke lays the form out twice).
         var headerFields: [Int] = []
         var attachments: Int?
