@@ -23,6 +23,9 @@ public final class InMemoryTerminal: TerminalBackend {
     public enum Step {
         /// An event, delivered at once (a resize also changes ``size``).
         case input(InputEvent)
+        /// Events that arrive together, as a paste does: delivered one a
+        /// wait, with ``inputPending()`` true while any is left.
+        case typedAhead([InputEvent])
         /// Time passes with nothing typed.
         case wait(milliseconds: Int)
         /// Time passes, a wait at a time, until the last frame drawn
@@ -73,6 +76,11 @@ public final class InMemoryTerminal: TerminalBackend {
         if frames.last != frame { frames.append(frame) }
     }
 
+    public func inputPending() -> Bool {
+        guard case .typedAhead(let events)? = script.first else { return false }
+        return !events.isEmpty
+    }
+
     public func nextEvent(timeoutMilliseconds: Int?) -> TerminalEvent {
         if wake.consume() { return .woken }
         while let step = script.first {
@@ -80,6 +88,14 @@ public final class InMemoryTerminal: TerminalBackend {
             case .input(let event):
                 script.removeFirst()
                 if case .resize(let width, let height) = event { size = (width, height) }
+                return .input(event)
+            case .typedAhead(var events):
+                guard !events.isEmpty else {
+                    script.removeFirst()
+                    continue
+                }
+                let event = events.removeFirst()
+                if events.isEmpty { script.removeFirst() } else { script[0] = .typedAhead(events) }
                 return .input(event)
             case .wait(let duration):
                 guard let timeout = timeoutMilliseconds, timeout < duration else {

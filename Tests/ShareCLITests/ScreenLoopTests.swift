@@ -83,6 +83,26 @@ struct ScreenLoopTests {
         #expect(terminal.ended)
     }
 
+    /// Keys that arrive together (a paste) are all taken before the next
+    /// frame; keys that arrive one by one are each drawn.
+    @Test func aPasteIsDrawnOnceWhenItIsAllIn() async {
+        func frames(_ keys: [InMemoryTerminal.Step]) async -> [String] {
+            let world = World()
+            var terminal: InMemoryTerminal!
+            terminal = InMemoryTerminal(script: keys + [.until("the text is shown") { $0.lines.joined().contains("hello") },
+                                                        .input(.escape), .input(.character("d"))])
+            let activity = NoteActivity { terminal.milliseconds }
+            _ = await Self.present(on: terminal, activity: activity, world: world)
+            #expect(terminal.problems.isEmpty, "\(terminal.problems)")
+            return terminal.frames.map { $0.lines.joined(separator: "\n") }
+        }
+        let pasted = await frames([.typedAhead("hello".map { .character($0) })])
+        #expect(pasted.contains { $0.contains("hello") })
+        #expect(!pasted.contains { $0.contains("hel") && !$0.contains("hello") }, "no frame shows part of the paste")
+        let typed = await frames(Self.type("hello"))
+        #expect(typed.contains { $0.contains("hel") && !$0.contains("hello") }, "each key typed alone is drawn")
+    }
+
     @Test func aHangUpSavesWhatWasTypedAtOnce() async throws {
         let world = World()
         var terminal: InMemoryTerminal!

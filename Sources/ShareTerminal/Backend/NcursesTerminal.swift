@@ -86,6 +86,9 @@ public final class NcursesTerminal: TerminalBackend {
         raw()
         noecho()
         nonl()
+        // The screen loop looks for typed-ahead keys before it draws (`inputPending`):
+        // ncurses need not poll for them again, twice, during each refresh.
+        typeahead(-1)
         // keypad, curs_set and the mouse mask write to the terminal at once:
         // here, so that the first frame is the last thing written before
         // share waits for a key.
@@ -315,6 +318,14 @@ public final class NcursesTerminal: TerminalBackend {
             _ = unget_wch(wchar_t(bitPattern: character))
         })
         return (true, event)
+    }
+
+    /// Whether the terminal has bytes not read yet (a key that ncurses
+    /// keeps back from a sequence is not seen: the frame is then drawn, as
+    /// it would be anyway).
+    public func inputPending() -> Bool {
+        var descriptor = pollfd(fd: fileno(input), events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 
     /// Monotonic milliseconds.

@@ -36,6 +36,10 @@ public protocol TerminalBackend: AnyObject {
     func draw(_ frame: Frame)
     /// Waits for the next event; `nil` waits as long as it takes.
     func nextEvent(timeoutMilliseconds: Int?) -> TerminalEvent
+    /// Whether input has arrived that no ``nextEvent(timeoutMilliseconds:)``
+    /// has taken yet (the rest of a paste): the loop takes it before it
+    /// draws again, so that a paste is one frame, not one a key.
+    func inputPending() -> Bool
     /// Leaves the screen to run `body` on the plain terminal (`$EDITOR`),
     /// then takes it back and redraws everything.
     func suspend<Result>(_ body: () -> Result) -> Result

@@ -136,10 +136,11 @@ public final class ScreenLoop<Message: Sendable> {
         }
     }
 
-    /// Draws, then gives the screen one event: a queued message, a timer
-    /// that came due, or what the terminal reports.
+    /// Draws (unless more input is already waiting: a paste is drawn once,
+    /// when it is all in), then gives the screen one event: a queued
+    /// message, a timer that came due, or what the terminal reports.
     private func step<Program: ScreenProgram>(_ program: Program) -> Program.Outcome? where Program.Message == Message {
-        terminal.draw(program.view())
+        if !terminal.inputPending() { terminal.draw(program.view()) }
         if let message = mailbox.take() { return program.handle(.message(message), in: self) }
         let now = terminal.milliseconds
         if let index = timers.indices.min(by: { timers[$0].due < timers[$1].due }), timers[index].due <= now {
