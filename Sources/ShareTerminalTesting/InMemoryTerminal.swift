@@ -23,9 +23,11 @@ public final class InMemoryTerminal: TerminalBackend {
     public enum Step {
         /// An event, delivered at once (a resize also changes ``size``).
         case input(InputEvent)
-        /// Events that arrive together, as a paste does: delivered one a
-        /// wait, with ``inputPending()`` true while any is left.
-        case typedAhead([InputEvent])
+        /// Keys that arrive together, as a paste does: delivered one a
+        /// wait, with ``inputPending()`` true while any is left; `nil` is
+        /// input that makes no event (a mouse button's release, a key
+        /// nobody binds), after which the wait goes on.
+        case typedAhead([InputEvent?])
         /// Time passes with nothing typed.
         case wait(milliseconds: Int)
         /// Time passes, a wait at a time, until the last frame drawn
@@ -96,7 +98,7 @@ public final class InMemoryTerminal: TerminalBackend {
                 }
                 let event = events.removeFirst()
                 if events.isEmpty { script.removeFirst() } else { script[0] = .typedAhead(events) }
-                return .input(event)
+                if let event { return .input(event) }
             case .wait(let duration):
                 guard let timeout = timeoutMilliseconds, timeout < duration else {
                     milliseconds += duration

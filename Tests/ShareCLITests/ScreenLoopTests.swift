@@ -101,6 +101,17 @@ struct ScreenLoopTests {
         #expect(!pasted.contains { $0.contains("hel") && !$0.contains("hello") }, "no frame shows part of the paste")
         let typed = await frames(Self.type("hello"))
         #expect(typed.contains { $0.contains("hel") && !$0.contains("hello") }, "each key typed alone is drawn")
+        // Input that makes no event at the end of a paste (a mouse button's release) still lets
+        // the paste be drawn, in a form with no timer running (no autosave) to end the wait.
+        let world = World()
+        let released = InMemoryTerminal(script: [.typedAhead("hello".map { .character($0) } + [nil]),
+                                                 .until("the paste is shown") { $0.lines.joined().contains("hello") },
+                                                 .input(.escape), .input(.character("d"))])
+        let presenter = ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+                                         detector: MagicContentTypeDetector(), environment: world.environment,
+                                         stateFile: world.stateFile, terminal: { released }, usesThreads: false)
+        _ = await presenter.present(Self.form, for: PlainActivity(), submit: { _ in .retry("unused") })
+        #expect(released.problems.isEmpty, "\(released.problems)")
     }
 
     @Test func aHangUpSavesWhatWasTypedAtOnce() async throws {

@@ -140,7 +140,8 @@ public final class ScreenLoop<Message: Sendable> {
     /// when it is all in), then gives the screen one event: a queued
     /// message, a timer that came due, or what the terminal reports.
     private func step<Program: ScreenProgram>(_ program: Program) -> Program.Outcome? where Program.Message == Message {
-        if !terminal.inputPending() { terminal.draw(program.view()) }
+        let draws = !terminal.inputPending()
+        if draws { terminal.draw(program.view()) }
         if let message = mailbox.take() { return program.handle(.message(message), in: self) }
         let now = terminal.milliseconds
         if let index = timers.indices.min(by: { timers[$0].due < timers[$1].due }), timers[index].due <= now {
@@ -150,9 +151,12 @@ public final class ScreenLoop<Message: Sendable> {
         }
         var timeout = timers.lazy.map { $0.due - now }.min()
         if running > 0 { timeout = min(timeout ?? tickInterval, tickInterval) }
+        // Undrawn, the wait is only for what already arrived: input that makes no event (a
+        // mouse button's release, a key nobody binds) must not leave the last event undrawn.
+        if !draws { timeout = 0 }
         switch terminal.nextEvent(timeoutMilliseconds: timeout) {
         case .input(let event): return program.handle(.input(event), in: self)
-        case .timeout: return running > 0 ? program.handle(.tick, in: self) : nil
+        case .timeout: return running > 0 && draws ? program.handle(.tick, in: self) : nil
         case .woken: return nil
         case .closed: return program.terminalClosed(in: self)
         }
