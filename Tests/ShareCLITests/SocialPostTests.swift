@@ -391,7 +391,10 @@ import Testing
         defer { session.close() }
         try session.waitFor("Post to Bluesky")
         try session.send("C-x")
-        let shown = try session.waitFor("No browser here")
+        // The help row is the frame's last: once it shows, the code above it is drawn whole.
+        let shown = try session.waitUntil("the link screen, drawn to its last row") {
+            $0.contains("No browser here") && $0.contains("Enter done")
+        }
         #expect(shown.contains("https://bsky.app/intent/compose?text="), "\(shown.text)")
         let png = fixtures.root.appendingPathComponent("code.png")
         let script = ServerScript.support.appendingPathComponent("qr_from_screen.py")
