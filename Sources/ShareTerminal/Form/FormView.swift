@@ -175,7 +175,7 @@ public enum FormView {
             if let action = state.action(role) { add(key, action.label) }
         }
         if state.fields.contains(where: { $0.field.kind == .attachmentList }) { add(keys.attach, Localization.text("Attach")) }
-        if state.fields.contains(where: { $0.field.kind == .multilineText }) { add(keys.editor, "$EDITOR") }
+        if state.bodyIndex != nil { add(keys.editor, "$EDITOR") }
         if state.fields.lazy.filter(\.isFocusable).dropFirst().first != nil { add(.tab, Localization.text("Next")) }
         add(keys.cancel, Localization.text("Cancel"))
         return bar
