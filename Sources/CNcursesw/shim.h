@@ -29,9 +29,6 @@ static inline attr_t nc_a_underline(void) { return A_UNDERLINE; }
 static inline mmask_t nc_mouse_mask(void) {
     return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
 }
-static inline int nc_is_button1(mmask_t state) { return (state & (BUTTON1_PRESSED | BUTTON1_CLICKED)) != 0; }
-static inline int nc_is_wheel_up(mmask_t state) { return (state & BUTTON4_PRESSED) != 0; }
-static inline int nc_is_wheel_down(mmask_t state) { return (state & BUTTON5_PRESSED) != 0; }
 
 /* Draws one grapheme (up to CCHARW_MAX wide characters) at y, x. */
 static inline int nc_put(int y, int x, const wchar_t *text, attr_t attributes, short pair) {

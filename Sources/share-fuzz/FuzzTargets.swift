@@ -136,12 +136,13 @@ enum FuzzTargets {
     /// Typed characters and escape sequences, mixed: every character typed
     /// comes out as that character, and no byte of a sequence ever does.
     ///
-    /// The input is a script: a byte below 0x80 is typed (when printable);
+    /// The input is a script: a printable ASCII byte is typed; 0x01–0x1F
+    /// types a character of several UTF-8 bytes;
     /// 0x80–0xBF starts a CSI sequence of (byte & 0x3F) parameter bytes and
     /// a final byte, taken from the bytes after it; 0xC0–0xDF an SS3
     /// sequence; 0xE0–0xEF Alt with the next byte; above, a control key.
     static func keys(_ bytes: [UInt8]) {
-        var stream: [UInt32] = []
+        var stream: [UInt8] = []
         var expected: [InputEvent] = []
         var index = 0
         func take() -> UInt8 {
@@ -152,22 +153,38 @@ enum FuzzTargets {
             let byte = take()
             switch byte {
             case 0x20...0x7E:
-                stream.append(UInt32(byte))
+                stream.append(byte)
                 expected.append(.character(Character(Unicode.Scalar(byte))))
             case 0x80...0xBF:
-                stream += [27, UInt32(UInt8(ascii: "["))]
-                for _ in 0..<(byte & 0x3F) { stream.append(UInt32(0x20 + take() % 0x20)) }
-                stream.append(UInt32(0x40 + take() % 0x3F))
+                stream += [27, UInt8(ascii: "[")]
+                for _ in 0..<(byte & 0x3F) { stream.append(0x20 + take() % 0x20) }
+                let final = 0x40 + take() % 0x3F
+                // With no parameters, M starts an X10 mouse report and [ a Linux console
+                // F-key: the bytes after them are theirs.
+                stream.append(byte & 0x3F == 0 && (final == UInt8(ascii: "M") || final == UInt8(ascii: "[")) ? UInt8(ascii: "~") : final)
             case 0xC0...0xDF:
-                stream += [27, UInt32(UInt8(ascii: "O")), UInt32(0x20 + take() % 0x5F)]
+                let key = 0x40 + take() % 0x3F
+                stream += [27, UInt8(ascii: "O"), key]
+                // Only the keypad's digits and signs (application keypad mode) type something.
+                if (UInt8(ascii: "j")...UInt8(ascii: "y")).contains(key) { expected.append(.character(Character(Unicode.Scalar(key - 0x40)))) }
             case 0xE0...0xEF:
                 let key = 0x20 + take() % 0x5F
                 guard key != UInt8(ascii: "[") && key != UInt8(ascii: "O") else { continue }
-                stream += [27, UInt32(key)]
+                stream += [27, key]
                 expected.append(.alt(Character(Unicode.Scalar(key))))
             case 0xF0...0xFF:
                 let control = 1 + take() % 26
-                if control != 27 { stream.append(UInt32(control)) }
+                if control != 27 { stream.append(control) }
+            case 0x01...0x1F:
+                // A character of two, three or four UTF-8 bytes: é, a Hangul syllable, an emoji.
+                let value: UInt32 = switch byte % 3 {
+                case 0: 0xE9
+                case 1: 0xAC00 + UInt32(take()) * 40
+                default: 0x1F600 + UInt32(take() % 64)
+                }
+                let character = Character(Unicode.Scalar(value)!)
+                stream += Array(String(character).utf8)
+                expected.append(.character(character))
             default:
                 continue
             }

@@ -358,6 +358,56 @@ import Testing
         #expect(try run.finish().status == 0, "stderr: \(session.stderr)")
     }
 
+    /// A paste much bigger than one read of the terminal (4 KiB) comes in
+    /// several reads while the screen holds its frame back until all is in:
+    /// every byte of it is typed, none is lost or left unread, and the
+    /// message sent has every line. ASCII first, so that the first read
+    /// (4,095 bytes) ends between two characters and the screen looks for
+    /// more input before it draws.
+    @Test func aPasteOfManyReadsIsTypedWhole() throws {
+        try paste((1...120).map { "line \($0): the quick brown fox jumps over" } + (121...200).map { "줄 \($0): 분기 보고서" })
+    }
+
+    /// The same with the first read ending inside a Hangul syllable: the
+    /// rest of it comes in the next read, and the syllable is typed whole.
+    @Test func aCharacterCutBetweenTwoReadsIsTypedWhole() throws {
+        // 68 lines of 60 bytes with their line feeds, then 14: 4,094 bytes before 한.
+        let ascii = Array(repeating: String(repeating: "x", count: 59), count: 68) + [String(repeating: "y", count: 14) + "한글 그대로"]
+        try paste(ascii + (1...50).map { "줄 \($0): 분기 보고서" })
+    }
+
+    /// Pastes `lines` into the body of a form whose body is `붙여넣은 글:`
+    /// and sends it: share is stopped while the paste goes in, so that a
+    /// full read's worth waits for it and the rest follows while it takes
+    /// that in.
+    private func paste(_ lines: [String]) throws {
+        let world = try MailWorld()
+        let server = try SMTPServer(directory: world.root)
+        defer { server.stop() }
+        try world.use(server)
+        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "붙여넣기",
+                                         "--text", "붙여넣은 글:"])
+        let session = run.session
+        try run.waitForCompose()
+        for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow, ComposeRun.bodyRow + 1] {
+            try session.send("Tab")
+            try run.waitForCursor(row: row, "the next field")
+        }
+        let pid = try run.pid()
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        try session.sendLiteral(lines.joined(separator: "\n"))
+        try run.poll("the paste waiting in the terminal") { try session.unreadInput() >= 4095 }
+        kill(pid, SIGCONT)
+        try session.waitFor(lines[lines.count - 1])
+        try session.send("C-x")
+        #expect(try run.finish().status == 0, "stderr: \(session.stderr)")
+        let received = try server.messages()
+        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
+        let text = try server.check(received[0]).textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines)
+        #expect(text == (["붙여넣은 글:"] + lines).joined(separator: "\n"), "body: \(text ?? "none")")
+    }
+
     // MARK: - 6. A temporary refusal (4xx)
 
     @Test func temporaryRefusalQueuesInTheOutbox() throws {

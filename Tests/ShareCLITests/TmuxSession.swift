@@ -144,6 +144,23 @@ final class TmuxSession {
         self.height = height
     }
 
+    /// How many bytes typed into the terminal wait for the program to read
+    /// them (`FIONREAD` on the pane's terminal, up to the 4 KiB the
+    /// terminal's line discipline holds).
+    func unreadInput() throws -> Int {
+        let result = try run(["display-message", "-p", "#{pane_tty}"])
+        let path = result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard result.status == 0, !path.isEmpty else { throw TmuxError.failed("display-message: \(result.err)") }
+        let descriptor = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw TmuxError.failed("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { Glibc.close(descriptor) }
+        var count: Int32 = 0
+        guard withUnsafeMutablePointer(to: &count, { ioctl(descriptor, UInt(FIONREAD), $0) }) == 0 else {
+            throw TmuxError.failed("FIONREAD on \(path): \(String(cString: strerror(errno)))")
+        }
+        return Int(count)
+    }
+
     // MARK: - The program's results
 
     /// Polls until the program has exited; returns its exit status.

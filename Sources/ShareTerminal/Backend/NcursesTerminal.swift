@@ -3,8 +3,9 @@ import CNcursesw
 import Glibc
 #endif
 
-/// The one place that talks to ncurses: draws frames on `/dev/tty` and
-/// reads keys, mouse and resizes from it.
+/// The one place that talks to the terminal: draws frames on `/dev/tty`
+/// through ncurses, and reads keys, mouse and resizes from it directly
+/// (``KeyDecoder`` makes the bytes into events).
 ///
 /// Drawing on `/dev/tty` (as fzf does) keeps stdout for the JSON result and
 /// stdin free to be an item. Colours come from the terminal's palette
@@ -26,7 +27,13 @@ public final class NcursesTerminal: TerminalBackend {
     private var emptyReads = 0
     private var pairs: [Int: Int16] = [:]
     private var ended = false
-    private var inputReady = false
+    /// The terminal's descriptor, read directly (ncurses only draws).
+    private let terminal: Int32
+    /// The terminal and ``wake``, as `poll` takes them.
+    private var descriptors: [pollfd] = []
+    /// Bytes read from the terminal, and how many of them are made into events.
+    private var received: [UInt8] = []
+    private var unread = 0
     /// The frame in ncurses' window: the next one rewrites only the cells
     /// of each row from the first that differs from it to the last. `nil`
     /// when the window must be drawn whole.
@@ -53,7 +60,12 @@ public final class NcursesTerminal: TerminalBackend {
             fclose(input)
             throw TerminalError("cannot open /dev/tty for writing")
         }
+        // The screen's own SIGWINCH handler, before newterm: ncurses installs its
+        // handler only over the default one. Its flag is looked at only by its key
+        // reading and by refresh, which would resize ncurses' window unseen.
+        WindowChange.watch()
         guard let screen = newterm(nil, output, input) else {
+            WindowChange.stop()
             fclose(input)
             fclose(output)
             let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
@@ -62,6 +74,7 @@ public final class NcursesTerminal: TerminalBackend {
         // A terminal that cannot move the cursor (TERM=dumb) cannot show a screen.
         set_term(screen)
         guard nc_can_address_cursor() != 0 else {
+            WindowChange.stop()
             endwin()
             delscreen(screen)
             fclose(input)
@@ -75,6 +88,7 @@ public final class NcursesTerminal: TerminalBackend {
         self.input = input
         self.output = output
         self.screen = screen
+        terminal = descriptor
         set_term(screen)
         // Until a screen has been through one endwin/refresh cycle, ncurses
         // flushes its output after every cursor movement (it cannot yet tell
@@ -95,6 +109,8 @@ public final class NcursesTerminal: TerminalBackend {
         keypad(nc_stdscr(), true)
         leaveok(nc_stdscr(), true)
         curs_set(0)
+        // ncurses turns mouse reporting on in the form terminfo names (SGR or X10);
+        // KeyDecoder reads either.
         mousemask(nc_mouse_mask(), nil)
         wantsColors = wantColors
         if has_colors() {
@@ -113,21 +129,6 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     deinit { end() }
-
-    /// Key definitions and timings, set before the first read rather than
-    /// before the first frame: nothing typed can be read earlier, they write
-    /// nothing, and the first paint does not wait for them.
-    private func prepareInput() {
-        inputReady = true
-        // Arrows in both forms: ESC O A (application cursor mode, which keypad
-        // turns on) and ESC [ A (terminals and multiplexers that ignore it).
-        for (sequence, key) in [("\u{1B}[A", KEY_UP), ("\u{1B}[B", KEY_DOWN), ("\u{1B}[C", KEY_RIGHT), ("\u{1B}[D", KEY_LEFT),
-                                ("\u{1B}[H", KEY_HOME), ("\u{1B}[F", KEY_END)] {
-            _ = define_key(sequence, key)
-        }
-        set_escdelay(25)
-        mouseinterval(0)
-    }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
     public var paletteSize: Int { hasColors && wantsColors ? Int(nc_colors()) : 0 }
@@ -153,6 +154,7 @@ public final class NcursesTerminal: TerminalBackend {
         guard !ended else { return }
         ended = true
         HangUp.stop()
+        WindowChange.stop()
         endwin()
         delscreen(screen)
         fclose(input)
@@ -269,62 +271,103 @@ public final class NcursesTerminal: TerminalBackend {
         }
     }
 
-    /// Waits for the next event: a key ncurses already holds comes first;
-    /// otherwise `poll` waits on the terminal and on ``wake`` together.
+    /// How long the rest of an escape sequence or a character may take to
+    /// arrive, in milliseconds: ESC alone is Escape after it.
+    static let escapeDelay: Int32 = 25
+
+    /// Waits for the next event: a key already read comes first; otherwise
+    /// `poll` waits on the terminal and on ``wake`` together, and one
+    /// `read` takes everything that arrived (a paste in one go).
     ///
     /// The wait is cut into slices of at most 250 ms: a resize or hang-up
     /// signal that lands on another thread interrupts no `poll`, and is
     /// seen at the next slice.
     public func nextEvent(timeoutMilliseconds: Int?) -> TerminalEvent {
-        if !inputReady { prepareInput() }
         let deadline = timeoutMilliseconds.map { milliseconds + max(0, $0) }
+        // Made at the first wait, not before the first paint (the wake's pipe with it).
+        if descriptors.isEmpty {
+            descriptors = [pollfd(fd: terminal, events: Int16(POLLIN), revents: 0),
+                           pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+        }
         while true {
             if HangUp.happened || emptyReads >= 50 { return .closed }
+            if WindowChange.consume() { return .input(resized()) }
             if wake.consume() { return .woken }
-            let (read, event) = readKey()
-            if read {
-                emptyReads = 0
+            if unread < received.count {
+                let first = received[unread]
+                unread += 1
+                let event = KeyDecoder.event(for: first, next: { nextByte() }, unread: { _ in unread -= 1 })
                 if let event { return .input(event) }
                 continue
             }
-            let remaining = deadline.map { $0 - milliseconds }
-            if let remaining, remaining <= 0 { return .timeout }
-            var descriptors = [pollfd(fd: fileno(input), events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining ?? 250, 250)))
+            // Even with no time left, what already arrived is read: a timeout
+            // of 0 asks for the input waiting now, not for none.
+            let remaining = deadline.map { max(0, $0 - milliseconds) }
+            descriptors[0].revents = 0
+            descriptors[1].revents = 0
+            let ready = poll(&descriptors, 2, Int32(min(remaining ?? 250, 250)))
             if ready < 0 && errno != EINTR { return .closed }
             if descriptors[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .closed }
-            // Readable but nothing to read, again and again: the terminal is at its end.
-            if descriptors[0].revents & Int16(POLLIN) != 0 { emptyReads += 1 }
+            if descriptors[0].revents & Int16(POLLIN) != 0 {
+                // Readable but nothing to read, again and again: the terminal is at its end.
+                emptyReads = receive() ? 0 : emptyReads + 1
+                continue
+            }
+            // A signal is looked at at the top, and so is the wake while there is time.
+            if ready < 0 { continue }
+            if remaining == 0 { return .timeout }
         }
     }
 
-    /// One key from ncurses without waiting (ncurses may still wait its
-    /// escape delay for the rest of a sequence): whether anything was read,
-    /// and the event it makes, if any.
-    private func readKey() -> (read: Bool, event: InputEvent?) {
-        timeout(0)
-        var character: wint_t = 0
-        let kind = get_wch(&character)
-        if kind == KEY_CODE_YES { return (true, key(Int32(character))) }
-        guard kind == OK else { return (false, nil) }
-        defer { timeout(0) }
-        let event = KeyDecoder.event(for: UInt32(character), next: { wait in
-            // The rest of a sequence may come in the next read: wait the escape delay for it.
-            timeout(wait ? 25 : 0)
-            var next: wint_t = 0
-            return get_wch(&next) == OK ? UInt32(next) : nil
-        }, unread: { character in
-            _ = unget_wch(wchar_t(bitPattern: character))
-        })
-        return (true, event)
+    /// The next byte of a key: one already read, or one that arrives
+    /// within the escape delay (the rest of a sequence or a character may
+    /// come in the next read; ESC alone is Escape once the delay is over).
+    private func nextByte() -> UInt8? {
+        if unread == received.count {
+            // A signal (a resize) may cut the wait short: it goes on to the same deadline.
+            let deadline = milliseconds + Int(NcursesTerminal.escapeDelay)
+            var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
+            while true {
+                let ready = poll(&descriptor, 1, Int32(max(0, deadline - milliseconds)))
+                if ready < 0 && errno == EINTR { continue }
+                guard ready > 0, descriptor.revents & Int16(POLLIN) != 0, receive() else { return nil }
+                break
+            }
+        }
+        defer { unread += 1 }
+        return received[unread]
     }
 
-    /// Whether the terminal has bytes not read yet (a key that ncurses
-    /// keeps back from a sequence is not seen: the frame is then drawn, as
-    /// it would be anyway).
+    /// Reads what the terminal has (it said it is readable), after the
+    /// bytes not yet decoded; whether anything came.
+    private func receive() -> Bool {
+        if unread == received.count {
+            received.removeAll(keepingCapacity: true)
+            unread = 0
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
+            let count = read(terminal, buffer.baseAddress, buffer.count)
+            guard count > 0 else { return false }
+            received.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            return true
+        }
+    }
+
+    /// ncurses' screen made the terminal's new size (the window is cut or
+    /// padded to it, and the next frame is drawn whole).
+    private func resized() -> InputEvent {
+        var size = winsize()
+        if withUnsafeMutablePointer(to: &size, { ioctl(terminal, UInt(TIOCGWINSZ), $0) }) == 0, size.ws_row > 0, size.ws_col > 0 {
+            resizeterm(Int32(size.ws_row), Int32(size.ws_col))
+        }
+        shown = nil
+        return .resize(width: Int(nc_cols()), height: Int(nc_lines()))
+    }
+
+    /// Whether the terminal has bytes not yet made into events.
     public func inputPending() -> Bool {
-        var descriptor = pollfd(fd: fileno(input), events: Int16(POLLIN), revents: 0)
+        if unread < received.count { return true }
+        var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 
@@ -333,35 +376,6 @@ public final class NcursesTerminal: TerminalBackend {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
-
-    private func key(_ code: Int32) -> InputEvent? {
-        switch code {
-        case KEY_UP: return .up
-        case KEY_DOWN: return .down
-        case KEY_LEFT: return .left
-        case KEY_RIGHT: return .right
-        case KEY_HOME: return .home
-        case KEY_END: return .end
-        case KEY_PPAGE: return .pageUp
-        case KEY_NPAGE: return .pageDown
-        case KEY_BTAB: return .backTab
-        case KEY_ENTER: return .enter
-        case KEY_BACKSPACE: return .backspace
-        case KEY_DC: return .delete
-        case KEY_RESIZE:
-            // ncurses cut or padded its window to the new size: the next frame is drawn whole.
-            shown = nil
-            return .resize(width: Int(nc_cols()), height: Int(nc_lines()))
-        case KEY_MOUSE:
-            var event = MEVENT()
-            guard getmouse(&event) == OK else { return nil }
-            if nc_is_wheel_up(event.bstate) != 0 { return .wheelUp }
-            if nc_is_wheel_down(event.bstate) != 0 { return .wheelDown }
-            if nc_is_button1(event.bstate) != 0 { return .click(x: Int(event.x), y: Int(event.y)) }
-            return nil
-        default: return nil
-        }
     }
 
     /// The colours of a style as one number, the key of its colour pair.

@@ -69,14 +69,16 @@ public final class TerminalWake: Sendable {
 
     /// Ends the screen's wait (once, however often it is called before the screen looks).
     public func signal() {
-        let descriptor = state.withLock { ends -> Int32 in
-            if ends.signalled { return -1 }
+        // The byte is written under the lock: written after it, it could land
+        // after a `consume` that already forgot the signal, and leave the pipe
+        // readable with nothing signalled (a wait that never waits).
+        state.withLock { ends in
+            guard !ends.signalled else { return }
             ends.signalled = true
-            return ends.write
+            guard ends.write >= 0 else { return }
+            var byte: UInt8 = 1
+            _ = write(ends.write, &byte, 1)
         }
-        guard descriptor >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(descriptor, &byte, 1)
     }
 
     /// Whether a signal came since the last look; forgets it.
