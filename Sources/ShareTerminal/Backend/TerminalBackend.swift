@@ -34,7 +34,10 @@ public protocol TerminalBackend: AnyObject {
     var wake: TerminalWake { get }
     /// Shows `frame`.
     func draw(_ frame: Frame)
-    /// Waits for the next event; `nil` waits as long as it takes.
+    /// Waits for the next event; `nil` waits as long as it takes. A
+    /// timeout of 0 waits for nothing new but still returns input that
+    /// has already arrived (the screen loop relies on it when it holds a
+    /// frame back for ``inputPending()``).
     func nextEvent(timeoutMilliseconds: Int?) -> TerminalEvent
     /// Whether input has arrived that no ``nextEvent(timeoutMilliseconds:)``
     /// has taken yet (the rest of a paste): the loop takes it before it
