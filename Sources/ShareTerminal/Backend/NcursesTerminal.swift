@@ -273,7 +273,7 @@ public final class NcursesTerminal: TerminalBackend {
 
     /// How long the rest of an escape sequence or a character may take to
     /// arrive, in milliseconds: ESC alone is Escape after it.
-    static let escapeDelay: Int32 = 25
+    static let escapeDelay = 25
 
     /// Waits for the next event: a key already read comes first; otherwise
     /// `poll` waits on the terminal and on ``wake`` together, and one
@@ -323,19 +323,21 @@ public final class NcursesTerminal: TerminalBackend {
     /// within the escape delay (the rest of a sequence or a character may
     /// come in the next read; ESC alone is Escape once the delay is over).
     private func nextByte() -> UInt8? {
-        if unread == received.count {
-            // A signal (a resize) may cut the wait short: it goes on to the same deadline.
-            let deadline = milliseconds + Int(NcursesTerminal.escapeDelay)
-            var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
-            while true {
-                let ready = poll(&descriptor, 1, Int32(max(0, deadline - milliseconds)))
-                if ready < 0 && errno == EINTR { continue }
-                guard ready > 0, descriptor.revents & Int16(POLLIN) != 0, receive() else { return nil }
-                break
-            }
-        }
+        guard unread < received.count || (readable(within: NcursesTerminal.escapeDelay) && receive()) else { return nil }
         defer { unread += 1 }
         return received[unread]
+    }
+
+    /// Whether the terminal has bytes to read, or gets some within
+    /// `timeout` milliseconds (a signal does not cut the wait short).
+    private func readable(within timeout: Int) -> Bool {
+        let deadline = milliseconds + timeout
+        var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, Int32(max(0, deadline - milliseconds)))
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0 && descriptor.revents & Int16(POLLIN) != 0
+        }
     }
 
     /// Reads what the terminal has (it said it is readable), after the
@@ -366,9 +368,7 @@ public final class NcursesTerminal: TerminalBackend {
 
     /// Whether the terminal has bytes not yet made into events.
     public func inputPending() -> Bool {
-        if unread < received.count { return true }
-        var descriptor = pollfd(fd: terminal, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
+        unread < received.count || readable(within: 0)
     }
 
     /// Monotonic milliseconds.

@@ -109,8 +109,9 @@ public enum KeyDecoder {
                     return mouse(button: Int(button) - 32, x: Int(x) - 33, y: Int(y) - 33, pressed: button & 3 != 3)
                 }
                 // The Linux console's F1–F5 are ESC [ [ A … E.
+                // Its last byte is read with it; a byte that cannot be one is a key of its own.
                 if parameters.isEmpty, byte == UInt8(ascii: "[") {
-                    finalByte(next, unread)
+                    if let last = next(), !(0x40...0x7E).contains(last) { unread(last) }
                     return nil
                 }
                 let first = String(decoding: parameters.prefix { $0 != UInt8(ascii: ";") }, as: UTF8.self)
@@ -144,18 +145,6 @@ public enum KeyDecoder {
             value = value * 10 + Int(digit - UInt8(ascii: "0"))
         }
         return value
-    }
-
-    /// The final byte of a sequence that has only that left; a byte that
-    /// cannot be one is read again as a key of its own.
-    @discardableResult
-    private static func finalByte(_ next: () -> UInt8?, _ unread: (UInt8) -> Void) -> UInt8? {
-        guard let byte = next() else { return nil }
-        guard (0x40...0x7E).contains(byte) else {
-            unread(byte)
-            return nil
-        }
-        return byte
     }
 
     /// A mouse report: a press of the left button (with or without Shift,
