@@ -11,38 +11,21 @@
 #include <ncursesw/ncurses.h>
 
 static inline WINDOW *nc_stdscr(void) { return stdscr; }
-/* Whether the terminal can move the cursor (terminfo cup): TERM=dumb cannot. */
-static inline int nc_can_address_cursor(void) {
-    char *cup = tigetstr("cup");
-    return cup != NULL && cup != (char *)-1;
+/* A string capability of the terminal, NULL when it has none. */
+static inline const char *nc_string_capability(const char *name) {
+    char *value = tigetstr(name);
+    return value == (char *)-1 ? NULL : value;
 }
+/* A boolean capability of the terminal (0 when it has none). */
+static inline int nc_flag(const char *name) { return tigetflag(name) > 0; }
+/* The terminal's cup with a row and a column filled in. */
+static inline const char *nc_cursor_address(const char *cup, int y, int x) { return tiparm(cup, y, x); }
 static inline int nc_lines(void) { return LINES; }
 static inline int nc_cols(void) { return COLS; }
 static inline int nc_colors(void) { return COLORS; }
-static inline int nc_color_pairs(void) { return COLOR_PAIRS; }
-
-static inline attr_t nc_a_bold(void) { return A_BOLD; }
-static inline attr_t nc_a_reverse(void) { return A_REVERSE; }
-static inline attr_t nc_a_dim(void) { return A_DIM; }
-static inline attr_t nc_a_underline(void) { return A_UNDERLINE; }
 
 static inline mmask_t nc_mouse_mask(void) {
     return BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED;
-}
-
-/* Draws one grapheme (up to CCHARW_MAX wide characters) at y, x. */
-static inline int nc_put(int y, int x, const wchar_t *text, attr_t attributes, short pair) {
-    cchar_t cell;
-    if (setcchar(&cell, text, attributes, pair, NULL) != OK) return ERR;
-    return mvadd_wch(y, x, &cell);
-}
-/* Draws n wide characters from y, x in one style: a run of cells whose
-   characters are each a whole grapheme of the width wcwidth gives them. */
-static inline int nc_put_run(int y, int x, const wchar_t *text, int n, attr_t attributes, short pair) {
-    wattr_set(stdscr, attributes, pair, NULL);
-    int result = mvaddnwstr(y, x, text, n);
-    wattr_set(stdscr, A_NORMAL, 0, NULL);
-    return result;
 }
 
 #endif

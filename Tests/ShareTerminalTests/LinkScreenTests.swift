@@ -53,9 +53,9 @@ struct LinkScreenTests {
         let links = [Frame.Hyperlink(x: 3, y: 2, text: "https://a.example/", url: "https://a.example/\u{1B}]evil\u{07}",
                                      style: CellStyle(foreground: .cyan, underline: true)),
                      Frame.Hyperlink(x: 0, y: 50, text: "off screen", url: "https://b.example/")]
-        let sent = NcursesTerminal.hyperlinks(links, width: 80, height: 24, palette: 8)
+        let sent = FrameWriter.hyperlinks(links, width: 80, height: 24, palette: 8)
         #expect(sent == "\u{1B}7\u{1B}[3;4H\u{1B}[0;4;36m\u{1B}]8;;https://a.example/]evil\u{1B}\\https://a.example/\u{1B}]8;;\u{1B}\\\u{1B}8")
-        let plain = NcursesTerminal.hyperlinks(links, width: 80, height: 24, palette: 0)
+        let plain = FrameWriter.hyperlinks(links, width: 80, height: 24, palette: 0)
         #expect(plain.hasPrefix("\u{1B}7\u{1B}[3;4H\u{1B}[0;4m\u{1B}]8;;"), "no colour the terminal lacks: \(plain.debugDescription)")
     }
 

@@ -3,9 +3,12 @@ import CNcursesw
 import Glibc
 #endif
 
-/// The one place that talks to the terminal: draws frames on `/dev/tty`
-/// through ncurses, and reads keys, mouse and resizes from it directly
-/// (``KeyDecoder`` makes the bytes into events).
+/// The one place that talks to the terminal, `/dev/tty`: ncurses sets it
+/// up (raw mode, the alternate screen, the keypad and the mouse) and
+/// restores it, and names its capabilities; frames are written to it
+/// directly (``FrameWriter``: only the cells that changed), and keys, the
+/// mouse and resizes are read from it directly (``KeyDecoder`` makes the
+/// bytes into events).
 ///
 /// Drawing on `/dev/tty` (as fzf does) keeps stdout for the JSON result and
 /// stdin free to be an item. Colours come from the terminal's palette
@@ -25,7 +28,6 @@ public final class NcursesTerminal: TerminalBackend {
     public let wake = TerminalWake()
     /// Reads in a row that found the terminal readable and nothing in it.
     private var emptyReads = 0
-    private var pairs: [Int: Int16] = [:]
     private var ended = false
     /// The terminal's descriptor, read directly (ncurses only draws).
     private let terminal: Int32
@@ -34,10 +36,8 @@ public final class NcursesTerminal: TerminalBackend {
     /// Bytes read from the terminal, and how many of them are made into events.
     private var received: [UInt8] = []
     private var unread = 0
-    /// The frame in ncurses' window: the next one rewrites only the cells
-    /// of each row from the first that differs from it to the last. `nil`
-    /// when the window must be drawn whole.
-    private var shown: Frame?
+    /// What the terminal shows, and what it is sent for the next frame.
+    private var writer: FrameWriter
 
     /// Opens `/dev/tty` and starts ncurses on it.
     ///
@@ -73,7 +73,7 @@ public final class NcursesTerminal: TerminalBackend {
         }
         // A terminal that cannot move the cursor (TERM=dumb) cannot show a screen.
         set_term(screen)
-        guard nc_can_address_cursor() != 0 else {
+        guard let cup = nc_string_capability("cup") else {
             WindowChange.stop()
             endwin()
             delscreen(screen)
@@ -107,7 +107,6 @@ public final class NcursesTerminal: TerminalBackend {
         // here, so that the first frame is the last thing written before
         // share waits for a key.
         keypad(nc_stdscr(), true)
-        leaveok(nc_stdscr(), true)
         curs_set(0)
         // ncurses turns mouse reporting on in the form terminfo names (SGR or X10);
         // KeyDecoder reads either.
@@ -120,12 +119,29 @@ public final class NcursesTerminal: TerminalBackend {
         } else {
             hasColors = false
         }
+        writer = FrameWriter(sequences: NcursesTerminal.sequences(cup: cup, colors: hasColors ? Int(nc_colors()) : 0))
         // A TERM or a hang-up ends the wait for keys: the screen saves what it
         // holds and the terminal is restored on the way out.
         HangUp.watch()
-        // The first frame clears the screen and draws what is not blank, with
-        // the colours now in force.
-        clearok(nc_stdscr(), true)
+    }
+
+    /// The sequences frames are written with, from the terminal's terminfo entry.
+    private static func sequences(cup: UnsafePointer<CChar>, colors: Int) -> TerminalSequences {
+        func capability(_ name: String) -> [UInt8] {
+            nc_string_capability(name).map { Array(UnsafeBufferPointer(start: $0, count: strlen($0)).map(UInt8.init(bitPattern:))) } ?? []
+        }
+        let template = String(cString: cup)
+        // ECMA-48's cursor position (xterm and its kin) is written without a trip through tiparm.
+        var move: (@Sendable (Int, Int) -> [UInt8])?
+        if template != "\u{1B}[%i%p1%d;%p2%dH" {
+            move = { (y: Int, x: Int) -> [UInt8] in
+                template.withCString { nc_cursor_address($0, Int32(y), Int32(x)).map { Array(String(cString: $0).utf8) } ?? [] }
+            }
+        }
+        let clear = capability("clear")
+        return TerminalSequences(clear: clear.isEmpty ? Array("\u{1B}[H\u{1B}[2J".utf8) : clear, hideCursor: capability("civis"),
+                                 showCursor: capability("cnorm"), move: move, colors: colors,
+                                 lastCellScrolls: nc_flag("am") != 0 && nc_flag("xenl") == 0)
     }
 
     deinit { end() }
@@ -139,14 +155,21 @@ public final class NcursesTerminal: TerminalBackend {
     /// Leaves the screen to run `body` (an external editor) on the plain
     /// terminal, then comes back and redraws everything.
     public func suspend<Result>(_ body: () -> Result) -> Result {
+        leave()
         def_prog_mode()
         endwin()
         let result = body()
         reset_prog_mode()
-        clearok(nc_stdscr(), true)
-        shown = nil
+        // ncurses takes the screen back (the alternate screen, the keypad, the mouse); the next frame is drawn whole.
         refresh()
         return result
+    }
+
+    /// The terminal in its default style with the cursor on the last line,
+    /// for what comes after the screen; the next frame is drawn whole.
+    private func leave() {
+        writer.leave(height: Int(nc_lines()))
+        send(writer.output)
     }
 
     /// Restores the terminal (idempotent).
@@ -155,118 +178,29 @@ public final class NcursesTerminal: TerminalBackend {
         ended = true
         HangUp.stop()
         WindowChange.stop()
+        leave()
         endwin()
         delscreen(screen)
         fclose(input)
         fclose(output)
     }
 
-    /// Draws `frame`; ncurses sends only what changed since the last one.
+    /// Draws `frame`: only what changed since the last one is sent, in one write.
     public func draw(_ frame: Frame) {
-        compose(frame)
-        if let cursor = frame.cursor {
-            leaveok(nc_stdscr(), false)
-            curs_set(1)
-            move(Int32(cursor.y), Int32(cursor.x))
-        } else {
-            // Leave the hardware cursor where it is: no move back after each change.
-            leaveok(nc_stdscr(), true)
-            curs_set(0)
-        }
-        refresh()
-        guard !frame.hyperlinks.isEmpty else { return }
-        fputs(NcursesTerminal.hyperlinks(frame.hyperlinks, width: Int(nc_cols()), height: Int(nc_lines()),
-                                         palette: hasColors ? Int(nc_colors()) : 0), output)
-        fflush(output)
+        writer.write(frame, width: Int(nc_cols()), height: Int(nc_lines()))
+        send(writer.output)
     }
 
-    /// What makes `links` clickable on a screen of this size: ncurses
-    /// cannot send OSC 8, so each link's text is sent again inside one,
-    /// over the same cells and in the same style, with the cursor and its
-    /// attributes saved before and restored after (ncurses' idea of the
-    /// screen stays true). Terminals without
-    /// links ignore the OSC. Control characters never reach the terminal.
-    /// A colour outside the `palette` (0: none) is left out, as ncurses leaves it out of the cells.
-    static func hyperlinks(_ links: [Frame.Hyperlink], width: Int, height: Int, palette: Int) -> String {
-        var sequence = "\u{1B}7"
-        for var link in links where link.y < height && link.x < width {
-            if [link.style.foreground, link.style.background].contains(where: { $0.map { $0.index >= palette } ?? false }) {
-                link.style = link.style.monochrome
-            }
-            let url = String(String.UnicodeScalarView(link.url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }))
-            sequence += "\u{1B}[\(link.y + 1);\(link.x + 1)H\(link.style.sgr)\u{1B}]8;;\(url)\u{1B}\\\(TerminalText.sanitized(link.text))\u{1B}]8;;\u{1B}\\"
-        }
-        return sequence + "\u{1B}8"
-    }
-
-    /// `frame` in ncurses' window, not yet sent. After a frame of the same
-    /// size, each row's cells from the first that differs from that frame
-    /// to the last, blanks included (a keystroke changes a few cells of a
-    /// row or two, and ncurses compares and sends only those); else the
-    /// window erased and every cell that is not blank.
-    private func compose(_ frame: Frame) {
-        let width = min(frame.width, Int(nc_cols()))
-        let height = min(frame.height, Int(nc_lines()))
-        let previous = shown.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
-        if previous == nil { erase() }
-        shown = frame
-        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: max(6, width)) { buffer in
-            for y in 0..<height {
-                var columns = 0..<width
-                if let previous {
-                    guard let changed = frame.changedColumns(y, from: previous) else { continue }
-                    columns = changed.clamped(to: 0..<width)
-                }
-                let skipsBlanks = previous == nil
-                frame.rows[y].withUnsafeBufferPointer { cells in
-                    var x = columns.lowerBound
-                    while x < columns.upperBound {
-                        let cell = cells[x]
-                        // The second half of a wide character is drawn with its first half; on an
-                        // erased window, blanks are what erase() left.
-                        if cell.isContinuation || (skipsBlanks && cell.isBlank) {
-                            x += 1
-                            continue
-                        }
-                        // A run: cells in one style whose characters are simple scalars
-                        // (ASCII, box drawing, Hangul syllables …), one ncurses call for
-                        // all (on an erased window, ending at its last cell that is not a blank).
-                        if cell.cluster == 0 && DisplayWidth.simpleWidth(ofValue: cell.scalar) != nil {
-                            let style = cell.style
-                            let start = x
-                            var count = 0
-                            var drawn = 0
-                            while x < columns.upperBound {
-                                let next = cells[x]
-                                if next.isContinuation { x += 1; continue }
-                                guard next.cluster == 0, next.style == style, DisplayWidth.simpleWidth(ofValue: next.scalar) != nil else { break }
-                                buffer[count] = wchar_t(bitPattern: next.scalar)
-                                count += 1
-                                if !skipsBlanks || !next.isBlank { drawn = count }
-                                x += 1
-                            }
-                            let (attributes, pair) = look(style)
-                            _ = nc_put_run(Int32(y), Int32(start), buffer.baseAddress, Int32(drawn), attributes, pair)
-                            continue
-                        }
-                        // Over a row drawn before, the second cell of a wide character is blanked
-                        // first: ncurses takes some that the frame counts two columns wide (a flag,
-                        // ❤️‍🔥) for one column, and would leave the old cell beside it.
-                        if !skipsBlanks, x + 1 < columns.upperBound, cells[x + 1].isContinuation {
-                            buffer[0] = 0x20
-                            buffer[1] = 0
-                            let (attributes, pair) = look(cells[x + 1].style)
-                            _ = nc_put(Int32(y), Int32(x + 1), buffer.baseAddress, attributes, pair)
-                        }
-                        // ncurses holds one spacing character and its combining marks.
-                        let scalars = frame.drawnScalars(of: cell)
-                        for (index, scalar) in scalars.enumerated() { buffer[index] = wchar_t(bitPattern: scalar.value) }
-                        buffer[scalars.count] = 0
-                        let (attributes, pair) = look(cell.style)
-                        _ = nc_put(Int32(y), Int32(x), buffer.baseAddress, attributes, pair)
-                        x += 1
-                    }
-                }
+    /// Writes `bytes` to the terminal, all of them (a signal or a full
+    /// buffer may cut a write short); a terminal gone takes none.
+    private func send(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(terminal, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                offset += count
             }
         }
     }
@@ -362,7 +296,7 @@ public final class NcursesTerminal: TerminalBackend {
         if withUnsafeMutablePointer(to: &size, { ioctl(terminal, UInt(TIOCGWINSZ), $0) }) == 0, size.ws_row > 0, size.ws_col > 0 {
             resizeterm(Int32(size.ws_row), Int32(size.ws_col))
         }
-        shown = nil
+        writer.forget()
         return .resize(width: Int(nc_cols()), height: Int(nc_lines()))
     }
 
@@ -376,29 +310,6 @@ public final class NcursesTerminal: TerminalBackend {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
-
-    /// The colours of a style as one number, the key of its colour pair.
-    private func pairKey(_ style: CellStyle) -> Int {
-        (style.foreground.map { $0.index + 1 } ?? 0) * 257 + (style.background.map { $0.index + 1 } ?? 0)
-    }
-
-    /// ncurses attributes and colour pair for a style.
-    private func look(_ style: CellStyle) -> (attr_t, Int16) {
-        var attributes: attr_t = 0
-        if style.bold { attributes |= nc_a_bold() }
-        if style.reverse { attributes |= nc_a_reverse() }
-        if style.dim { attributes |= nc_a_dim() }
-        if style.underline { attributes |= nc_a_underline() }
-        guard hasColors, style.foreground != nil || style.background != nil else { return (attributes, 0) }
-        if let color = style.foreground ?? style.background, Int32(color.index) >= nc_colors() { return (attributes, 0) }
-        let key = pairKey(style)
-        if let pair = pairs[key] { return (attributes, pair) }
-        let pair = Int16(pairs.count + 1)
-        guard Int32(pair) < nc_color_pairs() else { return (attributes, 0) }
-        init_pair(pair, Int16(style.foreground?.index ?? -1), Int16(style.background?.index ?? -1))
-        pairs[key] = pair
-        return (attributes, pair)
     }
 }
 

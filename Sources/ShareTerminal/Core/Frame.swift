@@ -201,6 +201,16 @@ public struct Frame: Sendable, Equatable {
         }
     }
 
+    /// The columns of row `y` from its first cell that is not blank (a
+    /// space in the default look) to its last; `nil` for a blank row.
+    func drawnColumns(_ y: Int) -> Range<Int>? {
+        rows[y].withUnsafeBufferPointer { cells in
+            guard let first = cells.firstIndex(where: { !$0.isBlank }),
+                  let last = cells.lastIndex(where: { !$0.isBlank }) else { return nil }
+            return first..<(last + 1)
+        }
+    }
+
     /// The cell at a position.
     public subscript(x: Int, y: Int) -> Cell {
         let stored = rows[y][x]

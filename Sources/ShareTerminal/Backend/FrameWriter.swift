@@ -1,0 +1,215 @@
+/// What a terminal is told to show a frame: the terminal's sequences
+/// that ``FrameWriter`` uses, from its terminfo entry.
+struct TerminalSequences: Sendable {
+    /// Clears the screen and homes the cursor (terminfo `clear`).
+    var clear: [UInt8]
+    /// Hide and show the cursor (`civis`, `cnorm`); empty when the terminal has none.
+    var hideCursor: [UInt8]
+    var showCursor: [UInt8]
+    /// The cursor moved to a row and a column (both from 0), when the
+    /// terminal's `cup` is not ECMA-48's `ESC [ row ; column H`; nil when it is.
+    var move: (@Sendable (_ y: Int, _ x: Int) -> [UInt8])?
+    /// Palette colours (0: none, every cell drawn without colour).
+    var colors: Int
+    /// Whether writing the last cell of the screen scrolls it (auto
+    /// margins without the "newline glitch" of xterm and its kin): that
+    /// cell is then left as it is.
+    var lastCellScrolls: Bool
+
+    /// An ECMA-48 terminal (xterm and its kin) with `colors` colours.
+    static func ecma48(colors: Int) -> TerminalSequences {
+        TerminalSequences(clear: Array("\u{1B}[H\u{1B}[2J".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
+                          showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), move: nil, colors: colors, lastCellScrolls: false)
+    }
+}
+
+/// Turns frames into what the terminal is sent: after the first frame
+/// (or one of another size, or ``forget()``), only the cells of each row
+/// from the first that differs from the frame before to the last, each
+/// run of them after one cursor move and a style change where the style
+/// changes, and the cursor put where the frame wants it.
+///
+/// The writer keeps what the terminal shows: the last frame, the style in
+/// force, where the cursor is and whether it is shown, so that nothing is
+/// sent twice. Styles are ECMA-48 SGR sequences (`CellStyle.sgr`); a
+/// colour outside the palette draws the cell without colours.
+struct FrameWriter {
+    let sequences: TerminalSequences
+    /// The bytes of the last frame written.
+    private(set) var output: [UInt8] = []
+    /// What the terminal shows, as far as the writer knows.
+    private var shown: Frame?
+    private var style: CellStyle?
+    private var at: (x: Int, y: Int)?
+    private var cursorShown: Bool?
+    /// The SGR sequence of each style used: a frame uses a handful.
+    private var sgrs: [(style: CellStyle, bytes: [UInt8])] = []
+
+    init(sequences: TerminalSequences) {
+        self.sequences = sequences
+    }
+
+    /// Forgets what the terminal shows (it was resized, or used by another
+    /// program): the next frame clears the screen and is drawn whole.
+    mutating func forget() {
+        shown = nil
+        style = nil
+        at = nil
+        cursorShown = nil
+    }
+
+    /// Makes ``output`` what leaves the screen to what comes after it (a
+    /// shell, an editor): the default style, the cursor on the last of
+    /// `height` lines. What the terminal shows is forgotten.
+    mutating func leave(height: Int) {
+        output.removeAll(keepingCapacity: true)
+        if style != .plain { setStyle(.plain) }
+        move(0, max(0, height - 1))
+        forget()
+    }
+
+    /// Makes ``output`` what shows `frame` on a screen of `width` by `height`
+    /// cells (empty when the terminal shows it already).
+    mutating func write(_ frame: Frame, width screenWidth: Int, height screenHeight: Int) {
+        output.removeAll(keepingCapacity: true)
+        let width = min(frame.width, screenWidth), height = min(frame.height, screenHeight)
+        let previous = shown.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
+        if previous == nil {
+            if style != .plain { setStyle(.plain) }
+            output += sequences.clear
+            at = (0, 0)
+        }
+        shown = frame
+        for y in 0..<height {
+            // The last cell of a screen that scrolls when it is written is left alone.
+            let end = sequences.lastCellScrolls && y == screenHeight - 1 && width == screenWidth ? width - 1 : width
+            let columns: Range<Int>
+            if let previous {
+                guard let changed = frame.changedColumns(y, from: previous) else { continue }
+                columns = changed.clamped(to: 0..<end)
+            } else {
+                // On a cleared screen, from the first cell that is not blank to the last.
+                guard let drawn = frame.drawnColumns(y) else { continue }
+                columns = drawn.clamped(to: 0..<end)
+            }
+            frame.rows[y].withUnsafeBufferPointer { cells in
+                var x = columns.lowerBound
+                while x < columns.upperBound {
+                    let cell = cells[x]
+                    // The second half of a wide character is drawn with its first half.
+                    if cell.isContinuation {
+                        x += 1
+                        continue
+                    }
+                    if cell.cluster == 0, let cellWidth = DisplayWidth.simpleWidth(ofValue: cell.scalar) {
+                        put(cell.style, x, y)
+                        appendUTF8(cell.scalar)
+                        at = (x + cellWidth, y)
+                    } else {
+                        // A grapheme a terminal may count other than the frame does: its second
+                        // cell blanked first (else an old character could stay beside it), and the
+                        // cursor placed again after it.
+                        if x + 1 < columns.upperBound, cells[x + 1].isContinuation {
+                            put(cells[x + 1].style, x + 1, y)
+                            output.append(0x20)
+                            at = (x + 2, y)
+                        }
+                        put(cell.style, x, y)
+                        for scalar in frame.drawnScalars(of: cell) {
+                            let value = scalar.value
+                            appendUTF8(value < 0x20 || (0x7F...0x9F).contains(value) ? 0xFFFD : value)
+                        }
+                        at = nil
+                    }
+                    x += 1
+                }
+            }
+        }
+        if let cursor = frame.cursor {
+            if at == nil || at! != cursor { move(cursor.x, cursor.y) }
+            if cursorShown != true { output += sequences.showCursor }
+            cursorShown = true
+        } else if cursorShown != false {
+            output += sequences.hideCursor
+            cursorShown = false
+        }
+        if !frame.hyperlinks.isEmpty {
+            output += FrameWriter.hyperlinks(frame.hyperlinks, width: screenWidth, height: screenHeight, palette: sequences.colors).utf8
+        }
+    }
+
+    /// The cursor at `x`, `y` and the terminal in `style`, sending only what changes.
+    private mutating func put(_ style: CellStyle, _ x: Int, _ y: Int) {
+        if at == nil || at! != (x, y) { move(x, y) }
+        if self.style != style { setStyle(style) }
+    }
+
+    private mutating func move(_ x: Int, _ y: Int) {
+        if let move = sequences.move {
+            output += move(y, x)
+        } else {
+            output.append(0x1B)
+            output.append(0x5B)
+            appendNumber(y + 1)
+            output.append(0x3B)
+            appendNumber(x + 1)
+            output.append(0x48)
+        }
+        at = (x, y)
+    }
+
+    private mutating func setStyle(_ new: CellStyle) {
+        style = new
+        if let known = sgrs.first(where: { $0.style == new }) {
+            output += known.bytes
+            return
+        }
+        let colors = [new.foreground, new.background].compactMap { $0 }
+        let bytes = Array((colors.contains { $0.index >= sequences.colors } ? new.monochrome : new).sgr.utf8)
+        sgrs.append((new, bytes))
+        output += bytes
+    }
+
+    private mutating func appendNumber(_ number: Int) {
+        if number >= 10 { appendNumber(number / 10) }
+        output.append(UInt8(48 + number % 10))
+    }
+
+    private mutating func appendUTF8(_ value: UInt32) {
+        switch value {
+        case ..<0x80:
+            output.append(UInt8(value))
+        case ..<0x800:
+            output.append(UInt8(0xC0 | value >> 6))
+            output.append(UInt8(0x80 | value & 0x3F))
+        case ..<0x10000:
+            output.append(UInt8(0xE0 | value >> 12))
+            output.append(UInt8(0x80 | value >> 6 & 0x3F))
+            output.append(UInt8(0x80 | value & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | value >> 18))
+            output.append(UInt8(0x80 | value >> 12 & 0x3F))
+            output.append(UInt8(0x80 | value >> 6 & 0x3F))
+            output.append(UInt8(0x80 | value & 0x3F))
+        }
+    }
+
+    /// What makes `links` clickable on a screen of this size: each link's
+    /// text is sent again inside an OSC 8, over the same cells and in the
+    /// same style, with the cursor and its attributes saved before and
+    /// restored after (what the writer knows of the terminal stays true).
+    /// Terminals without links ignore the OSC. Control characters never
+    /// reach the terminal. A colour outside the `palette` (0: none) is left
+    /// out, as it is left out of the cells.
+    static func hyperlinks(_ links: [Frame.Hyperlink], width: Int, height: Int, palette: Int) -> String {
+        var sequence = "\u{1B}7"
+        for var link in links where link.y < height && link.x < width {
+            if [link.style.foreground, link.style.background].contains(where: { $0.map { $0.index >= palette } ?? false }) {
+                link.style = link.style.monochrome
+            }
+            let url = String(String.UnicodeScalarView(link.url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }))
+            sequence += "\u{1B}[\(link.y + 1);\(link.x + 1)H\(link.style.sgr)\u{1B}]8;;\(url)\u{1B}\\\(TerminalText.sanitized(link.text))\u{1B}]8;;\u{1B}\\"
+        }
+        return sequence + "\u{1B}8"
+    }
+}
