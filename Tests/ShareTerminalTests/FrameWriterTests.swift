@@ -102,4 +102,37 @@ struct FrameWriterTests {
         #expect(Self.sent(&writer, Self.frame([(0, "ab", .plain)])) == "\(e)[0m\(e)[H\(e)[2Jab\(e)[?25l")
         #expect(Self.sent(&writer, Self.frame([(0, "ab", .plain)], width: 12), width: 12) == "\(e)[H\(e)[2Jab")
     }
+
+    @Test func nothingIsWrittenPastTheEdgeNorIntoALastCellThatScrolls() {
+        var sequences = TerminalSequences.ecma48(colors: 8)
+        sequences.lastCellScrolls = true
+        var writer = FrameWriter(sequences: sequences)
+        _ = Self.sent(&writer, Self.frame([], width: 4, height: 2), width: 4, height: 2)
+        // 가 would fill the last cell.
+        #expect(Self.sent(&writer, Self.frame([(1, "ab가", .plain)], width: 4, height: 2), width: 4, height: 2) == "\(Self.escape)[2;1Hab")
+        // A frame wider than the screen: 가 at the screen's last column would wrap to the next row.
+        var narrow = FrameWriter(sequences: .ecma48(colors: 8))
+        _ = Self.sent(&narrow, Self.frame([], width: 5, height: 2), width: 4, height: 2)
+        #expect(Self.sent(&narrow, Self.frame([(0, "abc가", .plain)], width: 5, height: 2), width: 4, height: 2) == "abc")
+    }
+
+    @Test func stylesBeyondTheRememberedOnesAreStillSentRight() {
+        var writer = FrameWriter(sequences: .ecma48(colors: 256))
+        _ = Self.sent(&writer, Self.frame([]))
+        for index in 0..<70 {
+            let style = CellStyle(foreground: TerminalColor(index: index))
+            #expect(Self.sent(&writer, Self.frame([(0, "x", style)])).hasSuffix(style.sgr + "x"))
+        }
+        #expect(Self.sent(&writer, Self.frame([(0, "y", CellStyle(foreground: TerminalColor(index: 0)))])) ==
+                "\(Self.escape)[1;1H\(Self.escape)[0;30my")
+    }
+
+    @Test func terminfoDelaysAreNotSentAsText() {
+        // vt100's cup and clear carry delays for old hardware.
+        #expect(NcursesTerminal.withoutDelays("\u{1B}[%i%p1%d;%p2%dH$<5>") == Array("\u{1B}[%i%p1%d;%p2%dH".utf8))
+        #expect(NcursesTerminal.withoutDelays("\u{1B}[H\u{1B}[J$<50>") == Array("\u{1B}[H\u{1B}[J".utf8))
+        #expect(NcursesTerminal.withoutDelays("$<2*/>a$<1>b") == Array("ab".utf8))
+        // A dollar that starts no delay is text.
+        #expect(NcursesTerminal.withoutDelays("a$b$") == Array("a$b$".utf8))
+    }
 }

@@ -42,7 +42,8 @@ struct FrameWriter {
     private var style: CellStyle?
     private var at: (x: Int, y: Int)?
     private var cursorShown: Bool?
-    /// The SGR sequence of each style used: a frame uses a handful.
+    /// The SGR sequence of each style used lately: a form uses a handful,
+    /// a thumbnail a few hundred (the list starts again past 64).
     private var sgrs: [(style: CellStyle, bytes: [UInt8])] = []
 
     init(sequences: TerminalSequences) {
@@ -69,7 +70,8 @@ struct FrameWriter {
     }
 
     /// Makes ``output`` what shows `frame` on a screen of `width` by `height`
-    /// cells (empty when the terminal shows it already).
+    /// cells: empty when the terminal shows it already, but for the frame's
+    /// links, sent again each time.
     mutating func write(_ frame: Frame, width screenWidth: Int, height screenHeight: Int) {
         output.removeAll(keepingCapacity: true)
         let width = min(frame.width, screenWidth), height = min(frame.height, screenHeight)
@@ -81,7 +83,8 @@ struct FrameWriter {
         }
         shown = frame
         for y in 0..<height {
-            // The last cell of a screen that scrolls when it is written is left alone.
+            // The last cell of a screen that scrolls when it is written is left alone; nothing is
+            // written past the screen's edge (a wide character there would wrap to the next row).
             let end = sequences.lastCellScrolls && y == screenHeight - 1 && width == screenWidth ? width - 1 : width
             let columns: Range<Int>
             if let previous {
@@ -101,7 +104,10 @@ struct FrameWriter {
                         x += 1
                         continue
                     }
-                    if cell.cluster == 0, let cellWidth = DisplayWidth.simpleWidth(ofValue: cell.scalar) {
+                    let simpleWidth = cell.cluster == 0 ? DisplayWidth.simpleWidth(ofValue: cell.scalar) : nil
+                    let cellWidth = simpleWidth ?? (x + 1 < frame.width && cells[x + 1].isContinuation ? 2 : 1)
+                    guard x + cellWidth <= end else { break }
+                    if simpleWidth != nil {
                         put(cell.style, x, y)
                         appendUTF8(cell.scalar)
                         at = (x + cellWidth, y)
@@ -109,7 +115,7 @@ struct FrameWriter {
                         // A grapheme a terminal may count other than the frame does: its second
                         // cell blanked first (else an old character could stay beside it), and the
                         // cursor placed again after it.
-                        if x + 1 < columns.upperBound, cells[x + 1].isContinuation {
+                        if cellWidth == 2 && x + 1 < columns.upperBound {
                             put(cells[x + 1].style, x + 1, y)
                             output.append(0x20)
                             at = (x + 2, y)
@@ -166,6 +172,7 @@ struct FrameWriter {
         }
         let colors = [new.foreground, new.background].compactMap { $0 }
         let bytes = Array((colors.contains { $0.index >= sequences.colors } ? new.monochrome : new).sgr.utf8)
+        if sgrs.count == 64 { sgrs.removeAll(keepingCapacity: true) }
         sgrs.append((new, bytes))
         output += bytes
     }

@@ -29,7 +29,7 @@ public final class NcursesTerminal: TerminalBackend {
     /// Reads in a row that found the terminal readable and nothing in it.
     private var emptyReads = 0
     private var ended = false
-    /// The terminal's descriptor, read directly (ncurses only draws).
+    /// The terminal's descriptor, read and written directly.
     private let terminal: Int32
     /// The terminal and ``wake``, as `poll` takes them.
     private var descriptors: [pollfd] = []
@@ -82,21 +82,11 @@ public final class NcursesTerminal: TerminalBackend {
             let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
             throw TerminalError("this terminal cannot move the cursor (TERM=\(term)); share needs one that can, such as xterm-256color")
         }
-        // One write per refresh: a FILE on a terminal is line-buffered, which
-        // made ncurses send a frame in dozens of writes.
-        setvbuf(output, nil, _IOFBF, 1 << 16)
         self.input = input
         self.output = output
         self.screen = screen
         terminal = descriptor
         set_term(screen)
-        // Until a screen has been through one endwin/refresh cycle, ncurses
-        // flushes its output after every cursor movement (it cannot yet tell
-        // a curses program from a terminfo one), which sent a first frame in
-        // sixty writes. One cycle here, before colours are started (so the
-        // resume has no palette to reset), makes every refresh one write.
-        endwin()
-        refresh()
         raw()
         noecho()
         nonl()
@@ -128,20 +118,31 @@ public final class NcursesTerminal: TerminalBackend {
     /// The sequences frames are written with, from the terminal's terminfo entry.
     private static func sequences(cup: UnsafePointer<CChar>, colors: Int) -> TerminalSequences {
         func capability(_ name: String) -> [UInt8] {
-            nc_string_capability(name).map { Array(UnsafeBufferPointer(start: $0, count: strlen($0)).map(UInt8.init(bitPattern:))) } ?? []
+            nc_string_capability(name).map { withoutDelays(String(cString: $0)) } ?? []
         }
-        let template = String(cString: cup)
+        let template = String(decoding: withoutDelays(String(cString: cup)), as: UTF8.self)
         // ECMA-48's cursor position (xterm and its kin) is written without a trip through tiparm.
         var move: (@Sendable (Int, Int) -> [UInt8])?
         if template != "\u{1B}[%i%p1%d;%p2%dH" {
             move = { (y: Int, x: Int) -> [UInt8] in
-                template.withCString { nc_cursor_address($0, Int32(y), Int32(x)).map { Array(String(cString: $0).utf8) } ?? [] }
+                template.withCString { nc_cursor_address($0, Int32(y), Int32(x)).map { withoutDelays(String(cString: $0)) } ?? [] }
             }
         }
         let clear = capability("clear")
         return TerminalSequences(clear: clear.isEmpty ? Array("\u{1B}[H\u{1B}[2J".utf8) : clear, hideCursor: capability("civis"),
                                  showCursor: capability("cnorm"), move: move, colors: colors,
                                  lastCellScrolls: nc_flag("am") != 0 && nc_flag("xenl") == 0)
+    }
+
+    /// A capability without its padding (`$<5>`, a delay for old hardware
+    /// that `tputs` would wait out, which a write would show as text).
+    static func withoutDelays(_ capability: String) -> [UInt8] {
+        var bytes = Array(capability.utf8)
+        while let dollar = bytes.indices.first(where: { bytes[$0] == 0x24 && $0 + 1 < bytes.count && bytes[$0 + 1] == 0x3C }),
+              let close = bytes[dollar...].firstIndex(of: 0x3E) {
+            bytes.removeSubrange(dollar...close)
+        }
+        return bytes
     }
 
     deinit { end() }
@@ -188,20 +189,24 @@ public final class NcursesTerminal: TerminalBackend {
     /// Draws `frame`: only what changed since the last one is sent, in one write.
     public func draw(_ frame: Frame) {
         writer.write(frame, width: Int(nc_cols()), height: Int(nc_lines()))
-        send(writer.output)
+        // Cut short, the frame is not what the terminal shows: the next one is drawn whole.
+        if !send(writer.output) { writer.forget() }
     }
 
     /// Writes `bytes` to the terminal, all of them (a signal or a full
-    /// buffer may cut a write short); a terminal gone takes none.
-    private func send(_ bytes: [UInt8]) {
+    /// buffer may cut a write short); whether they all went (a terminal
+    /// gone takes none).
+    @discardableResult
+    private func send(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let count = write(terminal, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return }
+                guard count > 0 else { return false }
                 offset += count
             }
+            return true
         }
     }
 

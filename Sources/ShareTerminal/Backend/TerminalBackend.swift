@@ -16,7 +16,7 @@ public enum TerminalEvent: Sendable, Equatable {
     case closed
 }
 
-/// The terminal a screen is drawn on: ncurses on `/dev/tty`
+/// The terminal a screen is drawn on: `/dev/tty`, set up by ncurses
 /// (``NcursesTerminal``), or `InMemoryTerminal` (the ShareTerminalTesting target) in tests.
 ///
 /// Conformers guarantee that `draw` shows exactly the frame given, that

@@ -7,8 +7,8 @@ import Glibc
 ///
 /// Installed before ncurses starts, so that ncurses (which installs its
 /// own only over the default) leaves it alone: ncurses looks at its flag
-/// when it reads keys, which the screen does itself, and at a refresh,
-/// where it would resize its window without the screen knowing. The
+/// when it reads keys and at a refresh, neither of which the screen asks
+/// it for (the terminal's size is asked and given to ncurses here). The
 /// handler only sets a flag (async-signal-safe), without SA_RESTART, so a
 /// `poll` on this thread returns at once.
 enum WindowChange {

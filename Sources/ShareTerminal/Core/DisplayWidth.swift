@@ -7,7 +7,7 @@
 ///
 /// - a control character or a lone combining mark takes 0 columns;
 /// - a ZWJ sequence or a skin-tone sequence takes 2 (the backend draws its
-///   first emoji, which is wide, since ncurses cannot hold the rest);
+///   first emoji, which is wide: terminals differ on the width of the rest);
 /// - a base with emoji presentation, or East Asian Wide or Fullwidth
 ///   (Hangul, CJK, kana), takes 2;
 /// - anything else takes 1 — including a text symbol with VS16 (❤️),

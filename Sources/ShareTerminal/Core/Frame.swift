@@ -56,7 +56,7 @@ public struct CellStyle: Sendable, Equatable, Hashable {
     }
 
     /// The SGR sequence that sets exactly this style from the default
-    /// (`ESC [ 0 … m`), for text sent outside ncurses.
+    /// (`ESC [ 0 … m`): what `FrameWriter` sends for it.
     public var sgr: String {
         var codes = ["0"]
         if bold { codes.append("1") }
@@ -226,7 +226,8 @@ public struct Frame: Sendable, Equatable {
 
     /// What a terminal cell can hold of a stored cell's grapheme: its first
     /// scalar, then the combining marks and variation selectors after it,
-    /// up to five in all (ncurses' limit); a ZWJ sequence keeps its first part.
+    /// up to five in all (what a curses cell holds, and what terminals draw
+    /// in the columns the frame counts); a ZWJ sequence keeps its first part.
     func drawnScalars(of stored: StoredCell) -> [Unicode.Scalar] {
         var scalars: [Unicode.Scalar] = []
         for scalar in text(of: stored).unicodeScalars where scalars.count < 5 {

@@ -116,10 +116,10 @@ public enum LinkView {
         }
     }
 
-    /// A line of the code with its light cells as no-break spaces: ncurses
-    /// sends a run of spaces as one erase (ECH), whose background tmux 3.3
-    /// loses past where the line's text ended, and a light quiet zone is
-    /// what makes the code scannable.
+    /// A line of the code with its light cells as no-break spaces: a run of
+    /// spaces may be sent as one erase (ECH, as ncurses did), whose
+    /// background tmux 3.3 loses past where the line's text ended, and a
+    /// light quiet zone is what makes the code scannable.
     static func paperLine(_ line: String) -> String {
         String(String.UnicodeScalarView(line.unicodeScalars.map { $0 == " " ? "\u{00A0}" : $0 }))
     }
