@@ -170,11 +170,16 @@ struct FrameWriter {
             output += known.bytes
             return
         }
-        let colors = [new.foreground, new.background].compactMap { $0 }
-        let bytes = Array((colors.contains { $0.index >= sequences.colors } ? new.monochrome : new).sgr.utf8)
+        let bytes = Array(FrameWriter.drawable(new, palette: sequences.colors).sgr.utf8)
         if sgrs.count == 64 { sgrs.removeAll(keepingCapacity: true) }
         sgrs.append((new, bytes))
         output += bytes
+    }
+
+    /// `style` as a terminal with `palette` colours draws it: without
+    /// colours when one of them is outside the palette.
+    private static func drawable(_ style: CellStyle, palette: Int) -> CellStyle {
+        [style.foreground, style.background].contains { $0.map { $0.index >= palette } ?? false } ? style.monochrome : style
     }
 
     private mutating func appendNumber(_ number: Int) {
@@ -211,9 +216,7 @@ struct FrameWriter {
     static func hyperlinks(_ links: [Frame.Hyperlink], width: Int, height: Int, palette: Int) -> String {
         var sequence = "\u{1B}7"
         for var link in links where link.y < height && link.x < width {
-            if [link.style.foreground, link.style.background].contains(where: { $0.map { $0.index >= palette } ?? false }) {
-                link.style = link.style.monochrome
-            }
+            link.style = drawable(link.style, palette: palette)
             let url = String(String.UnicodeScalarView(link.url.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }))
             sequence += "\u{1B}[\(link.y + 1);\(link.x + 1)H\(link.style.sgr)\u{1B}]8;;\(url)\u{1B}\\\(TerminalText.sanitized(link.text))\u{1B}]8;;\u{1B}\\"
         }
