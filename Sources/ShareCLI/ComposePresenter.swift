@@ -132,7 +132,15 @@ final class ComposeProgram: ScreenProgram {
 
     func view() -> Frame {
         if let handoff { return LinkView.view(handoff.screen) }
-        return frames.frame(for: screen)
+        return ComposeProgram.frame(&frames, of: &screen)
+    }
+
+    /// The frame of `screen`, which is only read: taken `inout` so that it
+    /// is read where it is stored. A class's property handed on as a value
+    /// is copied first, and a copied state retains and releases every
+    /// reference it holds.
+    private static func frame(_ frames: inout FormFrames, of screen: inout FormState) -> Frame {
+        frames.frame(for: screen)
     }
 
     /// Reads the address book on a thread of its own, so that neither the

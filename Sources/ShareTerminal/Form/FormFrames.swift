@@ -14,19 +14,40 @@ import Glibc
 public struct FormFrames {
     /// The last frame, the state it was drawn for without the body's text
     /// and first row (what the rest of the screen depends on), its layout,
-    /// and the body's rows on it: in an object, so that a keystroke reads them in
-    /// place rather than copying a state.
-    private final class Drawn {
+    /// and the body's rows on it. Kept in this value and reached through
+    /// mutating methods, so that a keystroke reads them in place: a class's
+    /// property handed to a function is copied first, and a copied state
+    /// retains and releases every reference it holds.
+    private struct Drawn {
         let chrome: FormState
         let layout: FormLayout
         var bodyRows: [String]
         var frame: Frame
 
-        init(chrome: FormState, layout: FormLayout, bodyRows: [String], frame: Frame) {
-            self.chrome = chrome
-            self.layout = layout
-            self.bodyRows = bodyRows
-            self.frame = frame
+        /// The frame for `state` drawn over this one, when only the body
+        /// changed; nil when anything else did.
+        mutating func redrawn(for state: FormState, field index: Int) -> Frame? {
+            // A frame drawn over many times keeps the graphemes of the rows drawn over: drawn whole now and then.
+            guard FormFrames.sameOutsideBody(chrome, state, body: index), frame.clusterCount <= state.width * state.height else {
+                return nil
+            }
+            return redrawBody(of: state, field: index)
+        }
+
+        /// The last frame with the body's rows that changed redrawn, and the cursor moved.
+        private mutating func redrawBody(of state: FormState, field index: Int) -> Frame {
+            let body = FormView.body(state, layout, field: index)
+            for (offset, y) in (layout.bodyTop..<layout.bodyBottom).enumerated() {
+                let row = body.rows.indices.contains(offset) ? body.rows[offset] : nil
+                let was = bodyRows.indices.contains(offset) ? bodyRows[offset] : nil
+                guard !FormFrames.sameBytes(row, was) else { continue }
+                frame.fill(x: 0, y: y, width: state.width, height: 1, style: .plain)
+                if let row { FormView.drawBodyRow(row, y: y, into: &frame) }
+            }
+            // The body's cursor when it has focus; else a header field's, which is part of what did not change.
+            if let cursor = body.cursor { frame.cursor = cursor }
+            bodyRows = body.rows
+            return frame
         }
     }
 
@@ -46,12 +67,8 @@ public struct FormFrames {
             wholeFrames += 1
             return FormView.view(state)
         }
-        // The rest as it was drawn: the same layout too. A frame drawn over many times keeps the
-        // graphemes of the rows drawn over: drawn whole now and then.
-        if let last, FormFrames.sameOutsideBody(last.chrome, state, body: index),
-           last.frame.clusterCount <= state.width * state.height {
-            return FormFrames.redrawBody(of: state, field: index, over: last)
-        }
+        // The rest as it was drawn: the same layout too.
+        if let frame = last?.redrawn(for: state, field: index) { return frame }
         let layout = FormLayout(state)
         guard !layout.tooSmall, layout.bodyBottom > layout.bodyTop else {
             last = nil
@@ -62,25 +79,6 @@ public struct FormFrames {
         wholeFrames += 1
         last = Drawn(chrome: FormFrames.chrome(of: state, body: index), layout: layout, bodyRows: drawn.bodyRows, frame: drawn.frame)
         return drawn.frame
-    }
-
-    /// The last frame with the body's rows that changed redrawn, and the cursor moved.
-    private static func redrawBody(of state: FormState, field index: Int, over last: Drawn) -> Frame {
-        let layout = last.layout
-        var frame = last.frame
-        let body = FormView.body(state, layout, field: index)
-        for (offset, y) in (layout.bodyTop..<layout.bodyBottom).enumerated() {
-            let row = body.rows.indices.contains(offset) ? body.rows[offset] : nil
-            let was = last.bodyRows.indices.contains(offset) ? last.bodyRows[offset] : nil
-            guard !FormFrames.sameBytes(row, was) else { continue }
-            frame.fill(x: 0, y: y, width: state.width, height: 1, style: .plain)
-            if let row { FormView.drawBodyRow(row, y: y, into: &frame) }
-        }
-        // The body's cursor when it has focus; else a header field's, which is part of what did not change.
-        if let cursor = body.cursor { frame.cursor = cursor }
-        last.bodyRows = body.rows
-        last.frame = frame
-        return frame
     }
 
     /// What the screen but the body's rows is drawn from, kept with a
