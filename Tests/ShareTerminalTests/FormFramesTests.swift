@@ -155,4 +155,19 @@ struct FormFramesComparisonTests {
         typed.bodyTop = TextEditor.RowPosition(line: 1, row: 0)
         #expect(FormFrames.sameOutsideBody(FormFrames.chrome(of: base, body: body), typed, body: body))
     }
+
+    /// The declarations are compared by their bytes first, then with `==`:
+    /// the same form made again (other storage) is the same, a field
+    /// declared otherwise is not.
+    @Test func aFieldDeclaredOtherwiseIsSeenAndOneDeclaredAlikeIsNot() {
+        let base = MailForm.prefilled(focus: "body")
+        let body = base.index(of: "body")!
+        let chrome = FormFrames.chrome(of: base, body: body)
+        #expect(FormFrames.sameOutsideBody(chrome, MailForm.prefilled(focus: "body"), body: body))
+        var form = MailForm.form(to: MailForm.twoRecipients, subject: MailForm.koreanSubject, body: MailForm.body)
+        form.fields[4].label = "Betreff"
+        var relabelled = FormState(form: form, attachments: [MailForm.report, MailForm.photo], width: 80, height: 24, colors: true)
+        relabelled.focus(on: "body")
+        #expect(!FormFrames.sameOutsideBody(chrome, relabelled, body: body))
+    }
 }

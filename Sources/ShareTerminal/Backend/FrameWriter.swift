@@ -75,8 +75,10 @@ struct FrameWriter {
     mutating func write(_ frame: Frame, width screenWidth: Int, height screenHeight: Int) {
         output.removeAll(keepingCapacity: true)
         let width = min(frame.width, screenWidth), height = min(frame.height, screenHeight)
-        let previous = shown.flatMap { $0.width == frame.width && $0.height == frame.height ? $0 : nil }
-        if previous == nil {
+        // Unwrapped once: an optional frame bound row by row is copied row by row.
+        let previous = shown ?? frame
+        let cleared = shown == nil || previous.width != frame.width || previous.height != frame.height
+        if cleared {
             if style != .plain { setStyle(.plain) }
             output += sequences.clear
             at = (0, 0)
@@ -87,7 +89,7 @@ struct FrameWriter {
             // written past the screen's edge (a wide character there would wrap to the next row).
             let end = sequences.lastCellScrolls && y == screenHeight - 1 && width == screenWidth ? width - 1 : width
             let columns: Range<Int>
-            if let previous {
+            if !cleared {
                 guard let changed = frame.changedColumns(y, from: previous) else { continue }
                 columns = changed.clamped(to: 0..<end)
             } else {

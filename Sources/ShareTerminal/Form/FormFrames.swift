@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareCore
 
 /// The frames of a form screen, each drawn from the one before where only
 /// the body changed: a keystroke in a long body redraws the rows it
@@ -119,15 +120,33 @@ public struct FormFrames {
         // first, each reference it holds retained and released (a dozen copies a keystroke).
         return chrome.fields.withUnsafeBufferPointer { old in
             state.fields.withUnsafeBufferPointer { new in
-                for field in new.indices {
-                    guard old[field].field == new[field].field, old[field].choice == new[field].choice,
-                          old[field].attachments == new[field].attachments,
-                          old[field].selectedAttachment == new[field].selectedAttachment,
-                          old[field].problem == new[field].problem, old[field].count == new[field].count,
-                          field == index || old[field].editor == new[field].editor else { return false }
-                }
-                return true
+                guard let old = old.baseAddress, let new = new.baseAddress else { return true }
+                return (0..<state.fields.count).allSatisfy { drawAlike(old + $0, new + $0, withText: $0 != index) }
             }
         }
+    }
+
+    /// Whether two fields draw alike, their text aside unless `withText`.
+    /// Through pointers, so that both are read where they are: an element
+    /// handed on as a value, or a property of one handed to `==`, is copied
+    /// first (each reference in it retained and released).
+    private static func drawAlike(_ a: UnsafePointer<FormFieldState>, _ b: UnsafePointer<FormFieldState>, withText: Bool) -> Bool {
+        sameDeclaration(a, b) && a.pointee.choice == b.pointee.choice
+            && a.pointee.attachments == b.pointee.attachments && a.pointee.selectedAttachment == b.pointee.selectedAttachment
+            && a.pointee.problem == b.pointee.problem && a.pointee.count == b.pointee.count
+            && (!withText || a.pointee.editor == b.pointee.editor)
+    }
+
+    /// Whether two fields have the same declaration. It is set when the
+    /// state is made and copied from state to state, never changed: the
+    /// same bytes, compared in place, are the same declaration (it holds
+    /// strings, arrays, an enum and optionals: values whose bytes are
+    /// their identity, no floating point); else `==` says.
+    private static func sameDeclaration(_ a: UnsafePointer<FormFieldState>, _ b: UnsafePointer<FormFieldState>) -> Bool {
+        if let offset = MemoryLayout<FormFieldState>.offset(of: \.field),
+           memcmp(UnsafeRawPointer(a) + offset, UnsafeRawPointer(b) + offset, MemoryLayout<FormField>.size) == 0 {
+            return true
+        }
+        return a.pointee.field == b.pointee.field
     }
 }

@@ -525,22 +525,31 @@ public struct TextEditor: Sendable, Equatable {
         return min(counted, limit)
     }
 
+    /// A row of the wrapped text: its first place and its text. (A struct,
+    /// not a tuple: an array of tuples is destroyed by the runtime's generic
+    /// code, element by element.)
+    public struct WrappedRow: Sendable, Equatable {
+        public let start: Position
+        public let text: String
+    }
+
     /// Up to `count` rows from `top` down: each row's first place and text.
-    public func rows(from top: RowPosition, count: Int, width: Int) -> [(start: Position, text: String)] {
-        var result: [(start: Position, text: String)] = []
+    public func rows(from top: RowPosition, count: Int, width: Int) -> [WrappedRow] {
+        var result: [WrappedRow] = []
+        result.reserveCapacity(max(0, count))
         var line = top.line
         var skip = top.row
         while result.count < count && line < lines.count {
             let text = lines[line]
             if skip == 0 && TextEditor.fitsInOneRow(text, width: max(1, width)) {
-                result.append((Position(line: line, offset: 0), text))
+                result.append(WrappedRow(start: Position(line: line, offset: 0), text: text))
                 line += 1
                 continue
             }
             let cells = TextEditor.cells(of: text)
             for range in TextEditor.rows(of: cells, width: width).dropFirst(skip).prefix(count - result.count) {
-                result.append((Position(line: line, offset: range.lowerBound),
-                               String(cells.text(range, of: text))))
+                result.append(WrappedRow(start: Position(line: line, offset: range.lowerBound),
+                                         text: String(cells.text(range, of: text))))
             }
             skip = 0
             line += 1
