@@ -136,9 +136,9 @@ final class ComposeProgram: ScreenProgram {
     }
 
     /// The frame of `screen`, which is only read: taken `inout` so that it
-    /// is read where it is stored. A class's property handed on as a value
-    /// is copied first, and a copied state retains and releases every
-    /// reference it holds.
+    /// is read where it is stored. A class's property handed on as a value,
+    /// even to a `borrowing` parameter, is copied first, and a copied state
+    /// retains and releases every reference it holds.
     private static func frame(_ frames: inout FormFrames, of screen: inout FormState) -> Frame {
         frames.frame(for: screen)
     }

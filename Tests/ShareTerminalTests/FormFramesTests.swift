@@ -157,17 +157,34 @@ struct FormFramesComparisonTests {
     }
 
     /// The declarations are compared by their bytes first, then with `==`:
-    /// the same form made again (other storage) is the same, a field
-    /// declared otherwise is not.
+    /// the same form made again with its strings in other storage (other
+    /// bytes) is the same, a field declared otherwise is not.
     @Test func aFieldDeclaredOtherwiseIsSeenAndOneDeclaredAlikeIsNot() {
         let base = MailForm.prefilled(focus: "body")
         let body = base.index(of: "body")!
         let chrome = FormFrames.chrome(of: base, body: body)
-        #expect(FormFrames.sameOutsideBody(chrome, MailForm.prefilled(focus: "body"), body: body))
-        var form = MailForm.form(to: MailForm.twoRecipients, subject: MailForm.koreanSubject, body: MailForm.body)
-        form.fields[4].label = "Betreff"
-        var relabelled = FormState(form: form, attachments: [MailForm.report, MailForm.photo], width: 80, height: 24, colors: true)
-        relabelled.focus(on: "body")
-        #expect(!FormFrames.sameOutsideBody(chrome, relabelled, body: body))
+        func state(_ form: ActivityForm) -> FormState {
+            var state = FormState(form: form, attachments: [MailForm.report, MailForm.photo], width: 80, height: 24, colors: true)
+            state.focus(on: "body")
+            return state
+        }
+        func copied(_ text: String) -> String { String(decoding: Array(text.utf8), as: UTF8.self) }
+        let again = MailForm.form(to: copied(MailForm.twoRecipients), subject: copied(MailForm.koreanSubject), body: copied(MailForm.body))
+        #expect(FormFrames.sameOutsideBody(chrome, state(again), body: body))
+        var relabelled = MailForm.form(to: MailForm.twoRecipients, subject: MailForm.koreanSubject, body: MailForm.body)
+        relabelled.fields[4].label = "Betreff"
+        #expect(!FormFrames.sameOutsideBody(chrome, state(relabelled), body: body))
+    }
+
+    /// `FormFrames.sameDeclaration` takes the same bytes of two
+    /// declarations for the same declaration: true of strings, arrays,
+    /// enums and optionals of them, not of a class whose object changes or
+    /// a floating-point number. A property added must be one of those, or
+    /// the comparison must change.
+    @Test func aDeclarationHoldsOnlyValuesWhoseBytesAreTheirIdentity() {
+        let field = MailForm.form().fields[0]
+        #expect(Mirror(reflecting: field).children.compactMap(\.label) == [
+            "id", "label", "kind", "initialValue", "placeholder", "suggestions", "initialCursor",
+        ], "FormFrames.sameDeclaration compares a declaration by its bytes first: see there before listing a new property here")
     }
 }

@@ -75,7 +75,7 @@ struct FrameWriter {
     mutating func write(_ frame: Frame, width screenWidth: Int, height screenHeight: Int) {
         output.removeAll(keepingCapacity: true)
         let width = min(frame.width, screenWidth), height = min(frame.height, screenHeight)
-        // Unwrapped once: an optional frame bound row by row is copied row by row.
+        // Unwrapped once: an optional frame bound row by row is retained and released row by row.
         let previous = shown ?? frame
         let cleared = shown == nil || previous.width != frame.width || previous.height != frame.height
         if cleared {
