@@ -116,8 +116,6 @@ public struct FormFrames {
               chrome.completionField == state.completionField, chrome.width == state.width, chrome.height == state.height,
               chrome.colors == state.colors, chrome.keys == state.keys,
               chrome.fields.count == state.fields.count else { return false }
-        // The fields read in place, property by property: a field compared whole is copied
-        // first, each reference it holds retained and released (a dozen copies a keystroke).
         return chrome.fields.withUnsafeBufferPointer { old in
             state.fields.withUnsafeBufferPointer { new in
                 guard let old = old.baseAddress, let new = new.baseAddress else { return true }
