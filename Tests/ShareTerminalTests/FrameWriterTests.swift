@@ -13,9 +13,21 @@ struct FrameWriterTests {
         return frame
     }
 
+    static let beginUpdate = Array("\u{1B}[?2026h".utf8), endUpdate = Array("\u{1B}[?2026l".utf8)
+
+    /// What the writer sends for `frame`, inside the update it begins (or
+    /// one begun before) and ends: the update's start and end checked and
+    /// taken off. Nothing sent has neither.
     static func sent(_ writer: inout FrameWriter, _ frame: Frame, width: Int = 10, height: Int = 3) -> String {
+        let begun = writer.updating
         writer.write(frame, width: width, height: height)
-        return String(decoding: writer.output, as: UTF8.self)
+        var output = writer.output[...]
+        guard !output.isEmpty else { return "" }
+        let begin = begun ? [] : beginUpdate
+        #expect(output.starts(with: begin) && output.reversed().starts(with: endUpdate.reversed()),
+                "sent: \(String(decoding: output, as: UTF8.self).debugDescription)")
+        output = output.dropFirst(begin.count).dropLast(endUpdate.count)
+        return String(decoding: output, as: UTF8.self)
     }
 
     @Test func theFirstFrameClearsTheScreenAndSkipsBlanksAndTheSameFrameAgainSendsNothing() {
@@ -24,6 +36,45 @@ struct FrameWriterTests {
         let e = Self.escape
         #expect(Self.sent(&writer, frame) == "\(e)[0m\(e)[H\(e)[2Jab\(e)[3;3Hc d\(e)[?25l")
         #expect(Self.sent(&writer, frame).isEmpty)
+    }
+
+    @Test func eachFrameIsOneSynchronizedUpdateAndNothingToShowSendsNothing() {
+        let e = Self.escape
+        var writer = FrameWriter(sequences: .ecma48(colors: 8))
+        writer.write(Self.frame([(0, "ab", .plain)]), width: 10, height: 3)
+        #expect(String(decoding: writer.output, as: UTF8.self) == "\(e)[?2026h\(e)[0m\(e)[H\(e)[2Jab\(e)[?25l\(e)[?2026l")
+        writer.write(Self.frame([(0, "ab", .plain)]), width: 10, height: 3)
+        #expect(writer.output.isEmpty)
+    }
+
+    @Test func anUpdateBegunWhenInputIsReadIsEndedByTheNextFrameOrByLeaving() {
+        let e = Self.escape
+        var writer = FrameWriter(sequences: .ecma48(colors: 8))
+        _ = Self.sent(&writer, Self.frame([(0, "ab", .plain)]))
+        #expect(writer.beginUpdate() == Self.beginUpdate)
+        // More input before the frame: its update has begun already.
+        #expect(writer.beginUpdate().isEmpty)
+        writer.write(Self.frame([(0, "ac", .plain)]), width: 10, height: 3)
+        #expect(String(decoding: writer.output, as: UTF8.self) == "\(e)[1;2Hc\(e)[?2026l")
+        // Input that changes nothing still ends the update it began.
+        #expect(writer.beginUpdate() == Self.beginUpdate)
+        writer.write(Self.frame([(0, "ac", .plain)]), width: 10, height: 3)
+        #expect(writer.output == Self.endUpdate)
+        // So does leaving the screen to an editor.
+        #expect(writer.beginUpdate() == Self.beginUpdate)
+        writer.leave(height: 3)
+        #expect(String(decoding: writer.output, as: UTF8.self) == "\(e)[3;1H\(e)[?2026l")
+        #expect(!writer.updating)
+    }
+
+    @Test func aTerminalWithoutSynchronizedUpdatesIsSentNone() {
+        var sequences = TerminalSequences.ecma48(colors: 8)
+        sequences.beginUpdate = []
+        sequences.endUpdate = []
+        var writer = FrameWriter(sequences: sequences)
+        #expect(writer.beginUpdate().isEmpty)
+        writer.write(Self.frame([(0, "ab", .plain)]), width: 10, height: 3)
+        #expect(String(decoding: writer.output, as: UTF8.self) == "\(Self.escape)[0m\(Self.escape)[H\(Self.escape)[2Jab\(Self.escape)[?25l")
     }
 
     @Test func aChangedCellIsSentAloneAfterOneMove() {

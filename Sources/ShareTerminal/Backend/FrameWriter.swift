@@ -15,11 +15,20 @@ struct TerminalSequences: Sendable {
     /// margins without the "newline glitch" of xterm and its kin): that
     /// cell is then left as it is.
     var lastCellScrolls: Bool
+    /// The start and the end of a synchronized update (DEC private mode
+    /// 2026: the terminal shows what comes between them at once, at its
+    /// end); empty for a terminal that is not ECMA-48's. One that does not
+    /// know the mode ignores both, as ECMA-48 asks.
+    var beginUpdate: [UInt8]
+    var endUpdate: [UInt8]
+
+    static let synchronizedUpdate = (begin: Array("\u{1B}[?2026h".utf8), end: Array("\u{1B}[?2026l".utf8))
 
     /// An ECMA-48 terminal (xterm and its kin) with `colors` colours.
     static func ecma48(colors: Int) -> TerminalSequences {
         TerminalSequences(clear: Array("\u{1B}[H\u{1B}[2J".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
-                          showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), move: nil, colors: colors, lastCellScrolls: false)
+                          showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), move: nil, colors: colors, lastCellScrolls: false,
+                          beginUpdate: synchronizedUpdate.begin, endUpdate: synchronizedUpdate.end)
     }
 }
 
@@ -28,6 +37,11 @@ struct TerminalSequences: Sendable {
 /// from the first that differs from the frame before to the last, each
 /// run of them after one cursor move and a style change where the style
 /// changes, and the cursor put where the frame wants it.
+///
+/// Each frame is one synchronized update: the terminal shows it whole,
+/// never half drawn. The update begins when the input that leads to the
+/// frame is read (``beginUpdate()``), before the frame is worked out, or
+/// else with the frame; it ends with the frame.
 ///
 /// The writer keeps what the terminal shows: the last frame, the style in
 /// force, where the cursor is and whether it is shown, so that nothing is
@@ -45,6 +59,8 @@ struct FrameWriter {
     /// The SGR sequence of each style used lately: a form uses a handful,
     /// a thumbnail a few hundred (the list starts again past 64).
     private var sgrs: [(style: CellStyle, bytes: [UInt8])] = []
+    /// Whether an update has begun that no frame has ended yet.
+    private(set) var updating = false
 
     init(sequences: TerminalSequences) {
         self.sequences = sequences
@@ -59,21 +75,45 @@ struct FrameWriter {
         cursorShown = nil
     }
 
+    /// What begins an update, sent when input was read and the frame it
+    /// leads to is still to be worked out: empty when one has begun (or
+    /// the terminal has none). Sent at once, it also wakes the terminal's
+    /// reader while the frame is made, rather than after.
+    mutating func beginUpdate() -> [UInt8] {
+        guard !updating, !sequences.beginUpdate.isEmpty else { return [] }
+        updating = true
+        return sequences.beginUpdate
+    }
+
     /// Makes ``output`` what leaves the screen to what comes after it (a
     /// shell, an editor): the default style, the cursor on the last of
-    /// `height` lines. What the terminal shows is forgotten.
+    /// `height` lines, and the end of an update begun. What the terminal
+    /// shows is forgotten.
     mutating func leave(height: Int) {
         output.removeAll(keepingCapacity: true)
         if style != .plain { setStyle(.plain) }
         move(0, max(0, height - 1))
+        if updating { output += sequences.endUpdate }
+        updating = false
         forget()
     }
 
     /// Makes ``output`` what shows `frame` on a screen of `width` by `height`
-    /// cells: empty when the terminal shows it already, but for the frame's
-    /// links, sent again each time.
+    /// cells, as an update or the end of the one begun: empty when the
+    /// terminal shows it already and no update has begun, but for the
+    /// frame's links, sent again each time.
     mutating func write(_ frame: Frame, width screenWidth: Int, height screenHeight: Int) {
         output.removeAll(keepingCapacity: true)
+        if !updating { output += sequences.beginUpdate }
+        let begun = output.count
+        defer {
+            if updating || output.count > begun {
+                output += sequences.endUpdate
+            } else {
+                output.removeAll(keepingCapacity: true)
+            }
+            updating = false
+        }
         let width = min(frame.width, screenWidth), height = min(frame.height, screenHeight)
         // Unwrapped once: an optional frame bound row by row is retained and released row by row.
         let previous = shown ?? frame

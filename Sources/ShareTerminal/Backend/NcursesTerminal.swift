@@ -129,9 +129,12 @@ public final class NcursesTerminal: TerminalBackend {
             }
         }
         let clear = capability("clear")
+        // Synchronized updates are DEC private modes, which only an ECMA-48 terminal is sure to ignore unknown.
+        let update = move == nil ? TerminalSequences.synchronizedUpdate : (begin: [], end: [])
         return TerminalSequences(clear: clear.isEmpty ? Array("\u{1B}[H\u{1B}[2J".utf8) : clear, hideCursor: capability("civis"),
                                  showCursor: capability("cnorm"), move: move, colors: colors,
-                                 lastCellScrolls: nc_flag("am") != 0 && nc_flag("xenl") == 0)
+                                 lastCellScrolls: nc_flag("am") != 0 && nc_flag("xenl") == 0,
+                                 beginUpdate: update.begin, endUpdate: update.end)
     }
 
     /// A capability without its padding (`$<5>`, a delay for old hardware
@@ -289,6 +292,9 @@ public final class NcursesTerminal: TerminalBackend {
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
             let count = read(terminal, buffer.baseAddress, buffer.count)
             guard count > 0 else { return false }
+            // The frame this input leads to begins now: the terminal holds what it shows until the frame is whole.
+            let begin = writer.beginUpdate()
+            if !begin.isEmpty { send(begin) }
             received.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
             return true
         }
