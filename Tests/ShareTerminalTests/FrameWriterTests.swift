@@ -24,7 +24,9 @@ struct FrameWriterTests {
         var output = writer.output[...]
         guard !output.isEmpty else { return "" }
         let begin = begun ? [] : beginUpdate
-        #expect(output.starts(with: begin) && output.reversed().starts(with: endUpdate.reversed()),
+        // An update of its own holds something: nothing to show sends nothing.
+        #expect(output.starts(with: begin) && output.reversed().starts(with: endUpdate.reversed())
+                    && (begun || output.count > begin.count + endUpdate.count),
                 "sent: \(String(decoding: output, as: UTF8.self).debugDescription)")
         output = output.dropFirst(begin.count).dropLast(endUpdate.count)
         return String(decoding: output, as: UTF8.self)
@@ -65,6 +67,25 @@ struct FrameWriterTests {
         writer.leave(height: 3)
         #expect(String(decoding: writer.output, as: UTF8.self) == "\(e)[3;1H\(e)[?2026l")
         #expect(!writer.updating)
+    }
+
+    @Test func aScreenDrawnWholeAgainAfterInputIsStillInTheUpdateTheInputBegan() {
+        let e = Self.escape
+        var writer = FrameWriter(sequences: .ecma48(colors: 8))
+        _ = Self.sent(&writer, Self.frame([(0, "ab", .plain)]))
+        #expect(writer.beginUpdate() == Self.beginUpdate)
+        // A resize: what the terminal shows is forgotten, not the update it holds.
+        writer.forget()
+        writer.write(Self.frame([(0, "ab", .plain)]), width: 10, height: 3)
+        #expect(String(decoding: writer.output, as: UTF8.self) == "\(e)[0m\(e)[H\(e)[2Jab\(e)[?25l\(e)[?2026l")
+    }
+
+    @Test func onlyAnECMA48TerminalIsSentSynchronizedUpdates() {
+        let ecma48 = TerminalSequences.synchronizedUpdate(cup: "\u{1B}[%i%p1%d;%p2%dH")
+        #expect(ecma48.begin == Self.beginUpdate && ecma48.end == Self.endUpdate)
+        // A VT52's cursor position: ESC Y and the row and column as characters.
+        let vt52 = TerminalSequences.synchronizedUpdate(cup: "\u{1B}Y%p1%' '%+%c%p2%' '%+%c")
+        #expect(vt52.begin.isEmpty && vt52.end.isEmpty)
     }
 
     @Test func aTerminalWithoutSynchronizedUpdatesIsSentNone() {

@@ -17,18 +17,27 @@ struct TerminalSequences: Sendable {
     var lastCellScrolls: Bool
     /// The start and the end of a synchronized update (DEC private mode
     /// 2026: the terminal shows what comes between them at once, at its
-    /// end); empty for a terminal that is not ECMA-48's. One that does not
-    /// know the mode ignores both, as ECMA-48 asks.
+    /// end); empty unless the terminal is ECMA-48's (``synchronizedUpdate(cup:)``).
     var beginUpdate: [UInt8]
     var endUpdate: [UInt8]
 
-    static let synchronizedUpdate = (begin: Array("\u{1B}[?2026h".utf8), end: Array("\u{1B}[?2026l".utf8))
+    /// ECMA-48's cursor position as terminfo writes it (`cup` of xterm and its kin).
+    static let ecma48Cup = "\u{1B}[%i%p1%d;%p2%dH"
+
+    /// The start and the end of a synchronized update for a terminal whose
+    /// `cup` is `cup` (terminfo's template): DEC's for an ECMA-48 terminal,
+    /// which reads a control sequence to its end by ECMA-48's rules and
+    /// skips one it does not know; none for any other, which might show it.
+    static func synchronizedUpdate(cup: String) -> (begin: [UInt8], end: [UInt8]) {
+        cup == ecma48Cup ? (Array("\u{1B}[?2026h".utf8), Array("\u{1B}[?2026l".utf8)) : ([], [])
+    }
 
     /// An ECMA-48 terminal (xterm and its kin) with `colors` colours.
     static func ecma48(colors: Int) -> TerminalSequences {
-        TerminalSequences(clear: Array("\u{1B}[H\u{1B}[2J".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
-                          showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), move: nil, colors: colors, lastCellScrolls: false,
-                          beginUpdate: synchronizedUpdate.begin, endUpdate: synchronizedUpdate.end)
+        let update = synchronizedUpdate(cup: ecma48Cup)
+        return TerminalSequences(clear: Array("\u{1B}[H\u{1B}[2J".utf8), hideCursor: Array("\u{1B}[?25l".utf8),
+                                 showCursor: Array("\u{1B}[?12l\u{1B}[?25h".utf8), move: nil, colors: colors,
+                                 lastCellScrolls: false, beginUpdate: update.begin, endUpdate: update.end)
     }
 }
 
@@ -38,10 +47,11 @@ struct TerminalSequences: Sendable {
 /// run of them after one cursor move and a style change where the style
 /// changes, and the cursor put where the frame wants it.
 ///
-/// Each frame is one synchronized update: the terminal shows it whole,
-/// never half drawn. The update begins when the input that leads to the
-/// frame is read (``beginUpdate()``), before the frame is worked out, or
-/// else with the frame; it ends with the frame.
+/// On an ECMA-48 terminal each frame is one synchronized update: the
+/// terminal shows it whole, never half drawn. The update begins when the
+/// input that leads to the frame is read (``beginUpdate()``), before the
+/// frame is worked out, or else with the frame; it ends with the frame,
+/// or when the screen is left (``leave(height:)``).
 ///
 /// The writer keeps what the terminal shows: the last frame, the style in
 /// force, where the cursor is and whether it is shown, so that nothing is

@@ -123,14 +123,13 @@ public final class NcursesTerminal: TerminalBackend {
         let template = String(decoding: withoutDelays(String(cString: cup)), as: UTF8.self)
         // ECMA-48's cursor position (xterm and its kin) is written without a trip through tiparm.
         var move: (@Sendable (Int, Int) -> [UInt8])?
-        if template != "\u{1B}[%i%p1%d;%p2%dH" {
+        if template != TerminalSequences.ecma48Cup {
             move = { (y: Int, x: Int) -> [UInt8] in
                 template.withCString { nc_cursor_address($0, Int32(y), Int32(x)).map { withoutDelays(String(cString: $0)) } ?? [] }
             }
         }
         let clear = capability("clear")
-        // Synchronized updates are DEC private modes, which only an ECMA-48 terminal is sure to ignore unknown.
-        let update = move == nil ? TerminalSequences.synchronizedUpdate : (begin: [], end: [])
+        let update = TerminalSequences.synchronizedUpdate(cup: template)
         return TerminalSequences(clear: clear.isEmpty ? Array("\u{1B}[H\u{1B}[2J".utf8) : clear, hideCursor: capability("civis"),
                                  showCursor: capability("cnorm"), move: move, colors: colors,
                                  lastCellScrolls: nc_flag("am") != 0 && nc_flag("xenl") == 0,
@@ -283,7 +282,8 @@ public final class NcursesTerminal: TerminalBackend {
     }
 
     /// Reads what the terminal has (it said it is readable), after the
-    /// bytes not yet decoded; whether anything came.
+    /// bytes not yet decoded; whether anything came. Input begins the
+    /// update of the frame it leads to (``FrameWriter/beginUpdate()``).
     private func receive() -> Bool {
         if unread == received.count {
             received.removeAll(keepingCapacity: true)
