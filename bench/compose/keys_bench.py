@@ -28,7 +28,8 @@ spent (all its threads, those that ended too, from /proc/PID/stat: 10 ms
 ticks) from the first key to the settling of the last, per key and as the
 median of the runs, the
 median first-screen time, the good and failed runs, and the median time to
-the first byte of a reply, over the keys that had one (nano hides its cursor before it redraws: its
+the first byte of a reply, over the keys that had one (nano hides its cursor before it redraws, and
+share begins the frame's synchronized update as soon as it reads a key: their
 first byte is about the time a key takes to reach a program that writes at
 once and its reply to come back), tab-separated.
 """
