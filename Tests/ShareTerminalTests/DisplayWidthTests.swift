@@ -16,6 +16,35 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.of("I ❤️ 👨‍👩‍👧") == 6)
     }
 
+    /// The UTF-8 walk decodes every scalar as the standard library does:
+    /// each scalar of one to four bytes, alone and after a run of simple
+    /// ones, is passed on with its offset and width when simple, and
+    /// stops the walk at its offset when not.
+    @Test func theSimpleScalarWalkDecodesAsTheStandardLibrary() {
+        let run = "aé가─→"
+        for value in stride(from: UInt32(0), through: 0x10FFFF, by: 1) {
+            // Every scalar of up to three bytes; of four, one in 251 (all take the same branch).
+            guard value < 0x10000 || value % 251 == 0, let scalar = Unicode.Scalar(value) else { continue }
+            let text = run + String(scalar)
+            var seen: [(offset: Int, value: UInt32, width: Int)] = []
+            let stop = DisplayWidth.walkSimpleScalars(text) { offset, value, width in
+                seen.append((offset, value, width))
+                return true
+            }
+            var expected: [(offset: Int, value: UInt32, width: Int)] = []
+            var offset = 0
+            for scalar in text.unicodeScalars {
+                guard let width = DisplayWidth.simpleWidth(of: scalar) else { break }
+                expected.append((offset, scalar.value, width))
+                offset += String(scalar).utf8.count
+            }
+            #expect(stop == offset && seen.elementsEqual(expected, by: ==), "U+\(String(value, radix: 16))")
+        }
+        // Stopped by its caller, the walk ends at the scalar it was given last.
+        var count = 0
+        #expect(DisplayWidth.walkSimpleScalars("가나다라") { _, _, _ in count += 1; return count < 3 } == 6)
+    }
+
     @Test func truncationCountsColumnsAndNeverSplitsAGrapheme() {
         #expect(DisplayWidth.truncate("Add to Reading List", to: 10) == "Add to Re…")
         #expect(DisplayWidth.truncate("Mail", to: 10) == "Mail")

@@ -267,6 +267,31 @@ struct TextEditorInsertionTests {
         }
     }
 
+    /// A line's cells, measured by scalars where each is a grapheme of its
+    /// own, are its graphemes' places and widths measured one by one, over
+    /// random lines of simple scalars with now and then one that is not.
+    @Test(arguments: [31, 32, 33] as [UInt64])
+    func cellsMeasuredByScalarsAreTheGraphemesMeasuredOneByOne(seed: UInt64) {
+        var numbers = SeededNumbers(seed: seed)
+        let simple = ["a", " ", "가", "é", "—", "─", "→", "ÿ", "ŉ"], other = ["\u{301}", "👩", "\u{1100}", "\t", "漢", "\u{FE0F}"]
+        for _ in 0..<300 {
+            let pieces = (0..<Int.random(in: 0..<20, using: &numbers)).map { _ in
+                Int.random(in: 0..<15, using: &numbers) == 0 ? other.randomElement(using: &numbers)! : simple.randomElement(using: &numbers)!
+            }
+            let line = pieces.joined(), allSimple = pieces.allSatisfy(simple.contains)
+            let cells = TextEditor.cells(of: line)
+            #expect(cells.count == line.count, "\(line.debugDescription)")
+            for (index, character) in line.enumerated() where index < cells.count {
+                #expect(cells.width(index) == TextEditor.cellWidth(character) && cells.isSpace(index) == (character == " ")
+                        && cells.text(index..<(index + 1), of: line) == String(character), "\(line.debugDescription) at \(index)")
+            }
+            let columns = line.reduce(0) { $0 + TextEditor.cellWidth($1) }
+            let simpleColumns = TextEditor.simpleColumns(line, before: line.count)
+            #expect(allSimple ? simpleColumns.map { $0.total == columns && $0.before == columns } == true : simpleColumns == nil,
+                    "\(line.debugDescription)")
+        }
+    }
+
     /// The place of a grapheme found by counting scalars (where each
     /// scalar so far is a grapheme of its own) is the place found by
     /// counting graphemes, at every offset of random lines: accents,

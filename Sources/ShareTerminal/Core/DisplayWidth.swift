@@ -52,6 +52,46 @@ public enum DisplayWidth {
         }
     }
 
+    /// The scalar whose first byte is `bytes[offset]` when it is simple
+    /// (``simpleWidth(of:)``): its value, its length in bytes and its
+    /// width; `nil` when it is not. `bytes` is a String's UTF-8, valid, so
+    /// a lead byte is followed by its continuation bytes: one branch per
+    /// scalar, for the lines measured at every keystroke.
+    @inline(__always)
+    static func simpleScalar(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (value: UInt32, length: Int, width: Int)? {
+        let lead = bytes[offset]
+        let value: UInt32, length: Int
+        if lead < 0x80 {
+            (value, length) = (UInt32(lead), 1)
+        } else if lead < 0xE0 {
+            (value, length) = (UInt32(lead & 0x1F) << 6 | UInt32(bytes[offset + 1] & 0x3F), 2)
+        } else if lead < 0xF0 {
+            value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[offset + 1] & 0x3F) << 6 | UInt32(bytes[offset + 2] & 0x3F)
+            length = 3
+        } else {
+            // Four bytes: beyond the Basic Multilingual Plane, where no scalar is simple.
+            return nil
+        }
+        guard let width = simpleWidth(ofValue: value) else { return nil }
+        return (value, length, width)
+    }
+
+    /// Walks the scalars of `text` from its start while each is simple,
+    /// calling `body` with its first byte's offset in the UTF-8, its value
+    /// and its width, until `body` returns false. Returns the UTF-8 offset
+    /// it stopped at: the text's length when it walked through.
+    @inline(__always)
+    static func walkSimpleScalars(_ text: String, _ body: (_ offset: Int, _ value: UInt32, _ width: Int) -> Bool) -> Int {
+        var text = text
+        return text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count, let scalar = simpleScalar(in: bytes, at: offset), body(offset, scalar.value, scalar.width) {
+                offset += scalar.length
+            }
+            return offset
+        }
+    }
+
     /// The columns `text` takes.
     public static func of<S: StringProtocol>(_ text: S) -> Int {
         var simple = 0

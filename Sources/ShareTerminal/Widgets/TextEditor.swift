@@ -200,15 +200,13 @@ public struct TextEditor: Sendable, Equatable {
     func stringIndex(_ offset: Int, in line: String) -> String.Index {
         // Up to a scalar of a simple kind (ASCII, Latin, Hangul syllables) that follows only such
         // scalars, each scalar is a grapheme: counted as scalars, with no grapheme breaking.
-        let scalars = line.unicodeScalars
-        var index = scalars.startIndex
-        var count = 0
-        while index < scalars.endIndex, DisplayWidth.simpleWidth(of: scalars[index]) != nil {
-            if count == offset { return index }
-            scalars.formIndex(after: &index)
+        var count = 0, found = false
+        let stop = DisplayWidth.walkSimpleScalars(line) { _, _, _ in
+            found = count == offset
             count += 1
+            return !found
         }
-        if index == scalars.endIndex { return index }
+        if found || stop == line.utf8.count { return line.utf8.index(line.utf8.startIndex, offsetBy: stop) }
         return line.index(line.startIndex, offsetBy: offset, limitedBy: line.endIndex) ?? line.endIndex
     }
 
@@ -303,8 +301,40 @@ public struct TextEditor: Sendable, Equatable {
             packed.reserveCapacity(capacity + 1)
         }
 
+        /// The cells of a line whose every scalar is simple (ASCII, Latin,
+        /// Hangul syllables: each a grapheme of a known width), written
+        /// straight into their array; `nil` for any other line.
+        static func ofSimpleScalars(_ line: String) -> Cells? {
+            var line = line
+            return line.withUTF8 { bytes in
+                var simple = true
+                // A grapheme takes at least a byte: the line's length bounds the count.
+                let packed = [UInt64](unsafeUninitializedCapacity: bytes.count + 1) { cells, count in
+                    var offset = 0
+                    while offset < bytes.count {
+                        guard let scalar = DisplayWidth.simpleScalar(in: bytes, at: offset) else {
+                            simple = false
+                            break
+                        }
+                        cells[count] = Cells.packed(offset, width: scalar.width, space: scalar.value == 0x20)
+                        count += 1
+                        offset += scalar.length
+                    }
+                    cells[count] = UInt64(offset) << 3
+                    count += 1
+                }
+                return simple ? Cells(packed: packed) : nil
+            }
+        }
+
+        private init(packed: [UInt64]) { self.packed = packed }
+
+        private static func packed(_ offset: Int, width: Int, space: Bool) -> UInt64 {
+            UInt64(offset) << 3 | UInt64(width) << 1 | (space ? 1 : 0)
+        }
+
         mutating func append(at offset: Int, width: Int, space: Bool) {
-            packed.append(UInt64(offset) << 3 | UInt64(width) << 1 | (space ? 1 : 0))
+            packed.append(Cells.packed(offset, width: width, space: space))
         }
 
         /// Ends the line at `length` bytes.
@@ -345,28 +375,16 @@ public struct TextEditor: Sendable, Equatable {
 
     /// The cells of `line`. A line of scalars that are each a grapheme of
     /// a known width (ASCII, Latin, Hangul syllables) needs no grapheme
-    /// breaking and no property lookups; printable ASCII not even a look
-    /// at each scalar's width.
+    /// breaking and no property lookups.
     static func cells(of line: String) -> Cells {
-        let utf8 = line.utf8
-        var cells = Cells(capacity: utf8.count)
-        if TerminalText.isPrintableASCII(line) {
-            // Printable ASCII: a byte is a grapheme one column wide.
-            for (offset, byte) in utf8.enumerated() { cells.append(at: offset, width: 1, space: byte == 0x20) }
-        } else if line.unicodeScalars.allSatisfy({ DisplayWidth.simpleWidth(of: $0) != nil }) {
-            var offset = 0
-            for scalar in line.unicodeScalars {
-                cells.append(at: offset, width: DisplayWidth.simpleWidth(of: scalar) ?? 1, space: scalar == " ")
-                offset += UTF8.width(scalar)
-            }
-        } else {
-            var offset = 0
-            for character in line {
-                cells.append(at: offset, width: cellWidth(character), space: character == " ")
-                offset += character.utf8.count
-            }
+        if let cells = Cells.ofSimpleScalars(line) { return cells }
+        var cells = Cells(capacity: line.utf8.count)
+        var offset = 0
+        for character in line {
+            cells.append(at: offset, width: cellWidth(character), space: character == " ")
+            offset += character.utf8.count
         }
-        cells.end(at: utf8.count)
+        cells.end(at: line.utf8.count)
         return cells
     }
 
@@ -437,13 +455,13 @@ public struct TextEditor: Sendable, Equatable {
         if TerminalText.isPrintableASCII(line) { return (min(offset, line.utf8.count), line.utf8.count) }
         var columns = (before: 0, total: 0)
         var index = 0
-        for scalar in line.unicodeScalars {
-            guard let w = DisplayWidth.simpleWidth(of: scalar) else { return nil }
-            if index < offset { columns.before += w }
-            columns.total += w
+        let stop = DisplayWidth.walkSimpleScalars(line) { _, _, width in
+            if index < offset { columns.before += width }
+            columns.total += width
             index += 1
+            return true
         }
-        return columns
+        return stop == line.utf8.count ? columns : nil
     }
 
     /// How many rows line `line` takes wrapped to `width`.
