@@ -61,6 +61,7 @@ let package = Package(
                           path: "Examples/Mustachify"),
 
         .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
+        .testTarget(name: "ShareActivitiesTests", dependencies: ["ShareActivities", "ShareCore", "ShareMail"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareTerminalTesting"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),
         .testTarget(name: "ShareTerminalTests", dependencies: ["ShareTerminal", "ShareCore"],

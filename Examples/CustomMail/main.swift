@@ -83,7 +83,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 let configPath = arguments.firstIndex(of: "--config").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
 let settings: MailSettings
 do {
-    settings = try ShareCommand.mailSettings(configPath: configPath)
+    settings = try MailActivity(context: ShareCommand.activityContext(configPath: configPath)).settings
 } catch {
     FileHandle.standardError.write(Data("example-custom-mail: \(error)\n".utf8))
     exit(2)

@@ -1,3 +1,4 @@
+import ShareActivities
 import ShareCore
 
 /// Shell completion scripts, made from ``OptionTable``: option names (with
@@ -7,8 +8,9 @@ import ShareCore
 enum Completions {
     /// The shells `--completions` writes for.
     static let shells = ["bash", "zsh", "fish"]
-    /// What `--complete` lists.
-    static let kinds = ["addresses", "printers", "contacts"]
+    /// What `--complete` lists: addresses from the address book, then what
+    /// the activities declare (``SystemActivities/completions``).
+    static let kinds = ["addresses"] + SystemActivities.completions.map(\.completion.kind)
 
     /// The script for `shell`.
     static func script(for shell: String) -> String {
@@ -30,14 +32,12 @@ enum Completions {
     private static func command(_ values: OptionSpec.Values, current: String) -> String? {
         switch values {
         case .activityTypes: "share --list-types 2>/dev/null"
-        case .addresses: "share --complete addresses \(current) 2>/dev/null"
-        case .printers: "share --complete printers 2>/dev/null"
-        case .contacts: "share --complete contacts 2>/dev/null"
+        case .completed(let kind): "share --complete \(kind) \(current) 2>/dev/null"
         case .none, .files, .words: nil
         }
     }
 
-    private static let dynamicKinds: [OptionSpec.Values] = [.activityTypes, .addresses, .printers, .contacts]
+    private static let dynamicKinds: [OptionSpec.Values] = [.activityTypes] + kinds.map(OptionSpec.Values.completed)
 
     // MARK: - bash
 

@@ -55,6 +55,8 @@ struct ComposeServices {
     let addressBook: AddressBook
     let detector: any ContentTypeDetector
     let environment: [String: String]
+    /// The browser, the clipboard and the editor.
+    var system: SystemIntegration { SystemIntegration(environment: environment) }
     let stateFile: ComposeStateFile
     let keys: FormKeys
     /// Whether autosaves, the address book's reading and `query-command`
@@ -218,13 +220,13 @@ final class ComposeProgram: ScreenProgram {
     /// shows it with a QR code until the person is done with it.
     private func open(_ link: String, finishing result: ActivityResult, in loop: ScreenLoop<Message>) -> ActivityResult? {
         var miss = Browser.Miss.noBrowser
-        if !Browser.commands(for: link, environment: services.environment).isEmpty {
-            let environment = services.environment
+        if services.system.hasBrowser(for: link) {
+            let system = services.system
             let outcome: Browser.Miss? = loop.terminal.suspend {
                 let tty = Glibc.open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
                 guard tty >= 0 else { return .failed("cannot open /dev/tty") }
                 defer { close(tty) }
-                return Browser.open(link, environment: environment, terminal: tty)
+                return system.open(link, terminal: tty)
             }
             guard let outcome else { return result }
             miss = outcome
@@ -240,9 +242,9 @@ final class ComposeProgram: ScreenProgram {
     }
 
     /// Puts a link on the clipboard; what to tell the person, and whether it is a problem.
-    static func copy(_ link: String, environment: [String: String]) -> (news: String, isError: Bool) {
+    static func copy(_ link: String, system: SystemIntegration) -> (news: String, isError: Bool) {
         do {
-            let throughTerminal = try CopyActivity.copy(link, environment: environment)
+            let throughTerminal = try system.copy(link)
             return (throughTerminal ? Localization.text("Sent the link to the terminal's clipboard (OSC 52)") : Localization.text("Copied the link"),
                     false)
         } catch {
@@ -258,7 +260,7 @@ final class ComposeProgram: ScreenProgram {
             case .done:
                 return result
             case .copy(let link):
-                let (news, isError) = ComposeProgram.copy(link, environment: services.environment)
+                let (news, isError) = ComposeProgram.copy(link, system: services.system)
                 _ = LinkUpdate.update(&state, .status(news, isError: isError))
             }
         }
@@ -322,7 +324,7 @@ final class ComposeProgram: ScreenProgram {
                     apply(.status(ComposeProgram.attachProblem(path), isError: true))
                 }
             case .openEditor(let field, let text):
-                let edited = loop.terminal.suspend { ExternalEditor.edit(text, environment: services.environment) }
+                let edited = loop.terminal.suspend { services.system.edit(text) }
                 apply(.edited(field: field, text: edited))
             case .submit(let action, let values, let confirmed):
                 // What the activity does next (send, save for good) comes after the autosave running now.
@@ -535,26 +537,5 @@ enum PathCompletion {
         return names.filter { $0.hasPrefix(prefix) && (prefix.hasPrefix(".") || !$0.hasPrefix(".")) }.sorted().map { name in
             typedFolder + name + (LocalFiles.isFolder(folder + name) ? "/" : "")
         }
-    }
-}
-
-/// `$VISUAL` / `$EDITOR` (else `vi`) on a temporary file holding the text.
-enum ExternalEditor {
-    /// The edited text, or nil when the editor failed (the old text stays).
-    static func edit(_ text: String, environment: [String: String]) -> String? {
-        let command = (environment["VISUAL"] ?? environment["EDITOR"]).flatMap { $0.isEmpty ? nil : $0 } ?? "vi"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("share-\(getpid())-\(UUID().uuidString).txt")
-        guard FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        else { return nil }
-        defer { try? FileManager.default.removeItem(at: file) }
-        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard tty >= 0 else { return nil }
-        defer { close(tty) }
-        // The editor command may carry arguments (`code --wait`): the shell
-        // splits it, and the file name goes in as "$1", never into the text.
-        guard let status = try? Subprocess.runOnTerminal("/bin/sh", arguments: ["-c", command + " \"$1\"", "sh", file.path],
-                                                         terminal: tty),
-              status == 0, case .success(let bytes) = LocalFiles.contents(ofFile: file.path, limit: 1 << 26) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -173,12 +173,16 @@ public struct Configuration: Sendable, Equatable {
 }
 
 extension ShareCommand {
-    /// The mail settings of the user's config (`configPath`, or the default
-    /// file), for programs that make their own mail activities.
-    public static func mailSettings(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                    configPath: String? = nil) throws -> MailSettings {
+    /// What system activities are made from, with the user's config
+    /// (`configPath`, or the default file) and no command-line request, for
+    /// programs that make their own (`MailActivity(context:)`).
+    public static func activityContext(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       configPath: String? = nil, hasTerminal: Bool = true) throws -> ActivityContext {
         let locations = Locations(environment: environment)
         let configuration = try Configuration.load(explicitPath: configPath, locations: locations, environment: environment)
-        return try MailActivity.settings(configuration.section("mail"), locations: locations, environment: environment)
+        var context = ActivityContext(environment: environment, locations: locations, hasTerminal: hasTerminal,
+                                      detector: MagicContentTypeDetector(), section: configuration.section)
+        context.subsections = configuration.sections(under:)
+        return context
     }
 }

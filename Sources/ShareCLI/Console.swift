@@ -98,17 +98,3 @@ public struct Console: Sendable {
         }
     }
 }
-
-/// The exit codes of SPEC §3.
-public enum ExitCode {
-    /// The activity completed.
-    public static let completed: Int32 = 0
-    /// Not completed: cancelled, saved as a draft, or queued.
-    public static let notCompleted: Int32 = 1
-    /// Usage or bad input; nothing was done.
-    public static let usage: Int32 = 2
-    /// The activity failed; the error is on stderr and nothing was lost.
-    public static let failed: Int32 = 3
-    /// No activity is eligible for these items.
-    public static let noActivity: Int32 = 4
-}

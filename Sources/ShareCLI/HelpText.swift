@@ -17,9 +17,9 @@ enum HelpText {
                                for standard input (text when UTF-8, a file otherwise)
 
         """
-        for group in OptionSpec.Group.allCases {
+        for group in OptionTable.groups {
             let specs = OptionTable.all.filter { $0.group == group }
-            if group != .items { text += "\n\(group.rawValue):\n" }
+            if group != .items { text += "\n\(group.title):\n" }
             for spec in specs { text += optionLines(spec, width: width) }
         }
         text += """

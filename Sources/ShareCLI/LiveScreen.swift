@@ -56,7 +56,7 @@ final class LiveProgram: ScreenProgram {
                 case .stop:
                     display.cancel()
                 case .copy(let link):
-                    let (news, isError) = ComposeProgram.copy(link, environment: environment)
+                    let (news, isError) = ComposeProgram.copy(link, system: SystemIntegration(environment: environment))
                     _ = LiveUpdate.update(&state, .note(news, isError: isError))
                 }
             }

@@ -8,8 +8,8 @@ public enum ManPage {
     public static var roff: String {
         var page = head + "\n"
         page += ".SH OPTIONS\n"
-        for group in OptionSpec.Group.allCases {
-            page += ".SS \(escape(group.rawValue))\n"
+        for group in OptionTable.groups {
+            page += ".SS \(escape(group.title))\n"
             for spec in OptionTable.all where spec.group == group {
                 page += ".TP\n" + synopsis(spec) + "\n" + escape(spec.manual ?? spec.help) + "\n"
             }
@@ -74,7 +74,7 @@ uploaded through the server's HTTP File Upload (XEP-0363) and sent as its
 link. TLS is required and verified (ca-file for a private server; server =
 xmpps://HOST:PORT for direct TLS). Sent means the server took the messages
 (it answered a ping sent after them); a recipient it refused is named on
-standard error while the others count as sent. Webhook types: slack
+standard error while the others count as sent. The webhook types: slack
 ({"text": ...}, text only), ntfy (the text, then each file as an
 attachment), json ({"subject", "text", "urls", "files": [{"name", "type",
 "size", "base64"}]}); the address is url, or the first line of url-command.

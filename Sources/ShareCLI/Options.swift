@@ -1,6 +1,5 @@
 import ShareActivities
 import ShareCore
-import ShareMail
 
 /// One item as given on the command line, in the order given.
 public enum ItemArgument: Sendable, Equatable {
@@ -19,7 +18,7 @@ public enum ItemArgument: Sendable, Equatable {
 }
 
 /// What `share` was asked to do, parsed from argv (SPEC §4).
-public struct Options: Sendable, Equatable {
+public struct Options: Sendable {
     /// What to do once the items are known.
     public enum Mode: Sendable, Equatable {
         /// Show the picker (the default).
@@ -34,12 +33,8 @@ public struct Options: Sendable, Equatable {
         case help
         /// `--version`.
         case version
-        /// `--flush`: deliver the outbox.
-        case flush
-        /// `--resume`: reopen the unfinished compose screen.
-        case resume
-        /// `--reading-list`: print the reading list.
-        case readingList
+        /// A mode an activity declares (`--flush`, `--resume`, `--reading-list`), by its flag.
+        case activityMode(String)
         /// `--list-types`: every activity type known here, one a line.
         case listTypes
         /// `--history`: print the share history.
@@ -62,9 +57,7 @@ public struct Options: Sendable, Equatable {
             case .activity: "--activity"
             case .help: "--help"
             case .version: "--version"
-            case .flush: "--flush"
-            case .resume: "--resume"
-            case .readingList: "--reading-list"
+            case .activityMode(let flag): flag
             case .listTypes: "--list-types"
             case .history: "--history"
             case .forget: "--forget"
@@ -84,14 +77,10 @@ public struct Options: Sendable, Equatable {
     public var json = false
     public var noColor = false
     public var configPath: String?
-    /// Mail's options: recipients, sender, HTML, send or save.
-    public var mail = MailRequest()
-    /// `--contact NAME|UID`: Assign to Contact's contact.
-    public var contact: String?
-    /// Print's options: `--printer`, `--copies`, `--pages`, `--sides`.
-    public var print = PrintRequest()
-    /// Nearby's options: `--bind`, `--keep`, `--timeout`.
-    public var nearby = NearbyRequest()
+    /// The activities' options as given, and `--activity`'s type.
+    public var arguments = ActivityArguments()
+    /// What each activity makes of its options (``SystemActivities/requests(_:)``).
+    public var requests = ActivityRequests()
     /// `--limit N`: how many history entries `--history` prints.
     public var limit: Int?
 
@@ -172,42 +161,6 @@ public struct Options: Sendable, Equatable {
                     do { type = try ActivityType(parsing: value) } catch { throw UsageError("--activity: \(error)") }
                     try setMode(.activity(type), name)
                 case "--config": options.configPath = value
-                case "--to": options.mail.to.append(value)
-                case "--cc": options.mail.cc.append(value)
-                case "--bcc": options.mail.bcc.append(value)
-                case "--from": options.mail.from = value
-                case "--body": options.items.append(.text(value))
-                case "--body-file": options.items.append(.bodyFile(value))
-                case "--attach": options.items.append(.file(value))
-                case "--contact":
-                    guard !value.trimmingWhitespace().isEmpty else { throw UsageError(Localization.text("--contact needs a name, an address or a UID")) }
-                    options.contact = value
-                case "--printer":
-                    guard !value.isEmpty, !value.contains(where: { $0 == "/" || $0 == "#" || $0 == " " || $0.asciiValue.map { $0 < 0x20 } == true }) else {
-                        throw UsageError(Localization.text("--printer: '%@' is not a printer name (no spaces, '/' or '#'); `lpstat -e` lists them", value))
-                    }
-                    options.print.printer = value
-                case "--copies":
-                    guard let copies = PrintRequest.copies(value) else {
-                        throw UsageError(Localization.text("--copies takes a number from 1 to 999, not '%@'", value))
-                    }
-                    options.print.copies = copies
-                case "--pages":
-                    guard PrintRequest.isPageRange(value) else {
-                        throw UsageError(Localization.text("--pages takes pages and ranges such as 1-3,7 or 5-, not '%@'", value))
-                    }
-                    options.print.pages = value
-                case "--sides":
-                    guard let sides = PrintRequest.Sides(rawValue: value) else { throw UsageError(Localization.text("--sides takes one, two or two-short-edge, not '%@'", value)) }
-                    options.print.sides = sides
-                case "--bind":
-                    guard !value.trimmingWhitespace().isEmpty else { throw UsageError(Localization.text("--bind needs an address or an interface's name")) }
-                    options.nearby.bind = value
-                case "--timeout":
-                    guard let seconds = NearbyRequest.timeout(value) else {
-                        throw UsageError(Localization.text("--timeout takes whole seconds from 1 to 86400, not '%@'", value))
-                    }
-                    options.nearby.timeout = seconds
                 case "--limit":
                     guard let limit = Int(value), limit > 0 else { throw UsageError(Localization.text("--limit takes a number of entries above 0, not '%@'", value)) }
                     options.limit = limit
@@ -221,7 +174,15 @@ public struct Options: Sendable, Equatable {
                         throw UsageError(Localization.text("--complete takes %@, not '%@'", Completions.kinds.joined(separator: ", "), value))
                     }
                     try setMode(.complete(value), name)
-                default: break
+                default:
+                    // An activity's option: its value kept for the activity's request, an item where it stands for one.
+                    switch spec.item {
+                    case .text?: options.items.append(.text(value))
+                    case .file?: options.items.append(.file(value))
+                    case .textOfFile?: options.items.append(.bodyFile(value))
+                    case nil: break
+                    }
+                    options.arguments.given.append((name, value))
                 }
                 continue
             }
@@ -234,32 +195,22 @@ public struct Options: Sendable, Equatable {
             case "--list-types": try setMode(.listTypes, name)
             case "--json": options.json = true
             case "--no-color": options.noColor = true
-            case "--html": options.mail.html = true
-            case "--keep": options.nearby.keep = true
-            case "--send", "--save-draft":
-                let mode: MailRequest.Mode = name == "--send" ? .send : .saveDraft
-                if options.mail.mode != .compose && options.mail.mode != mode {
-                    throw UsageError(Localization.text("--send and --save-draft cannot be used together"))
-                }
-                options.mail.mode = mode
-            case "--flush": try setMode(.flush, name)
-            case "--resume": try setMode(.resume, name)
-            case "--reading-list": try setMode(.readingList, name)
             case "--history": try setMode(.history, name)
             case "--forget": try setMode(.forget, name)
             case "--undo": try setMode(.undo, name)
             case "--version": options.mode = .version; return options
             case "--help": options.mode = .help; return options
-            default: break
+            default:
+                if SystemActivities.mode(name) != nil {
+                    try setMode(.activityMode(name), name)
+                } else {
+                    options.arguments.given.append((name, nil))
+                }
             }
         }
-        if options.mail.mode != .compose {
-            switch options.mode {
-            case .pick: options.mode = .activity(.mail)
-            case .activity(.mail): break
-            default:
-                throw UsageError("--send and --save-draft go with --activity mail (or alone), not with \(modeFlag ?? "this mode")")
-            }
+        // An option that starts its activity (`--send`) does so without --activity.
+        if options.mode == .pick, let starter = given.first(where: \.startsActivity), let owner = starter.activity {
+            options.mode = .activity(owner)
         }
         if options.limit != nil && options.mode != .history {
             throw UsageError(Localization.text("--limit goes with --history"))
@@ -276,6 +227,8 @@ public struct Options: Sendable, Equatable {
                 throw UsageError("\(spec.name) is an option of \(owner.rawValue) (--activity \(owner.rawValue)); it does nothing with \(options.mode.flag ?? "this mode")")
             }
         }
+        if case .activity(let type) = options.mode { options.arguments.activity = type }
+        options.requests = try SystemActivities.requests(options.arguments)
         return options
     }
 
@@ -290,15 +243,4 @@ public struct Options: Sendable, Equatable {
         if types.isEmpty { throw UsageError("\(option) needs at least one activity type") }
         return types
     }
-}
-
-/// Bad usage: the message names the problem; `share` exits 2.
-public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// What is wrong and what is valid.
-    public var message: String
-
-    /// Creates a usage error.
-    public init(_ message: String) { self.message = message }
-
-    public var description: String { message }
 }

@@ -61,11 +61,13 @@ enum PickerSession {
     }
 
     /// The people row: each person with the activity last used with them,
-    /// when that activity can take these items; their name (else the
-    /// address's local part) under their initial and the activity's glyph.
+    /// when that activity can take these items and takes recipients offered
+    /// to it (``RecipientsReceiving``); their name (else the address's local
+    /// part) under their initial and the activity's glyph.
     static func personTiles(_ people: [SharedPerson], activities: [any Activity]) -> [PickerTile] {
         people.compactMap { person in
-            guard let activity = activities.first(where: { $0.activityType == person.activity }) else { return nil }
+            guard let activity = activities.first(where: { $0.activityType == person.activity }),
+                  activity is any RecipientsReceiving else { return nil }
             // Without a name, the address's local part (`minsu` of minsu@example.org).
             let title = person.name ?? String(person.address.prefix { $0 != "@" })
             // Their initial beside the activity's glyph: `박 ✉`.

@@ -130,18 +130,22 @@ public enum ShareCommand {
                                       detector: detector, section: configuration.section)
         context.subsections = configuration.sections(under:)
         context.title = options.title
-        context.mailRequest = options.mail
-        if case .activity(.message) = options.mode { context.messageRecipients = options.mail.to }
-        context.contact = options.contact
-        context.printRequest = options.print
-        context.nearbyRequest = options.nearby
+        context.requests = options.requests
         let systemActivities: [any Activity]
         do {
             systemActivities = try SystemActivities.make(context)
         } catch {
             return .exit(usage(error.message, console))
         }
-        if options.mode == .readingList { return .exit(readingList(locations: locations, options: options, console: console)) }
+        let modeOutput = ModeOutput(output: console.output, error: console.error, json: options.json, shown: TerminalText.sanitized)
+        var resuming = false
+        if case .activityMode(let flag) = options.mode, let (owner, mode) = SystemActivities.mode(flag),
+           let activity = systemActivities.first(where: { $0.activityType == owner }) {
+            switch mode.run(activity, modeOutput) {
+            case .exit(let code): return .exit(code)
+            case .resumeForm: resuming = true
+            }
+        }
         let history = ShareHistory(stateHome: locations.stateHome, keep: configuration.historyKeep)
         if options.mode == .history { return .exit(printHistory(history, options: options, console: console)) }
         if options.mode == .undo { return .exit(undo(history, options: options, console: console)) }
@@ -162,8 +166,6 @@ public enum ShareCommand {
             console.output(types.map { $0 + "\n" }.joined())
             return .exit(ExitCode.completed)
         }
-        let mail = systemActivities.lazy.compactMap { $0 as? MailActivity }.first
-        if options.mode == .flush, let mail { return .exit(flush(Mailer(settings: mail.settings), options: options, console: console)) }
         let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
                                queryCommand: configuration.contacts.queryCommand)
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
@@ -173,15 +175,16 @@ public enum ShareCommand {
         KeyActions.apply(configuration.keys, picker: &pickerKeys, form: &formKeys)
         let presenter = ComposePresenter(colors: !noColor, addressBook: book, detector: detector,
                                          environment: console.environment, stateFile: composeState, keys: formKeys)
-        if options.mode == .resume {
-            guard let saved = composeState.read(), saved.activity == ActivityType.mail.rawValue, let mail else {
+        if resuming {
+            guard let saved = composeState.read(),
+                  let activity = systemActivities.first(where: { $0.activityType.rawValue == saved.activity }) as? any FormResuming else {
                 return .exit(usage("there is no unfinished message to resume (share keeps one in \(composeState.path))", console))
             }
             guard console.hasTerminal() else { return .exit(usage("no terminal for the compose screen", console)) }
-            mail.resume(values: saved.values, draft: saved.draft)
+            activity.resume(values: saved.values, draft: saved.draft)
             let sheet = ShareSheet(activityItems: [], systemActivities: systemActivities)
             return .activity {
-                report(await sheet.resume(mail, presenter: presenter), options: options, console: console,
+                report(await sheet.resume(activity, presenter: presenter), options: options, console: console,
                        record: Recorder(history: history, items: []))
             }
         }
@@ -228,7 +231,7 @@ public enum ShareCommand {
         case .explain: return .exit(explain(sheet, items: items, problems: plugins.problems, options: options, console: console))
         case .activity(let type):
             return runActivity(type, sheet: sheet, options: options, console: console, presenter: presenter, record: recorder)
-        case .pick, .help, .version, .flush, .resume, .readingList, .listTypes, .completions, .complete, .history, .forget, .undo:
+        case .pick, .help, .version, .activityMode, .listTypes, .completions, .complete, .history, .forget, .undo:
             // The people row: those most shared with, from the history (none before there is one).
             let people: (@Sendable () -> [SharedPerson])?
             if configuration.suggestions {
@@ -321,12 +324,7 @@ public enum ShareCommand {
         }
         let verdict = sheet.evaluate(activity)
         if verdict.isEligible && activity.makeForm() != nil && !console.hasTerminal() {
-            let fix = switch type {
-            case .mail: "; add --send to send it, or --save-draft to keep it"
-            case .print: "; add --printer NAME to print without it"
-            case .assignToContact: "; add --contact NAME to choose the contact without it"
-            default: ""
-            }
+            let fix = SystemActivities.withoutTerminal(type).map { "; " + $0 } ?? ""
             return .exit(usage("no terminal for the \(activity.activityTitle) form\(fix)", console))
         }
         if let reason = verdict.reason {
@@ -343,42 +341,21 @@ public enum ShareCommand {
     }
 
     /// `--complete KIND [PREFIX]`: values for completion scripts, one a
-    /// line: addresses (bare, for a command line) matching PREFIX, CUPS
-    /// destinations, contacts' full names.
+    /// line: addresses (bare, for a command line) matching PREFIX, or what
+    /// the activity that declares KIND lists (printers, contacts).
     static func complete(_ kind: String, options: Options, configuration: Configuration, systemActivities: [any Activity],
                          locations: Locations, console: Console) -> Int32 {
         let prefix = options.items.lazy.compactMap { item -> String? in if case .argument(let word) = item { word } else { nil } }.first ?? ""
         var words: [String] = []
-        switch kind {
-        case "addresses":
+        if kind == "addresses" {
             let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
                                    queryCommand: configuration.contacts.queryCommand)
             words = book.matches(prefix, limit: 100).map(\.email)
-        case "printers":
-            words = PrintActivity.destinationNames(environment: console.environment, home: locations.home)
-        default:
-            words = systemActivities.lazy.compactMap { $0 as? AssignToContactActivity }.first?.contactNames() ?? []
+        } else if let (owner, completion) = SystemActivities.completions.first(where: { $0.completion.kind == kind }),
+                  let activity = systemActivities.first(where: { $0.activityType == owner }) {
+            words = completion.values(activity, prefix)
         }
         console.output(words.map { TerminalText.sanitized($0) + "\n" }.joined())
-        return ExitCode.completed
-    }
-
-    /// `--reading-list`: newest first, `ADDED<TAB>TITLE<TAB>URL` a line, or JSON.
-    static func readingList(locations: Locations, options: Options, console: Console) -> Int32 {
-        let entries: [ReadingListEntry]
-        do {
-            entries = try ReadingListActivity.entries(atPath: ReadingListActivity.path(in: locations)).reversed()
-        } catch {
-            console.error("share: \(TerminalText.sanitized(ErrorText.sentence(error)))\n")
-            return ExitCode.failed
-        }
-        if options.json {
-            console.output(JSONValue.array(entries.map { entry in
-                .object([("added", .string(entry.added)), ("title", .string(entry.title)), ("url", .string(entry.url))])
-            }).serialized + "\n")
-        } else {
-            console.output(entries.map { "\($0.added)\t\(TerminalText.sanitized($0.title))\t\(TerminalText.sanitized($0.url))\n" }.joined())
-        }
         return ExitCode.completed
     }
 
@@ -477,28 +454,6 @@ public enum ShareCommand {
         return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    static func flush(_ mailer: Mailer, options: Options, console: Console) -> Int32 {
-        let outcomes = mailer.flushOutbox()
-        var rows: [JSONValue] = []
-        var text = ""
-        var worst = ExitCode.completed
-        for outcome in outcomes {
-            let (path, word, message): (String, String, String?) = switch outcome {
-            case .sent(let copy, _, let warning): (copy ?? "", "sent", warning)
-            case .queued(let path, let reason): (path, "queued", reason)
-            case .saved(let path): (path, "saved", nil)
-            case .failed(let error, let draft): (draft ?? "", "failed", error.message)
-            }
-            if word == "queued" { worst = max(worst, ExitCode.notCompleted) }
-            if word == "failed" { worst = ExitCode.failed }
-            rows.append(.object([("path", .string(path)), ("outcome", .string(word)), ("error", .optional(message))]))
-            text += "\(word)\t\(path)" + (message.map { "\t\(TerminalText.sanitized($0))" } ?? "") + "\n"
-        }
-        if options.json { console.output(JSONValue.array(rows).serialized + "\n") } else { console.output(text) }
-        if outcomes.isEmpty && !options.json { console.error("share: " + Localization.text("the outbox is empty") + "\n") }
-        return worst
-    }
-
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
                      presenter: ComposePresenter, keys: KeyMap, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
                      togglePin: ((ActivityType) -> String)? = nil) -> Continuation {
@@ -528,7 +483,7 @@ public enum ShareCommand {
             return .exit(report(.dismissed, options: options, console: console))
         }
         // A person of the people row goes into the activity's recipients.
-        if let person = picked.person, let mail = activity as? MailActivity { mail.offeredRecipients = [person] }
+        if let person = picked.person, let receiver = activity as? any RecipientsReceiving { receiver.offeredRecipients = [person] }
         return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record) }
     }
 

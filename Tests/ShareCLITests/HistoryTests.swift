@@ -189,4 +189,31 @@ struct PeopleRowEndToEndTests {
         try session.send("Escape")
         #expect(try run.finish().status == 1)
     }
+
+    /// A person last reached by Message is offered with Message's glyph, and
+    /// picking them opens Message's form with them in To (not Mail's).
+    @Test func aPersonMessagedIsOfferedAndPickingThemOpensMessageWithThem() throws {
+        let world = try MailWorld()
+        let hook = try MessageWebhookTests.Hook(root: world.root)
+        defer { hook.stop() }
+        let mail = try String(contentsOf: world.config, encoding: .utf8)
+        try Data((mail + "[message.team]\ntype = slack\nurl = \(hook.url)\n").utf8).write(to: world.config)
+        let sent = try world.share(["--activity", "message", "--to", "team", "--text", "first"])
+        #expect(sent.status == 0, "stderr: \(sent.err)")
+        _ = try hook.next()
+
+        let run = try ComposeRun(world, ["--json", "--text", "Q4 numbers"])
+        let session = run.session
+        let picker = try session.waitFor(" People")
+        #expect(picker.contains("T ✆"), "the person's initial beside Message's glyph:\n\(picker.text)")
+        try session.send("Up")
+        try session.waitUntil("the person selected", colors: true) { $0.isSelected("team") }
+        try session.send("Enter")
+        let form = try session.waitUntil("Message's form with team in To") { screen in
+            screen.lines.contains { $0.hasPrefix(" To:") && $0.hasSuffix("team") }
+        }
+        #expect(!form.lines.contains { $0.hasPrefix(" From:") }, "Message's form, not Mail's:\n\(form.text)")
+        try session.send("Escape")
+        #expect(try run.finish().status == 1)
+    }
 }

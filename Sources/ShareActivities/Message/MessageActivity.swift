@@ -11,11 +11,13 @@ import ShareCore
 /// the server refused is named in a warning (the others got it, so a
 /// retry would send it twice).
 @MainActor
-public final class MessageActivity: SystemActivity, FormValidating {
-    public static var systemType: ActivityType { .message }
+public final class MessageActivity: SystemActivity, FormValidating, RecipientsReceiving {
+    public nonisolated static var systemType: ActivityType { .message }
 
     private let settings: MessageSettings
     private let recipients: [String]
+    /// Recipients offered before the form opens (a person picked in the people row).
+    public var offeredRecipients: [String] = []
     private let detector: any ContentTypeDetector
     /// The vCard folder whose XMPP addresses the form's To offers.
     private let contactFolder: String
@@ -27,7 +29,7 @@ public final class MessageActivity: SystemActivity, FormValidating {
     public init(context: ActivityContext) throws(ConfigurationError) {
         settings = try MessageActivity.settings(context.section("message"), webhooks: context.subsections("message"),
                                                 environment: context.environment)
-        recipients = context.messageRecipients
+        recipients = context.request(for: MessageActivity.self).recipients
         detector = context.detector
         contactFolder = try context.section("contacts").path("vcard-dir", environment: context.environment)
             ?? context.locations.home + "/.contacts"
@@ -61,7 +63,8 @@ public final class MessageActivity: SystemActivity, FormValidating {
         }
         var body = FormField(id: "body", label: Localization.text("Message"), kind: .multilineText, initialValue: MessageActivity.text(of: items))
         body.placeholder = Localization.text("Write your message here")
-        var to = FormField(id: "to", label: Localization.text("To"), kind: .addressList)
+        var to = FormField(id: "to", label: Localization.text("To"), kind: .addressList,
+                           initialValue: offeredRecipients.joined(separator: ", "))
         offered = suggestions()
         to.suggestions = offered
         return ActivityForm(title: localizedActivityTitle, fields: [
@@ -267,5 +270,20 @@ public final class MessageActivity: SystemActivity, FormValidating {
             }
         }
         return delivered
+    }
+}
+
+extension MessageActivity {
+    /// `--to` given with `--activity message`: the recipients (JIDs or
+    /// webhook names), and then no form.
+    public struct Request: ActivityRequest {
+        /// The recipients named, if any.
+        public var recipients: [String] = []
+
+        public init() {}
+
+        public init(arguments: ActivityArguments) {
+            if arguments.activity == .message { recipients = arguments.values("--to") }
+        }
     }
 }

@@ -29,7 +29,7 @@ public struct NearbyRequest: Sendable, Equatable {
 /// (or, with `--keep`, when the person stops it).
 @MainActor
 public final class NearbyActivity: SystemActivity, LiveActivity {
-    public static let systemType = ActivityType.airDrop
+    public nonisolated static var systemType: ActivityType { .airDrop }
     public nonisolated static var configKeys: [ConfigKeys] {
         [ConfigKeys(section: "nearby", keys: ["bind", "wormhole-relay", "wormhole-transit"])]
     }
@@ -43,7 +43,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     private let title: String?
 
     public init(context: ActivityContext) throws(ConfigurationError) {
-        request = context.nearbyRequest
+        request = context.request(for: NearbyActivity.self)
         let section = context.section("nearby")
         configuredBind = section.entry("bind")?.value.trimmingWhitespace()
         title = context.title

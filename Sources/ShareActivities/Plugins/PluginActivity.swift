@@ -222,3 +222,13 @@ private struct StringOrOther: Decodable {
         text = try? decoder.singleValueContainer().decode(String.self)
     }
 }
+
+extension PluginActivity {
+    /// The error codes a plugin's run may end with, beyond the share sheet's.
+    public nonisolated static var errorCodes: [String] { [ActivityError.Code.pluginFailed] }
+}
+
+extension ActivityError.Code {
+    /// The plugin's program could not start or exited with another status than 0.
+    public static let pluginFailed = "plugin-failed"
+}

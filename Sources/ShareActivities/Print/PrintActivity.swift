@@ -14,7 +14,7 @@ import ShareCore
 /// that a failure never prints later by surprise.
 @MainActor
 public final class PrintActivity: SystemActivity, FormValidating, AvailabilityChecking {
-    public static var systemType: ActivityType { .print }
+    public nonisolated static var systemType: ActivityType { .print }
 
     /// How long a job is followed before it is left to CUPS.
     nonisolated static let followSeconds = 120.0
@@ -33,7 +33,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     public init(context: ActivityContext) {
         environment = context.environment
         home = context.locations.home
-        request = context.printRequest
+        request = context.request(for: PrintActivity.self)
     }
 
     public var activityImage: ActivityImage { .glyph("⎙") }
@@ -78,9 +78,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     }
 
     /// The destinations `lpstat -e` lists (none when CUPS cannot be asked), for completion scripts.
-    public nonisolated static func destinationNames(environment: [String: String], home: String) -> [String] {
-        (try? CUPS.destinations(environment: environment, home: home).get().names) ?? []
-    }
+    func destinationNames() -> [String] { destinations().names }
 
     /// The destinations as CUPS lists them now (none when it cannot be asked).
     private func destinations() -> CUPS.Destinations {

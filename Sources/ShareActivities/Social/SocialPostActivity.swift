@@ -407,3 +407,21 @@ public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectRecei
         }
     }
 }
+
+extension SocialPostActivity {
+    /// The error codes a post may end with, beyond the share sheet's.
+    public nonisolated static var errorCodes: [String] {
+        [ActivityError.Code.unauthorized, ActivityError.Code.rateLimited, ActivityError.Code.mediaRejected]
+    }
+}
+
+extension ActivityError.Code {
+    /// A service refused the account's credentials (HTTP 401 or 403).
+    public static let unauthorized = "unauthorized"
+
+    /// A service's rate limit is reached (HTTP 429); the message says when to try again.
+    public static let rateLimited = "rate-limited"
+
+    /// A service refused a picture or video (its type, size or content).
+    public static let mediaRejected = "media-rejected"
+}

@@ -181,7 +181,7 @@ public struct ShareHistory: Sendable {
     /// Removes the copies kept for undoing `entry` (a contact's card as it was).
     static func removeBackups(of entry: HistoryEntry) {
         for action in entry.undo ?? [] {
-            if case .restoreFile(_, let backup, _) = action { unlink(backup) }
+            if let backup = action.backup { unlink(backup) }
         }
     }
 

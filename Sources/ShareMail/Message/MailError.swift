@@ -3,9 +3,7 @@ import ShareCore
 /// Why the mail engine refused or failed, with words a person can act on.
 public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is; decides the outcome and exit code.
-    ///
-    /// Its raw value is the result's error code (``ActivityError/Code``).
-    public enum Kind: Sendable, Equatable, CaseIterable, RawRepresentable {
+    public enum Kind: Sendable, Equatable, CaseIterable {
         /// Bad input: an address, a header value, a file. Nothing was sent (exit 2).
         case invalidInput
         /// Reading or writing a local file failed.
@@ -16,23 +14,6 @@ public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
         case temporary
         /// The setup is wrong: a bad transport URL, a password command that failed.
         case configuration
-
-        /// The error code: `invalid-input`, `io-error`, `send-failed`, `temporary-failure` or `configuration`.
-        public var rawValue: String {
-            switch self {
-            case .invalidInput: ActivityError.Code.invalidInput
-            case .io: ActivityError.Code.ioError
-            case .rejected: ActivityError.Code.sendFailed
-            case .temporary: ActivityError.Code.temporaryFailure
-            case .configuration: ActivityError.Code.configuration
-            }
-        }
-
-        /// The kind whose error code is `rawValue`.
-        public init?(rawValue: String) {
-            guard let kind = Kind.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
-            self = kind
-        }
     }
 
     /// The kind of failure.

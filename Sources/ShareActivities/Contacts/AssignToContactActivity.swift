@@ -18,7 +18,7 @@ import ShareCore
 /// disk since it was read.
 @MainActor
 public final class AssignToContactActivity: SystemActivity {
-    public static var systemType: ActivityType { .assignToContact }
+    public nonisolated static var systemType: ActivityType { .assignToContact }
 
     /// The longest side a photo is written with.
     public nonisolated static let largestSide = 512
@@ -41,7 +41,7 @@ public final class AssignToContactActivity: SystemActivity {
         let configured = try context.section("contacts").path("vcard-dir", environment: context.environment)
         folder = configured ?? context.locations.home + "/.contacts"
         isDefaultFolder = configured == nil
-        requested = context.contact
+        requested = context.request(for: AssignToContactActivity.self).contact
         home = context.locations.home
         undoFolder = context.locations.stateHome + "/undo"
     }

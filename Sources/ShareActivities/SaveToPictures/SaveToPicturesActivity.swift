@@ -15,7 +15,10 @@ import ShareCore
 /// (``ImageDownload``) and kept only when its bytes are an image.
 @MainActor
 public final class SaveToPicturesActivity: SystemActivity {
-    public static var systemType: ActivityType { .saveToCameraRoll }
+    public nonisolated static var systemType: ActivityType { .saveToCameraRoll }
+    public nonisolated static var errorCodes: [String] {
+        [ActivityError.Code.saveFailed, ActivityError.Code.downloadFailed, ActivityError.Code.notAnImage]
+    }
 
     private let locations: Locations
     private let detector: any ContentTypeDetector
@@ -201,4 +204,15 @@ struct PictureFile: ~Copyable {
         while text.hasPrefix(".") { text.removeFirst() }
         return text.isEmpty ? "image" : String(text.prefix(200))
     }
+}
+
+extension ActivityError.Code {
+    /// Save to Pictures: the picture could not be written in the pictures folder.
+    public static let saveFailed = "save-failed"
+
+    /// Save to Pictures: the URL could not be downloaded (refused, too large, too slow, too many redirects).
+    public static let downloadFailed = "download-failed"
+
+    /// Save to Pictures: the URL's bytes are not an image.
+    public static let notAnImage = "not-an-image"
 }

@@ -12,7 +12,7 @@ import ShareCore
 /// keeping every line it had; a URL already on the list is not added twice.
 @MainActor
 public final class ReadingListActivity: SystemActivity {
-    public static var systemType: ActivityType { .addToReadingList }
+    public nonisolated static var systemType: ActivityType { .addToReadingList }
 
     /// The list file.
     public let path: String
@@ -47,10 +47,10 @@ public final class ReadingListActivity: SystemActivity {
     }
 
     /// Where the reading list is kept: `reading-list.tsv` in the data folder.
-    public static func path(in locations: Locations) -> String { locations.dataHome + "/reading-list.tsv" }
+    public nonisolated static func path(in locations: Locations) -> String { locations.dataHome + "/reading-list.tsv" }
 
     /// The entries of the list at `path`, oldest first (none when there is no list yet).
-    public static func entries(atPath path: String) throws -> [ReadingListEntry] {
+    public nonisolated static func entries(atPath path: String) throws -> [ReadingListEntry] {
         try lines(atPath: path).map { line in
             let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
             return ReadingListEntry(added: parts[0], url: parts.count > 1 ? parts[1] : "", title: parts.count > 2 ? parts[2] : "")
@@ -146,4 +146,12 @@ public struct ReadingListEntry: Sendable, Equatable {
     public var url: String
     /// Its title, or empty.
     public var title: String
+}
+
+extension ActivityError.Code {
+    /// Add to Reading List: the list could not be read or saved.
+    public static let readingList = "reading-list"
+
+    /// Add to Reading List: every URL given is on the list already; nothing was written.
+    public static let alreadyListed = "already-listed"
 }

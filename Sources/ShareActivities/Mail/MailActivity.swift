@@ -14,8 +14,8 @@ import ShareMail
 /// the compose screen shows Mail's form, whose values come back to
 /// ``perform(_:)`` with the action chosen: ``send`` or ``saveDraft``.
 @MainActor
-public final class MailActivity: SystemActivity, FormAutosaving, FormValidating, SubjectReceiving {
-    public static var systemType: ActivityType { .mail }
+public final class MailActivity: SystemActivity, FormAutosaving, FormValidating, SubjectReceiving, RecipientsReceiving, FormResuming {
+    public nonisolated static var systemType: ActivityType { .mail }
 
     /// The compose screen's primary action.
     public static let send = FormAction(id: "send", label: Localization.text("Send"), progress: Localization.text("Sending…"), role: .primary)
@@ -52,7 +52,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     /// Mail made from its `[mail]` section and the command line's request.
     public convenience init(context: ActivityContext) throws(ConfigurationError) {
         let section = context.section("mail")
-        self.init(request: context.mailRequest,
+        self.init(request: context.request(for: MailActivity.self),
                   settings: try MailActivity.settings(section, locations: context.locations, environment: context.environment),
                   detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment))
     }
@@ -166,7 +166,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             message = try (values.isEmpty ? makeComposer(subject: session.subject) : composer(from: values))
                 .makeMessage(identities: settings.identities)
         } catch {
-            session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityError.Code.invalidInput : error.kind.rawValue,
+            session.fail(ActivityError(code: MailActivity.errorCode(error.kind),
                                        message: error.message))
             return
         }
@@ -196,7 +196,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
                            recipients: recipients)
         case .failed(let error, let draft):
             let kept = draft.map { " (the message is kept in drafts: \($0))" } ?? ""
-            session.fail(ActivityError(code: error.kind == .invalidInput ? ActivityError.Code.invalidInput : error.kind.rawValue,
+            session.fail(ActivityError(code: MailActivity.errorCode(error.kind),
                                        message: error.message + kept))
         }
     }

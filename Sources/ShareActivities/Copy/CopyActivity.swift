@@ -14,7 +14,8 @@ import ShareCore
 /// terminals (and tmux with `set-clipboard on`) put on the clipboard.
 @MainActor
 public final class CopyActivity: SystemActivity {
-    public static var systemType: ActivityType { .copyToPasteboard }
+    public nonisolated static var systemType: ActivityType { .copyToPasteboard }
+    public nonisolated static var errorCodes: [String] { [ActivityError.Code.noClipboard, ActivityError.Code.copyFailed] }
 
     /// How the clipboard is reached.
     public enum Route: Sendable, Equatable {
@@ -131,4 +132,12 @@ public final class CopyActivity: SystemActivity {
             throw Failure(description: "cannot write to /dev/tty: \(error.reason)")
         }
     }
+}
+
+extension ActivityError.Code {
+    /// Copy: no terminal for OSC 52, and neither wl-copy nor xclip.
+    public static let noClipboard = "no-clipboard"
+
+    /// Copy: wl-copy or xclip failed, or the terminal could not be written.
+    public static let copyFailed = "copy-failed"
 }

@@ -1,0 +1,110 @@
+import ShareCore
+import ShareMail
+
+/// What a user can touch of Mail from the command line: its options and
+/// the request they build, `--flush` and `--resume`, its words for running
+/// without a terminal and its error codes.
+extension MailActivity {
+    public typealias Request = MailRequest
+
+    /// The heading of Mail's options.
+    nonisolated static let group = OptionSpec.Group("Mail (--activity mail, or --send / --save-draft alone)")
+
+    public nonisolated static var options: [OptionSpec] {
+        [
+            OptionSpec("--to", value: "ADDR", repeatable: true, group: group, activity: .mail, alsoFor: [.message],
+                       help: "recipients (repeatable; comma lists ok); with --activity message, JIDs",
+                       values: .completed("addresses")),
+            OptionSpec("--cc", value: "ADDR", repeatable: true, group: group, activity: .mail, help: "copy recipients (repeatable)",
+                       values: .completed("addresses")),
+            OptionSpec("--bcc", value: "ADDR", repeatable: true, group: group, activity: .mail,
+                       help: "blind copies: in the envelope, never in the sent headers", values: .completed("addresses")),
+            OptionSpec("--from", value: "ADDR", group: group, activity: .mail, help: "send as this configured identity"),
+            OptionSpec("--body", value: "TEXT", group: group, activity: .mail, alsoFor: [.message],
+                       help: "body text (an item, first in the body); with --activity message, the message", item: .text),
+            OptionSpec("--body-file", value: "PATH", group: group, activity: .mail, help: "body text from a UTF-8 file", values: .files,
+                       item: .textOfFile),
+            OptionSpec("--html", group: group, activity: .mail, help: "the body is HTML (sent with a plain-text part first)"),
+            OptionSpec("--attach", value: "PATH", repeatable: true, group: group, activity: .mail, help: "attach a file (repeatable)",
+                       values: .files, item: .file),
+            OptionSpec("--send", group: group, activity: .mail, help: "send without the compose screen", startsActivity: true),
+            OptionSpec("--save-draft", group: group, activity: .mail, help: "save to drafts without sending", startsActivity: true),
+        ]
+    }
+
+    public nonisolated static var modes: [ActivityMode] {
+        [
+            .of(MailActivity.self, OptionSpec("--flush", group: group, help: "deliver the messages waiting in the outbox")) { mail, output in
+                .exit(flush(Mailer(settings: mail.settings), output: output))
+            },
+            .of(MailActivity.self, OptionSpec("--resume", group: group,
+                                              help: "reopen the compose screen left unfinished (after a crash, a kill or a closed terminal)")) { _, _ in
+                .resumeForm
+            },
+        ]
+    }
+
+    public nonisolated static var withoutTerminal: String? { "add --send to send it, or --save-draft to keep it" }
+
+    public nonisolated static var errorCodes: [String] { [ActivityError.Code.saved, ActivityError.Code.temporaryFailure] }
+
+    /// The result's error code for a failure of the mail engine.
+    public nonisolated static func errorCode(_ kind: MailError.Kind) -> String {
+        switch kind {
+        case .invalidInput: ActivityError.Code.invalidInput
+        case .io: ActivityError.Code.ioError
+        case .rejected: ActivityError.Code.sendFailed
+        case .temporary: ActivityError.Code.temporaryFailure
+        case .configuration: ActivityError.Code.configuration
+        }
+    }
+
+    /// `--flush`: each message of the outbox tried again, a line (or a JSON row) each.
+    static func flush(_ mailer: Mailer, output: ModeOutput) -> Int32 {
+        let outcomes = mailer.flushOutbox()
+        var rows: [JSONValue] = []
+        var text = ""
+        var worst = ExitCode.completed
+        for outcome in outcomes {
+            let (path, word, message): (String, String, String?) = switch outcome {
+            case .sent(let copy, _, let warning): (copy ?? "", "sent", warning)
+            case .queued(let path, let reason): (path, "queued", reason)
+            case .saved(let path): (path, "saved", nil)
+            case .failed(let error, let draft): (draft ?? "", "failed", error.message)
+            }
+            if word == "queued" { worst = max(worst, ExitCode.notCompleted) }
+            if word == "failed" { worst = ExitCode.failed }
+            rows.append(.object([("path", .string(path)), ("outcome", .string(word)), ("error", .optional(message))]))
+            text += "\(word)\t\(path)" + (message.map { "\t\(output.shown($0))" } ?? "") + "\n"
+        }
+        if output.json { output.output(JSONValue.array(rows).serialized + "\n") } else { output.output(text) }
+        if outcomes.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
+        return worst
+    }
+}
+
+extension MailRequest: ActivityRequest {
+    /// Mail's options as given: recipients in order, the last `--from`.
+    public init(arguments: ActivityArguments) throws(UsageError) {
+        self.init()
+        to = arguments.values("--to")
+        cc = arguments.values("--cc")
+        bcc = arguments.values("--bcc")
+        from = arguments.value("--from")
+        html = arguments.has("--html")
+        switch (arguments.has("--send"), arguments.has("--save-draft")) {
+        case (true, true): throw UsageError(Localization.text("--send and --save-draft cannot be used together"))
+        case (true, false): mode = .send
+        case (false, true): mode = .saveDraft
+        case (false, false): mode = .compose
+        }
+    }
+}
+
+extension ActivityError.Code {
+    /// The message was kept in drafts (outcome `saved`); the message names the file.
+    public static let saved = "saved"
+
+    /// The server refused for now (4xx).
+    public static let temporaryFailure = "temporary-failure"
+}
