@@ -30,41 +30,46 @@ let package = Package(
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
-        // The shared core: items, sources, providers, activities, eligibility, results.
-        .target(name: "ShareCore", dependencies: ["CMagic", "CGettext"]),
+        // What the other targets stand on: processes, local files, SHA-256, threads,
+        // INI and JSON, password commands, config locations, translations (POSIX and glibc).
+        .target(name: "ShareSupport", dependencies: ["CGettext"]),
+        // The shared core: the API an iOS developer knows (items, sources, providers,
+        // activities, eligibility, forms, results) and the history.
+        .target(name: "ShareCore", dependencies: ["ShareSupport", "CMagic"]),
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
-        .target(name: "ShareMail", dependencies: ["ShareCore", "CIdn2", "CCurl"]),
+        .target(name: "ShareMail", dependencies: ["ShareSupport", "ShareCore", "CIdn2", "CCurl"]),
         // System activities and, later, plugins.
-        .target(name: "ShareActivities", dependencies: ["ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe",
+        .target(name: "ShareActivities", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe",
                                                        "CMicrohttpd", "CArchive", "CCrypto"]),
         // The terminal UI: pure state/update/view plus one ncurses backend.
-        .target(name: "ShareTerminal", dependencies: ["ShareCore", "CNcursesw", "CThumbnail", "CQrencode"]),
+        .target(name: "ShareTerminal", dependencies: ["ShareSupport", "ShareCore", "CNcursesw", "CThumbnail", "CQrencode"]),
         // A terminal in memory for tests of screens: never linked into share.
         .target(name: "ShareTerminalTesting", dependencies: ["ShareTerminal"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
-        .target(name: "ShareCLI", dependencies: ["ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
+        .target(name: "ShareCLI", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI", "CStartArguments"]),
         // Generated documents (the man page) from the option table.
         .executableTarget(name: "share-docs", dependencies: ["ShareCLI"]),
         // Fuzz targets for the parsers of untrusted input: replays inputs in
         // debug builds; built with -sanitize=fuzzer by `make fuzz`.
-        .executableTarget(name: "share-fuzz", dependencies: ["ShareCLI", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
+        .executableTarget(name: "share-fuzz", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
         // The real command line plus application activities from the Swift API,
         // for the picker's end-to-end tests, screenshots and benchmarks.
-        .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareCore", "CStartArguments"]),
+        .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "CStartArguments"]),
 
         // The seeds' examples of the Swift API (make examples).
-        .executableTarget(name: "example-custom-mail", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareMail"],
+        .executableTarget(name: "example-custom-mail", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareActivities", "ShareMail"],
                           path: "Examples/CustomMail"),
-        .executableTarget(name: "example-pin-share", dependencies: ["ShareCLI", "ShareCore"], path: "Examples/PINShare"),
-        .executableTarget(name: "example-mustachify", dependencies: ["ShareCLI", "ShareCore", "ShareTerminal", "CCurl"],
+        .executableTarget(name: "example-pin-share", dependencies: ["ShareCLI", "ShareSupport", "ShareCore"], path: "Examples/PINShare"),
+        .executableTarget(name: "example-mustachify", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareTerminal", "CCurl"],
                           path: "Examples/Mustachify"),
 
-        .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
-        .testTarget(name: "ShareActivitiesTests", dependencies: ["ShareActivities", "ShareCore", "ShareMail"]),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareTerminalTesting"]),
-        .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),
-        .testTarget(name: "ShareTerminalTests", dependencies: ["ShareTerminal", "ShareCore"],
+        .testTarget(name: "ShareSupportTests", dependencies: ["ShareSupport"]),
+        .testTarget(name: "ShareCoreTests", dependencies: ["ShareSupport", "ShareCore", "ShareMail"]),
+        .testTarget(name: "ShareActivitiesTests", dependencies: ["ShareSupport", "ShareActivities", "ShareCore", "ShareMail"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareActivities", "ShareTerminalTesting"]),
+        .testTarget(name: "ShareMailTests", dependencies: ["ShareSupport", "ShareMail", "ShareCore"]),
+        .testTarget(name: "ShareTerminalTests", dependencies: ["ShareSupport", "ShareTerminal", "ShareCore"],
                     exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import ShareCore
+import ShareSupport
 import Synchronization
 
 /// What the service made of the image.

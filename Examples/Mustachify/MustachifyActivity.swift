@@ -1,5 +1,6 @@
 import Foundation
 import ShareCore
+import ShareSupport
 import ShareTerminal
 
 /// Posts one image to the mustache service and shows what comes back,

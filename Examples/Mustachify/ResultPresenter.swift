@@ -1,5 +1,6 @@
 import Foundation
 import ShareCore
+import ShareSupport
 import ShareTerminal
 
 /// Shows the result view on the terminal while the request runs, and

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCore
 import ShareMail
+import ShareSupport
 
 /// Everything a system activity is made from: where share runs, the
 /// config sections the activity owns, and what the command line asked of

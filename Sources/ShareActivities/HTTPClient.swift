@@ -3,6 +3,7 @@ import FoundationEssentials
 import ShareCore
 #if canImport(Glibc)
 import Glibc
+import ShareSupport
 #endif
 
 /// One HTTP request with libcurl, for the activities that talk to a web

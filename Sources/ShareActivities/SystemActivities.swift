@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// The system activities: one per row of the support table, in table order.
 ///

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// A system activity whose behaviour is not built yet.
 ///

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// How one kind of undo step (``UndoAction/kind``) is carried out; an
 /// activity declares those its shares record (``SystemActivity/undoSteps``).

@@ -5,6 +5,7 @@ import Glibc
 import ShareActivities
 import ShareCore
 import ShareMail
+import ShareSupport
 import ShareTerminal
 import Synchronization
 

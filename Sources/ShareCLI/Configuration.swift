@@ -5,6 +5,7 @@ import Glibc
 import ShareActivities
 import ShareCore
 import ShareMail
+import ShareSupport
 import ShareTerminal
 
 /// The user's settings from the INI config file (SPEC §8).

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 import Synchronization
 
 /// The process's outside world, passed in so tests can run a command in-process.

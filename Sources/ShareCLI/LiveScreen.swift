@@ -1,5 +1,6 @@
 import ShareActivities
 import ShareCore
+import ShareSupport
 import ShareTerminal
 import Synchronization
 

@@ -1,5 +1,6 @@
 import ShareActivities
 import ShareCore
+import ShareSupport
 
 /// One item as given on the command line, in the order given.
 public enum ItemArgument: Sendable, Equatable {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 import ShareTerminal
 
 /// Runs the picker on the terminal: the screen loop with the picker's

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 import ShareTerminal
 
 extension ComposePresenter {

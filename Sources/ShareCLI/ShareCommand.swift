@@ -6,6 +6,7 @@ import Glibc
 import ShareActivities
 import ShareCore
 import ShareMail
+import ShareSupport
 import ShareTerminal
 
 /// Everything `share` does, from argv to exit code.

@@ -2,6 +2,7 @@ import FoundationEssentials
 import ShareCore
 #if canImport(Glibc)
 import Glibc
+import ShareSupport
 #endif
 
 /// Where mail goes and how: identities, the transport, and the three Maildirs.

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// The fields of a `mailto:` URL (RFC 6068) that prefill Mail.
 ///

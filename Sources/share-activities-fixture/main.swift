@@ -16,6 +16,7 @@ import Glibc
 import CStartArguments
 import ShareCLI
 import ShareCore
+import ShareSupport
 
 @MainActor
 final class FixtureActivity: Activity {

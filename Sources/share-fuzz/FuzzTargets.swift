@@ -11,6 +11,7 @@ import FoundationEssentials
 @testable import ShareCLI
 @testable import ShareCore
 @testable import ShareMail
+import ShareSupport
 import ShareTerminal
 
 /// Stops the program with `message` when `condition` is false.

@@ -1,6 +1,7 @@
 import Foundation
 import ShareCore
 import ShareMail
+import ShareSupport
 import Testing
 @testable import ShareActivities
 @testable import ShareCLI

@@ -1,4 +1,5 @@
 import Foundation
+import ShareSupport
 import Testing
 @testable import ShareActivities
 @testable import ShareCore

@@ -1,6 +1,7 @@
 import Foundation
 import ShareActivities
 import ShareCore
+import ShareSupport
 import ShareTerminal
 import ShareTerminalTesting
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import ShareSupport
 import Synchronization
 import Testing
 @testable import ShareActivities

@@ -1,5 +1,6 @@
 import Foundation
 import ShareCore
+import ShareSupport
 import Testing
 @testable import ShareTerminal
 

@@ -3,6 +3,7 @@ import ShareCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareSupport
 import Synchronization
 
 /// Address completion from the places a terminal mail user keeps contacts

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// Assign to Contact: one image becomes a contact's photo, in the vCard
 /// folder that address completion reads (`[contacts] vcard-dir`, else

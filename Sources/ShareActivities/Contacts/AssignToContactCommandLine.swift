@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// What a user can touch of Assign to Contact from the command line: its
 /// option, the contacts a shell completes and its error codes.

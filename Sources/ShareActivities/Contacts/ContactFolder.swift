@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// The contacts of a vCard folder (a vdir, as khard and vdirsyncer keep
 /// it: `*.vcf` files, one card or more each, in the folder and the folders

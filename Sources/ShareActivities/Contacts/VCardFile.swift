@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// A `.vcf` file read as bytes, so that a change to one property of one
 /// card leaves every other byte as it was: the order, case, folding,

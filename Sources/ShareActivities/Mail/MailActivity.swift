@@ -4,6 +4,7 @@ import Glibc
 #endif
 import ShareCore
 import ShareMail
+import ShareSupport
 
 /// Mail: the terminal `MFMailComposeViewController` as an activity.
 ///

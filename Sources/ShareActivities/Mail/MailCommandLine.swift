@@ -1,5 +1,6 @@
 import ShareCore
 import ShareMail
+import ShareSupport
 
 /// What a user can touch of Mail from the command line: its options and
 /// the request they build, `--flush` and `--resume`, its words for running

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ShareCore
 import ShareMail
+import ShareSupport
 
 /// Mail's `[mail]` section: identities, the transport, the folders, the signature.
 extension MailActivity {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// Message: the items sent to people over XMPP.
 ///

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// Message's `[message]` section: the XMPP account.
 public struct MessageSettings: Sendable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// A team chat reached by a webhook: a `[message.NAME]` section.
 ///

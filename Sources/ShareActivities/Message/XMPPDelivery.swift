@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// Sends a share to XMPP recipients over one session: text and URLs as one
 /// chat message, each file uploaded through the server's HTTP File Upload

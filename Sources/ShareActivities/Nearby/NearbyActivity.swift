@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// What the command line asked of Nearby.
 public struct NearbyRequest: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// What a user can touch of Nearby from the command line: its options, the
 /// request they build and its error codes.

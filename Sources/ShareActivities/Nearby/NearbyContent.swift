@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// What Nearby serves for a share, by path under the link's token: the
 /// link itself (`""`: the one file, or a page), each file of several

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 import Synchronization
 
 /// Nearby's one-shot HTTP server: libmicrohttpd on a free port of one

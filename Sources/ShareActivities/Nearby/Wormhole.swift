@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// Nearby's second way across: a magic-wormhole code, which works between
 /// networks. The `wormhole` command does the work (run with an argument

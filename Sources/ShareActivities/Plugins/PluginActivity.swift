@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// A custom activity from a plugin manifest (SPEC §6): no Swift needed.
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// A plugin's `*.activity` file (SPEC §6): Desktop Entry syntax, one
 /// `[Activity]` group. Reading one never throws past the picker: a broken

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// CUPS through its own command-line programs (`lp`, `lpstat`), as a
 /// person at the terminal would use it: whatever server, queues and

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// Print: images and files sent to CUPS with `lp`, and followed until CUPS
 /// says the job is done.

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// What a user can touch of Print from the command line: its options,
 /// the request they build, the printers a shell completes, its error

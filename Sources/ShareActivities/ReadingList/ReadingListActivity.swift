@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// Add to Reading List: URLs saved to a local reading list.
 ///

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// What a user can touch of the reading list from the command line:
 /// `--reading-list`, its error codes and how an add is undone.

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// An image URL downloaded with libcurl straight into a picture file:
 /// http and https only, at most 5 redirects, 60 seconds, 64 MiB, TLS

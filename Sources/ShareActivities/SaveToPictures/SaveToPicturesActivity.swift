@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// Save to Pictures: images, and images behind URLs, copied into the
 /// pictures folder (`XDG_PICTURES_DIR` of `user-dirs.dirs`, else `~/Pictures`).

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// A post to Bluesky through the AT Protocol's XRPC API: a session from
 /// the handle and an app password (`com.atproto.server.createSession`),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// Photos to Flickr through its upload API (`up.flickr.com/services/upload/`),
 /// signed with OAuth 1.0a: every field but the photo is signed, as Flickr

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// A post to a Mastodon server through its REST API, with the account's
 /// access token: each picture or video to `POST /api/v2/media` (an answer

@@ -2,6 +2,7 @@ import FoundationEssentials
 import ShareCore
 #if canImport(Glibc)
 import Glibc
+import ShareSupport
 #endif
 
 /// What a service takes of the pictures in a post: pictures only, so

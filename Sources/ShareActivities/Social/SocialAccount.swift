@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// A person's own account at a service (`[social.SERVICE]`), with which
 /// share posts directly through the service's API instead of opening its

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// A service share posts to, and what its share link can carry.
 public enum SocialService: String, CaseIterable, Sendable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// Videos to Vimeo with its tus upload approach: `POST /me/videos` makes
 /// the video and gives an upload link; the file then goes there in chunks

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// A post to X through its API v2 with OAuth 1.0a user tokens: each
 /// picture to `POST /2/media/upload`, then `POST /2/tweets` with the

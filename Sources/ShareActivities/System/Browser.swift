@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// Opens a link in the person's browser, as `xdg-open` and Python's
 /// `webbrowser` find it: each command of `$BROWSER` (a colon-separated

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// The desktop around share, as the screens reach it: a browser for a
 /// link, the clipboard, and the person's editor. One value per run, made

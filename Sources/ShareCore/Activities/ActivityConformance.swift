@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// Checks that an activity keeps the lifecycle rules, for its author's tests.
 ///
 /// Runs `activity` through a share sheet with `items` (twice, since a

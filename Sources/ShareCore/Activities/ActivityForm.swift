@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// A form an activity declares: the fields the front end shows before
 /// `perform` (the compose screen is Mail's form), and what the person can
 /// do with it besides cancelling.

@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareSupport
 
 /// How an activity run ended (SPEC §3).
 public enum ActivityOutcome: String, Sendable, Equatable, CaseIterable {

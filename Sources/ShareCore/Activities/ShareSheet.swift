@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareSupport
 
 /// The share sheet's model: the items, the activities, the rules that
 /// decide which activities show and in what order, and the run of the one

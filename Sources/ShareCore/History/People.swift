@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import ShareSupport
 
 /// Someone shared with, as the picker's people row shows them: the name
 /// and address last used, and the activity last used with them.

@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// The activities pinned from the picker: `$XDG_STATE_HOME/share/pins`,
 /// one activity type a line, in pin order. The user's config is never
 /// rewritten; its `[picker] pinned` come first.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FoundationEssentials
+import ShareSupport
 
 /// One finished share, as the history keeps it: what was shared (names,
 /// types and sizes, never contents or message bodies), with what, to whom,

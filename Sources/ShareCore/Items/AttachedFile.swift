@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareSupport
 
 /// A file in a form's attachment list, as one line of the form's value:
 /// `path<TAB>size<TAB>mtime`, size in bytes and the modification time in

@@ -2,6 +2,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ShareSupport
 
 /// Turns command-line words into items by the rules of SPEC §1.
 ///

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// Why the mail engine refused or failed, with words a person can act on.
 public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// Where the MIME writer puts bytes: a file, a pipe, or memory.
 public protocol ByteSink: AnyObject {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 import Synchronization
 
 /// A Maildir folder (drafts, sent, outbox) that mutt, neomutt and aerc read.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// Delivery over SMTP with libcurl: `smtp://` with STARTTLS (required
 /// unless `tls` is off) or `smtps://` with implicit TLS, AUTH when the URL

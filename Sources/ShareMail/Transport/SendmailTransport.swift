@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 /// Delivery through a sendmail-compatible command (msmtp, postfix, exim).
 ///

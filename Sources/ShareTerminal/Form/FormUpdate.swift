@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// What the form screen hears: keys, and answers from the run loop.
 public enum FormMessage: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// The form screen's view: state → frame, pure.
 public enum FormView {

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// The live screen's view: state → frame, pure.
 ///

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareCore
+import ShareSupport
 
 extension PickerHeader {
     /// The header for `items`: an explicit title, else the link metadata's,

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// One tile: an eligible activity as the picker shows it.
 public struct PickerTile: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// The picker's view: state → frame. Pure: the same state and size always
 /// give the same frame, which the snapshot tests compare.

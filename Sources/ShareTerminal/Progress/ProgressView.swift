@@ -1,4 +1,5 @@
 import ShareCore
+import ShareSupport
 
 /// The progress screen's view: a box with the title, a bar and the way out.
 public enum ProgressView {

@@ -1,5 +1,5 @@
 import Testing
-@testable import ShareCore
+@testable import ShareSupport
 
 struct IniFileTests {
     @Test func sectionsEntriesCommentsAndLineNumbers() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ShareCore
+@testable import ShareSupport
 
 /// The standard-library and POSIX replacements for what share used to take
 /// from Foundation: paths, trimming, byte search, file reads, folder walks,

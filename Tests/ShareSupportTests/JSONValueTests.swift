@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ShareCore
+@testable import ShareSupport
 
 struct JSONValueTests {
     @Test func keysKeepTheirOrderAndValuesAreEscaped() throws {

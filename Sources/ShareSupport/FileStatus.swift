@@ -5,14 +5,14 @@ import Darwin
 #endif
 
 /// What is at a path, from `stat(2)`, following symbolic links.
-enum FileStatus: Equatable {
+public enum FileStatus: Equatable {
     case missing
     case directory
     case regular(size: Int64)
     case other(String)
     case inaccessible(String)
 
-    static func of(_ path: String) -> FileStatus {
+    public static func of(_ path: String) -> FileStatus {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
@@ -31,16 +31,16 @@ enum FileStatus: Equatable {
     }
 
     /// Whether `path` itself is a symbolic link (its target may be missing).
-    static func isSymbolicLink(_ path: String) -> Bool {
+    public static func isSymbolicLink(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
     }
 
     /// Whether anything is reachable at `path`, following links.
-    static func exists(_ path: String) -> Bool { of(path) != .missing }
+    public static func exists(_ path: String) -> Bool { of(path) != .missing }
 
     /// Why `path` cannot be opened for reading, or `nil` when it can.
-    static func openFailure(_ path: String) -> String? {
+    public static func openFailure(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 { return String(cString: strerror(errno)) }
         close(fd)

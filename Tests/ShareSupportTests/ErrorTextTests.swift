@@ -1,5 +1,5 @@
 import Foundation
-import ShareCore
+import ShareSupport
 import Testing
 
 struct ErrorTextTests {

@@ -429,15 +429,15 @@ public enum Subprocess {
 /// The handler is installed when the first such run starts and the earlier
 /// handlers come back when the last one ends (runs may overlap). It does one
 /// atomic add, which is async-signal-safe.
-enum Interrupts {
+public enum Interrupts {
     /// How many of those signals have arrived, ever.
-    static let count = Atomic<Int>(0)
+    public static let count = Atomic<Int>(0)
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
     /// The supervised runs under way, and the handlers to restore after the last.
     private static let watchers = Mutex<(runs: Int, previous: [sigaction])>((0, []))
 
     /// Starts counting (for the first run) and returns the count so far.
-    static func watch() -> Int {
+    public static func watch() -> Int {
         // Read first, so that `count` exists before a handler can touch it.
         let now = count.load(ordering: .relaxed)
         watchers.withLock { state in
@@ -457,7 +457,7 @@ enum Interrupts {
     }
 
     /// Ends a run's watch; after the last one the earlier handlers are back.
-    static func stopWatching() {
+    public static func stopWatching() {
         watchers.withLock { state in
             state.runs -= 1
             guard state.runs == 0 else { return }
