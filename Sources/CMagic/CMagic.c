@@ -1,13 +1,8 @@
 #include "CMagic.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <string.h>
+#include "CLoader.h"
 
 static struct {
-    void *library;
-    char error[256];
     magic_t (*open)(int);
     void (*close)(magic_t);
     int (*load)(magic_t, const char *);
@@ -17,37 +12,15 @@ static struct {
     const char *(*error_text)(magic_t);
 } lib;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct share_library library = {
+    .sonames = {"libmagic.so.1"},
+    .symbols = (const struct share_symbol[]){
+        {"magic_open", &lib.open}, {"magic_close", &lib.close}, {"magic_load", &lib.load},
+        {"magic_setparam", &lib.setparam}, {"magic_file", &lib.file}, {"magic_buffer", &lib.buffer},
+        {"magic_error", &lib.error_text}, {NULL, NULL}},
+};
 
-static int resolve(void *slot, const char *name) {
-    void *symbol = dlsym(lib.library, name);
-    if (!symbol) {
-        snprintf(lib.error, sizeof lib.error, "libmagic lacks %s", name);
-        return 0;
-    }
-    memcpy(slot, &symbol, sizeof symbol);
-    return 1;
-}
-
-static void load(void) {
-    lib.library = dlopen("libmagic.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib.library) {
-        snprintf(lib.error, sizeof lib.error, "%s", dlerror());
-        return;
-    }
-    if (!(resolve(&lib.open, "magic_open") && resolve(&lib.close, "magic_close") && resolve(&lib.load, "magic_load")
-          && resolve(&lib.setparam, "magic_setparam") && resolve(&lib.file, "magic_file")
-          && resolve(&lib.buffer, "magic_buffer") && resolve(&lib.error_text, "magic_error"))) {
-        lib.library = NULL;
-    }
-}
-
-int share_magic_load_library(char *error, size_t size) {
-    pthread_once(&once, load);
-    if (lib.library) return 0;
-    snprintf(error, size, "%s", lib.error);
-    return -1;
-}
+int share_magic_load_library(char *error, size_t size) { return share_library_load(&library, error, size); }
 
 /* Each call below comes after share_magic_load_library returned 0. */
 magic_t share_magic_open(int flags) { return lib.open(flags); }
