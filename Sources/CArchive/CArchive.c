@@ -6,11 +6,7 @@ static struct share_archive table;
 
 static struct share_library library = {
     .sonames = {"libarchive.so.13"},
-    .symbols = (const struct share_symbol[]){
-#define SHARE_ARCHIVE_SYMBOL(name) {#name, &table.name},
-        SHARE_ARCHIVE_FUNCTIONS(SHARE_ARCHIVE_SYMBOL)
-#undef SHARE_ARCHIVE_SYMBOL
-        {NULL, NULL}},
+    .symbols = (const struct share_symbol[]){SHARE_ARCHIVE_FUNCTIONS(SHARE_TABLE_SYMBOL) {NULL, NULL}},
 };
 
 const struct share_archive *share_archive_load(char *error, size_t size) {

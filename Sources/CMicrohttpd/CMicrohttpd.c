@@ -11,11 +11,7 @@ static struct share_mhd table;
 
 static struct share_library library = {
     .sonames = {"libmicrohttpd.so.12"},
-    .symbols = (const struct share_symbol[]){
-#define SHARE_MHD_SYMBOL(name) {#name, &table.name},
-        SHARE_MHD_FUNCTIONS(SHARE_MHD_SYMBOL)
-#undef SHARE_MHD_SYMBOL
-        {NULL, NULL}},
+    .symbols = (const struct share_symbol[]){SHARE_MHD_FUNCTIONS(SHARE_TABLE_SYMBOL) {NULL, NULL}},
 };
 
 const struct share_mhd *share_mhd_load(char *error, size_t size) {

@@ -13,11 +13,7 @@ static int initialize(char *error, size_t size) {
 
 static struct share_library library = {
     .sonames = {"libstrophe.so.0"},
-    .symbols = (const struct share_symbol[]){
-#define SHARE_STROPHE_SYMBOL(name) {#name, &table.name},
-        SHARE_STROPHE_FUNCTIONS(SHARE_STROPHE_SYMBOL)
-#undef SHARE_STROPHE_SYMBOL
-        {NULL, NULL}},
+    .symbols = (const struct share_symbol[]){SHARE_STROPHE_FUNCTIONS(SHARE_TABLE_SYMBOL) {NULL, NULL}},
     .initialize = initialize,
 };
 

@@ -14,6 +14,11 @@ struct share_symbol {
     void *slot;
 };
 
+/* An entry of a symbol list for a table named `table` whose fields are
+   named as their functions: the X of a shim's list of functions
+   (FUNCTIONS(SHARE_TABLE_SYMBOL) writes every entry but the last). */
+#define SHARE_TABLE_SYMBOL(name) {#name, &table.name},
+
 /* A library to load. The shim sets the first four fields (in a static
    object, so the rest starts at zero); the loader keeps the rest. */
 struct share_library {
