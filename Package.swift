@@ -62,9 +62,12 @@ let package = Package(
         .executableTarget(name: "example-mustachify", dependencies: ["ShareCLI", "ShareCore", "ShareTerminal", "CCurl"],
                           path: "Examples/Mustachify"),
 
-        .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail"]),
+        // What the test targets share: `eventually`, the one way a test waits.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ShareCoreTests", dependencies: ["ShareCore", "ShareMail", "TestSupport"]),
         .testTarget(name: "ShareActivitiesTests", dependencies: ["ShareActivities", "ShareCore", "ShareMail"]),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareTerminalTesting"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareCore", "ShareActivities", "ShareTerminalTesting",
+                                                         "TestSupport"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareMail", "ShareCore"]),
         .testTarget(name: "ShareTerminalTests", dependencies: ["ShareTerminal", "ShareCore"],
                     exclude: ["Snapshots"]),
