@@ -19,6 +19,10 @@ struct share_symbol {
    (FUNCTIONS(SHARE_TABLE_SYMBOL) writes every entry but the last). */
 #define SHARE_TABLE_SYMBOL(name) {#name, &table.name},
 
+/* A field of such a table, typed as the function its library's header
+   declares: the X of FUNCTIONS(SHARE_TABLE_FIELD) inside the struct. */
+#define SHARE_TABLE_FIELD(name) __typeof__(name) *name;
+
 /* A library to load. The shim sets the first four fields (in a static
    object, so the rest starts at zero); the loader keeps the rest. */
 struct share_library {
