@@ -9,24 +9,26 @@ let package = Package(
     ],
     targets: [
         // C shims: one per C library, a module map and a header of inline wrappers.
-        .target(name: "CMagic"),
-        .target(name: "CIdn2"),
-        .target(name: "CCurl"),
+        // Those of libraries loaded with dlopen on first use open them through CLoader.
+        .target(name: "CLoader"),
+        .target(name: "CMagic", dependencies: ["CLoader"]),
+        .target(name: "CIdn2", dependencies: ["CLoader"]),
+        .target(name: "CCurl", dependencies: ["CLoader"]),
         .systemLibrary(name: "CNcursesw", path: "Sources/CNcursesw"),
         // GNU gettext as glibc has it (translations).
         .systemLibrary(name: "CGettext", path: "Sources/CGettext"),
-        .target(name: "CThumbnail"),
+        .target(name: "CThumbnail", dependencies: ["CLoader"]),
         // CUPS' client library, loaded when a print job is followed.
-        .target(name: "CCups"),
+        .target(name: "CCups", dependencies: ["CLoader"]),
         // libstrophe (XMPP) for Message, loaded when a message is sent.
-        .target(name: "CStrophe"),
+        .target(name: "CStrophe", dependencies: ["CLoader"]),
         // libqrencode, loaded when a QR code is drawn.
-        .target(name: "CQrencode"),
+        .target(name: "CQrencode", dependencies: ["CLoader"]),
         // libmicrohttpd and libarchive, loaded when Nearby serves (an HTTP server, a zip streamed).
-        .target(name: "CMicrohttpd"),
-        .target(name: "CArchive"),
+        .target(name: "CMicrohttpd", dependencies: ["CLoader"]),
+        .target(name: "CArchive", dependencies: ["CLoader"]),
         // OpenSSL's libcrypto, loaded when a request is signed (OAuth 1.0a's HMAC-SHA1).
-        .target(name: "CCrypto"),
+        .target(name: "CCrypto", dependencies: ["CLoader"]),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -64,10 +66,13 @@ let package = Package(
         .executableTarget(name: "example-mustachify", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareTerminal", "CCurl"],
                           path: "Examples/Mustachify"),
 
-        .testTarget(name: "ShareSupportTests", dependencies: ["ShareSupport"]),
-        .testTarget(name: "ShareCoreTests", dependencies: ["ShareSupport", "ShareCore", "ShareMail"]),
+        // What the test targets share: `eventually`, the one way a test waits.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ShareSupportTests", dependencies: ["ShareSupport", "TestSupport"]),
+        .testTarget(name: "ShareCoreTests", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "TestSupport"]),
         .testTarget(name: "ShareActivitiesTests", dependencies: ["ShareSupport", "ShareActivities", "ShareCore", "ShareMail"]),
-        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareActivities", "ShareTerminalTesting"]),
+        .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareActivities", "ShareTerminalTesting",
+                                                         "TestSupport"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareSupport", "ShareMail", "ShareCore"]),
         .testTarget(name: "ShareTerminalTests", dependencies: ["ShareSupport", "ShareTerminal", "ShareCore"],
                     exclude: ["Snapshots"]),

@@ -1,7 +1,7 @@
 #include "CCrypto.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLoader.h"
+
 #include <stdio.h>
 
 /* The prototypes of <openssl/hmac.h> and <openssl/evp.h> (OpenSSL 3's ABI),
@@ -10,32 +10,17 @@ static struct {
     const void *(*sha1)(void);
     unsigned char *(*hmac)(const void *digest, const void *key, int key_length, const unsigned char *data,
                            size_t length, unsigned char *out, unsigned int *out_length);
-    char error[160];
 } lib;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-    void *crypto = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (!crypto) {
-        snprintf(lib.error, sizeof lib.error, "libcrypto is not installed (Debian: apt install libssl3)");
-        return;
-    }
-    *(void **)&lib.sha1 = dlsym(crypto, "EVP_sha1");
-    *(void **)&lib.hmac = dlsym(crypto, "HMAC");
-    if (!lib.sha1 || !lib.hmac) {
-        lib.hmac = NULL;
-        snprintf(lib.error, sizeof lib.error, "libcrypto.so.3 lacks HMAC or EVP_sha1");
-    }
-}
+static struct share_library library = {
+    .sonames = {"libcrypto.so.3"},
+    .symbols = (const struct share_symbol[]){{"EVP_sha1", &lib.sha1}, {"HMAC", &lib.hmac}, {NULL, NULL}},
+    .missing = "libcrypto is not installed (Debian: apt install libssl3)",
+};
 
 int share_hmac_sha1(const void *key, size_t key_length, const void *data, size_t length,
                     unsigned char out[20], char *error, size_t error_size) {
-    pthread_once(&once, load);
-    if (!lib.hmac) {
-        snprintf(error, error_size, "%s", lib.error);
-        return -1;
-    }
+    if (share_library_load(&library, error, error_size) != 0) return -1;
     if (key_length > 0x7fffffff) {
         snprintf(error, error_size, "the key is too long");
         return -1;

@@ -1,7 +1,7 @@
 #include "CCups.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLoader.h"
+
 #include <stdio.h>
 #include <time.h>
 
@@ -26,32 +26,18 @@ static struct {
     int (*get_jobs)(void *http, share_cups_job **jobs, const char *name, int myjobs, int whichjobs);
     void (*free_jobs)(int count, share_cups_job *jobs);
     const char *(*last_error)(void);
-    char error[160];
 } lib;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-    void *cups = dlopen("libcups.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!cups) {
-        snprintf(lib.error, sizeof lib.error, "libcups is not installed (Debian: apt install libcups2)");
-        return;
-    }
-    *(void **)&lib.get_jobs = dlsym(cups, "cupsGetJobs2");
-    *(void **)&lib.free_jobs = dlsym(cups, "cupsFreeJobs");
-    *(void **)&lib.last_error = dlsym(cups, "cupsLastErrorString");
-    if (!lib.get_jobs || !lib.free_jobs || !lib.last_error) {
-        lib.get_jobs = NULL;
-        snprintf(lib.error, sizeof lib.error, "libcups.so.2 lacks cupsGetJobs2");
-    }
-}
+static struct share_library library = {
+    .sonames = {"libcups.so.2"},
+    .symbols = (const struct share_symbol[]){
+        {"cupsGetJobs2", &lib.get_jobs}, {"cupsFreeJobs", &lib.free_jobs}, {"cupsLastErrorString", &lib.last_error},
+        {NULL, NULL}},
+    .missing = "libcups is not installed (Debian: apt install libcups2)",
+};
 
 int share_cups_job_state(const char *destination, int job_id, char *error, size_t error_size) {
-    pthread_once(&once, load);
-    if (!lib.get_jobs) {
-        snprintf(error, error_size, "%s", lib.error);
-        return -1;
-    }
+    if (share_library_load(&library, error, error_size) != 0) return -1;
     share_cups_job *jobs = NULL;
     /* NULL: CUPS_HTTP_DEFAULT, the connection libcups makes to the configured server. */
     int count = lib.get_jobs(NULL, &jobs, destination, 0, WHICHJOBS_ALL);

@@ -1,12 +1,10 @@
 #include "CCurl.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLoader.h"
+
 #include <stdio.h>
 
 static struct {
-    void *library;
-    char error[256];
     CURLcode (*global_init)(long);
     CURL *(*easy_init)(void);
     void (*easy_cleanup)(CURL *);
@@ -18,45 +16,24 @@ static struct {
     void (*slist_free_all)(struct curl_slist *);
 } curl;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-#define RESOLVE(field, name)                                                         \
-    do {                                                                             \
-        *(void **)(&curl.field) = dlsym(curl.library, name);                        \
-        if (!curl.field) {                                                           \
-            snprintf(curl.error, sizeof curl.error, "libcurl lacks %s", name);       \
-            curl.library = NULL;                                                     \
-            return;                                                                  \
-        }                                                                            \
-    } while (0)
-
-static void load(void) {
-    curl.library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!curl.library) {
-        snprintf(curl.error, sizeof curl.error, "%s", dlerror());
-        return;
-    }
-    RESOLVE(global_init, "curl_global_init");
-    RESOLVE(easy_init, "curl_easy_init");
-    RESOLVE(easy_cleanup, "curl_easy_cleanup");
-    RESOLVE(easy_perform, "curl_easy_perform");
-    RESOLVE(easy_strerror, "curl_easy_strerror");
-    RESOLVE(easy_setopt, "curl_easy_setopt");
-    RESOLVE(easy_getinfo, "curl_easy_getinfo");
-    RESOLVE(slist_append, "curl_slist_append");
-    RESOLVE(slist_free_all, "curl_slist_free_all");
-    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        snprintf(curl.error, sizeof curl.error, "curl_global_init failed");
-        curl.library = NULL;
-    }
-}
-
-int share_curl_load(char *error, size_t size) {
-    pthread_once(&once, load);
-    if (curl.library) return 0;
-    snprintf(error, size, "%s", curl.error);
+static int initialize(char *error, size_t size) {
+    if (curl.global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK) return 0;
+    snprintf(error, size, "curl_global_init failed");
     return -1;
 }
+
+static struct share_library library = {
+    .sonames = {"libcurl.so.4"},
+    .symbols = (const struct share_symbol[]){
+        {"curl_global_init", &curl.global_init}, {"curl_easy_init", &curl.easy_init},
+        {"curl_easy_cleanup", &curl.easy_cleanup}, {"curl_easy_perform", &curl.easy_perform},
+        {"curl_easy_strerror", &curl.easy_strerror}, {"curl_easy_setopt", &curl.easy_setopt},
+        {"curl_easy_getinfo", &curl.easy_getinfo}, {"curl_slist_append", &curl.slist_append},
+        {"curl_slist_free_all", &curl.slist_free_all}, {NULL, NULL}},
+    .initialize = initialize,
+};
+
+int share_curl_load(char *error, size_t size) { return share_library_load(&library, error, size); }
 
 /* Every function below is called only after share_curl_load returned 0. */
 CURLcode share_curl_global_init(long flags) { return curl.global_init(flags); }

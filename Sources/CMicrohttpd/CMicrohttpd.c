@@ -1,39 +1,21 @@
 #include "CMicrohttpd.h"
 
-#include <dlfcn.h>
+#include "CLoader.h"
+
 #include <linux/tcp.h>
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <pthread.h>
-#include <stdio.h>
 
 static struct share_mhd table;
-static const struct share_mhd *loaded;
-static char failure[256];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void load(void) {
-    void *library = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "%s", dlerror());
-        return;
-    }
-#define SHARE_MHD_RESOLVE(name)                                                     \
-    *(void **)(&table.name) = dlsym(library, #name);                               \
-    if (!table.name) {                                                             \
-        snprintf(failure, sizeof failure, "libmicrohttpd lacks %s", #name);        \
-        return;                                                                    \
-    }
-    SHARE_MHD_FUNCTIONS(SHARE_MHD_RESOLVE)
-#undef SHARE_MHD_RESOLVE
-    loaded = &table;
-}
+static struct share_library library = {
+    .sonames = {"libmicrohttpd.so.12"},
+    .symbols = (const struct share_symbol[]){SHARE_MHD_FUNCTIONS(SHARE_TABLE_SYMBOL) {NULL, NULL}},
+};
 
 const struct share_mhd *share_mhd_load(char *error, size_t size) {
-    pthread_once(&once, load);
-    if (!loaded) snprintf(error, size, "%s", failure);
-    return loaded;
+    return share_library_load(&library, error, size) == 0 ? &table : NULL;
 }
 
 struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct sockaddr *address, unsigned connections,

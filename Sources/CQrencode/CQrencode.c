@@ -1,8 +1,8 @@
 #include "CQrencode.h"
 
-#include <dlfcn.h>
+#include "CLoader.h"
+
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,31 +19,17 @@ enum { ECLEVEL_M = 1, MODE_8 = 2 };
 static struct {
     share_qrcode *(*encode_string)(const char *string, int version, int level, int hint, int casesensitive);
     void (*free_code)(share_qrcode *code);
-    char error[160];
 } lib;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-static void load(void) {
-    void *qrencode = dlopen("libqrencode.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!qrencode) {
-        snprintf(lib.error, sizeof lib.error, "libqrencode is not installed (Debian: apt install libqrencode4)");
-        return;
-    }
-    *(void **)&lib.encode_string = dlsym(qrencode, "QRcode_encodeString");
-    *(void **)&lib.free_code = dlsym(qrencode, "QRcode_free");
-    if (!lib.encode_string || !lib.free_code) {
-        lib.encode_string = NULL;
-        snprintf(lib.error, sizeof lib.error, "libqrencode.so.4 lacks QRcode_encodeString");
-    }
-}
+static struct share_library library = {
+    .sonames = {"libqrencode.so.4"},
+    .symbols = (const struct share_symbol[]){
+        {"QRcode_encodeString", &lib.encode_string}, {"QRcode_free", &lib.free_code}, {NULL, NULL}},
+    .missing = "libqrencode is not installed (Debian: apt install libqrencode4)",
+};
 
 int share_qr_encode(const char *text, unsigned char *modules, size_t capacity, char *error, size_t error_size) {
-    pthread_once(&once, load);
-    if (!lib.encode_string) {
-        snprintf(error, error_size, "%s", lib.error);
-        return -1;
-    }
+    if (share_library_load(&library, error, error_size) != 0) return -1;
     errno = 0;
     share_qrcode *code = lib.encode_string(text, 0, ECLEVEL_M, MODE_8, 1);
     if (!code) {

@@ -1,34 +1,22 @@
 #include "CStrophe.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLoader.h"
 
 static struct share_strophe table;
-static const struct share_strophe *loaded;
-static char failure[256];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void load(void) {
-    void *library = dlopen("libstrophe.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "%s", dlerror());
-        return;
-    }
-#define SHARE_STROPHE_RESOLVE(name)                                                 \
-    *(void **)(&table.name) = dlsym(library, #name);                               \
-    if (!table.name) {                                                             \
-        snprintf(failure, sizeof failure, "libstrophe lacks %s", #name);           \
-        return;                                                                    \
-    }
-    SHARE_STROPHE_FUNCTIONS(SHARE_STROPHE_RESOLVE)
-#undef SHARE_STROPHE_RESOLVE
+static int initialize(char *error, size_t size) {
+    (void)error;
+    (void)size;
     table.xmpp_initialize();
-    loaded = &table;
+    return 0;
 }
 
+static struct share_library library = {
+    .sonames = {"libstrophe.so.0"},
+    .symbols = (const struct share_symbol[]){SHARE_STROPHE_FUNCTIONS(SHARE_TABLE_SYMBOL) {NULL, NULL}},
+    .initialize = initialize,
+};
+
 const struct share_strophe *share_strophe_load(char *error, size_t size) {
-    pthread_once(&once, load);
-    if (!loaded) snprintf(error, size, "%s", failure);
-    return loaded;
+    return share_library_load(&library, error, size) == 0 ? &table : NULL;
 }

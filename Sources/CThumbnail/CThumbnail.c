@@ -1,9 +1,9 @@
 #include "CThumbnail.h"
 
-#include <dlfcn.h>
+#include "CLoader.h"
+
 #include <errno.h>
 #include <png.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +19,6 @@ enum { PIXEL_RGBA8_UNASSOCIATED = 4, CANVAS_MODE_INDEXED_256 = 1 };
 enum { TAG_SPACE = 1 << 0, TAG_BLOCK = 1 << 3, TAG_HHALF = 1 << 8, TAG_VHALF = 1 << 9 };
 
 static struct {
-    int loaded;
-    char error[256];
     ChafaSymbolMap *(*symbol_map_new)(void);
     void (*symbol_map_add_by_tags)(ChafaSymbolMap *, int);
     void (*symbol_map_unref)(ChafaSymbolMap *);
@@ -47,52 +45,42 @@ static struct {
     void (*tj_free)(unsigned char *);
 } lib;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+static struct share_library chafa = {
+    .sonames = {"libchafa.so.0"},
+    .symbols = (const struct share_symbol[]){
+        {"chafa_symbol_map_new", &lib.symbol_map_new}, {"chafa_symbol_map_add_by_tags", &lib.symbol_map_add_by_tags},
+        {"chafa_symbol_map_unref", &lib.symbol_map_unref}, {"chafa_canvas_config_new", &lib.config_new},
+        {"chafa_canvas_config_set_geometry", &lib.config_set_geometry},
+        {"chafa_canvas_config_set_canvas_mode", &lib.config_set_canvas_mode},
+        {"chafa_canvas_config_set_symbol_map", &lib.config_set_symbol_map},
+        {"chafa_canvas_config_unref", &lib.config_unref}, {"chafa_canvas_new", &lib.canvas_new},
+        {"chafa_canvas_draw_all_pixels", &lib.draw_all_pixels}, {"chafa_canvas_get_char_at", &lib.get_char_at},
+        {"chafa_canvas_get_raw_colors_at", &lib.get_raw_colors_at}, {"chafa_canvas_unref", &lib.canvas_unref},
+        {NULL, NULL}},
+    .missing = "libchafa is not installed",
+};
 
-static int resolve(void *library, void *slot, const char *name) {
-    void *symbol = library ? dlsym(library, name) : NULL;
-    if (!symbol) {
-        snprintf(lib.error, sizeof lib.error, "%s is missing", name);
-        return 0;
-    }
-    memcpy(slot, &symbol, sizeof symbol);
-    return 1;
-}
+/* The decoders are optional one by one: a missing one only loses its format
+   (its functions stay NULL). */
+static struct share_library png = {
+    .sonames = {"libpng16.so.16"},
+    .symbols = (const struct share_symbol[]){
+        {"png_image_begin_read_from_file", &lib.png_begin}, {"png_image_finish_read", &lib.png_finish},
+        {"png_image_free", &lib.png_free}, {"png_image_write_to_memory", &lib.png_write}, {NULL, NULL}},
+};
 
-static void load(void) {
-    void *chafa = dlopen("libchafa.so.0", RTLD_NOW | RTLD_LOCAL);
-    void *png = dlopen("libpng16.so.16", RTLD_NOW | RTLD_LOCAL);
-    void *jpeg = dlopen("libturbojpeg.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!chafa) snprintf(lib.error, sizeof lib.error, "libchafa is not installed");
-    lib.loaded = chafa && resolve(chafa, &lib.symbol_map_new, "chafa_symbol_map_new")
-        && resolve(chafa, &lib.symbol_map_add_by_tags, "chafa_symbol_map_add_by_tags")
-        && resolve(chafa, &lib.symbol_map_unref, "chafa_symbol_map_unref")
-        && resolve(chafa, &lib.config_new, "chafa_canvas_config_new")
-        && resolve(chafa, &lib.config_set_geometry, "chafa_canvas_config_set_geometry")
-        && resolve(chafa, &lib.config_set_canvas_mode, "chafa_canvas_config_set_canvas_mode")
-        && resolve(chafa, &lib.config_set_symbol_map, "chafa_canvas_config_set_symbol_map")
-        && resolve(chafa, &lib.config_unref, "chafa_canvas_config_unref")
-        && resolve(chafa, &lib.canvas_new, "chafa_canvas_new")
-        && resolve(chafa, &lib.draw_all_pixels, "chafa_canvas_draw_all_pixels")
-        && resolve(chafa, &lib.get_char_at, "chafa_canvas_get_char_at")
-        && resolve(chafa, &lib.get_raw_colors_at, "chafa_canvas_get_raw_colors_at")
-        && resolve(chafa, &lib.canvas_unref, "chafa_canvas_unref");
-    /* The decoders are optional one by one: a missing one only loses its format. */
-    if (png) {
-        if (!(resolve(png, &lib.png_begin, "png_image_begin_read_from_file")
-              && resolve(png, &lib.png_finish, "png_image_finish_read")
-              && resolve(png, &lib.png_free, "png_image_free")
-              && resolve(png, &lib.png_write, "png_image_write_to_memory"))) lib.png_begin = NULL;
-    }
-    if (jpeg) {
-        if (!(resolve(jpeg, &lib.tj_init, "tjInitDecompress")
-              && resolve(jpeg, &lib.tj_header, "tjDecompressHeader3")
-              && resolve(jpeg, &lib.tj_decompress, "tjDecompress2")
-              && resolve(jpeg, &lib.tj_destroy, "tjDestroy")
-              && resolve(jpeg, &lib.tj_init_compress, "tjInitCompress")
-              && resolve(jpeg, &lib.tj_compress, "tjCompress2")
-              && resolve(jpeg, &lib.tj_free, "tjFree"))) lib.tj_init = NULL;
-    }
+static struct share_library jpeg = {
+    .sonames = {"libturbojpeg.so.0"},
+    .symbols = (const struct share_symbol[]){
+        {"tjInitDecompress", &lib.tj_init}, {"tjDecompressHeader3", &lib.tj_header}, {"tjDecompress2", &lib.tj_decompress},
+        {"tjDestroy", &lib.tj_destroy}, {"tjInitCompress", &lib.tj_init_compress}, {"tjCompress2", &lib.tj_compress},
+        {"tjFree", &lib.tj_free}, {NULL, NULL}},
+};
+
+/* Loads the decoders, each once; a missing one leaves its functions NULL. */
+static void load_decoders(void) {
+    share_library_load(&png, NULL, 0);
+    share_library_load(&jpeg, NULL, 0);
 }
 
 #define MAX_PIXELS (40L * 1000 * 1000)
@@ -339,7 +327,7 @@ static unsigned char *encode_jpeg(const uint8_t *pixels, int width, int height, 
 
 int share_image_fit(const char *path, int max_side, unsigned char **output, size_t *output_size,
                     int *format, int *width, int *height, char *error, size_t error_size) {
-    pthread_once(&once, load);
+    load_decoders();
     *output = NULL;
     *output_size = 0;
     FILE *file = fopen(path, "rb");
@@ -410,8 +398,8 @@ int share_image_fit(const char *path, int max_side, unsigned char **output, size
 int share_thumbnail_render(const char *path, int columns, int rows,
                            uint32_t *symbols, int *foreground, int *background,
                            char *error, size_t error_size) {
-    pthread_once(&once, load);
-    if (!lib.loaded) { snprintf(error, error_size, "%s", lib.error); return -1; }
+    if (share_library_load(&chafa, error, error_size) != 0) return -1;
+    load_decoders();
     if (columns <= 0 || rows <= 0) { snprintf(error, error_size, "no room for a thumbnail"); return -1; }
     FILE *file = fopen(path, "rb");
     if (!file) { snprintf(error, error_size, "cannot open the image"); return -1; }

@@ -443,14 +443,8 @@ public enum Interrupts {
         watchers.withLock { state in
             state.runs += 1
             guard state.runs == 1 else { return }
-            var action = sigaction()
-            action.__sigaction_handler.sa_handler = { _ in Interrupts.count.add(1, ordering: .relaxed) }
-            sigemptyset(&action.sa_mask)
-            action.sa_flags = SA_RESTART
-            state.previous = signals.map { number in
-                var previous = sigaction()
-                sigaction(number, &action, &previous)
-                return previous
+            state.previous = SignalHandlers.install(signals, restart: true) { _ in
+                Interrupts.count.add(1, ordering: .relaxed)
             }
         }
         return now
@@ -461,7 +455,7 @@ public enum Interrupts {
         watchers.withLock { state in
             state.runs -= 1
             guard state.runs == 0 else { return }
-            for (number, var previous) in zip(signals, state.previous) { sigaction(number, &previous, nil) }
+            SignalHandlers.restore(signals, to: state.previous)
             state.previous = []
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// Mail's compose screen end to end (SPEC §5, §7, §8): the real binary in a
 /// real terminal (tmux), typed at like a person would, sending to a real SMTP
@@ -540,7 +541,7 @@ import Testing
         try run.waitForValue(typed, row: ComposeRun.toRow)
         // Close the terminal right away: tmux's server goes, the pty hangs up.
         run.session.close()
-        try ComposeRun.poll("share to exit after the hang-up", timeout: 20, report: { "pid \(pid)" }) { kill(pid, 0) != 0 }
+        try eventually("share to exit after the hang-up", timeout: 20, report: { "pid \(pid)" }) { kill(pid, 0) != 0 }
         let data = try Data(contentsOf: ComposeRun.stateFile(world))
         let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let values = try #require(object["values"] as? [String: String])

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// One run of `share` showing Mail's compose screen in tmux, in a
 /// ``MailWorld``: the screen's rows by meaning (FormView's layout), the
@@ -110,21 +111,14 @@ final class ComposeRun {
 
     // MARK: - Polling
 
-    /// Polls `condition` every 20 ms until it holds; fails after `timeout` seconds.
+    /// Polls `condition` until it holds (`eventually`); fails after
+    /// `timeout` seconds with the screen, the program's output and the
+    /// mail folders.
     func poll(_ what: String, timeout: Double = TmuxSession.defaultTimeout, _ condition: () throws -> Bool) throws {
-        try ComposeRun.poll(what, timeout: timeout, report: { [self] in
+        try eventually(what, timeout: timeout, report: { [self] in
             "screen:\n\((try? session.capture().text) ?? "(none)")\n-- stdout: \(session.stdout)\n-- stderr: \(session.stderr)"
                 + "\n-- folders: \(world.folders)"
         }, condition)
-    }
-
-    static func poll(_ what: String, timeout: Double = TmuxSession.defaultTimeout, report: () -> String = { "" },
-                     _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try !condition() {
-            if Date() > deadline { throw TmuxError.timeout("waiting \(timeout) s for \(what); \(report())") }
-            usleep(20_000)
-        }
     }
 }
 

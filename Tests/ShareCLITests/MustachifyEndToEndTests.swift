@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// The Mustachify example (seed 002) end to end: `example-mustachify` in a
 /// real terminal (tmux), posting a real PNG with libcurl to a real image
@@ -310,14 +311,10 @@ final class MustacheService {
 
     /// Polls until `count` requests are recorded (or the deadline passes); returns them.
     func waitForRequests(_ count: Int, timeout: Double = TmuxSession.defaultTimeout) throws -> [Request] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let found = try requests()
-            if found.count >= count { return found }
-            if Date() > deadline {
-                throw MustacheServiceError("waited \(timeout) s for \(count) request(s), have \(found); stderr:\n\(log)")
-            }
-            usleep(20_000)
+        var found: [Request] = []
+        return try eventually("\(count) request(s)", timeout: timeout, report: { "have \(found); stderr:\n\(log)" }) {
+            found = try requests()
+            return found.count >= count ? found : nil
         }
     }
 
@@ -333,11 +330,6 @@ final class MustacheService {
 
     /// The service's stderr so far.
     var log: String { server.log }
-}
-
-struct MustacheServiceError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// Makes and inspects images with `Tests/Support/image_tool.py` (PIL).

@@ -1,6 +1,7 @@
 import Foundation
 import ShareSupport
 import Testing
+import TestSupport
 @testable import ShareActivities
 @testable import ShareCore
 
@@ -256,9 +257,7 @@ struct Fetched {
         #expect(status == 1 && completion["outcome"] as? String == "cancelled", "\(completion)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the folder is removed")
         // The sender got TERM with its process group; it is gone once reaped by init.
-        let deadline = Date().addingTimeInterval(10)
-        while kill(pid, 0) == 0 && Date() < deadline { usleep(20_000) }
-        #expect(kill(pid, 0) != 0, "wormhole ends with share")
+        try eventually("wormhole to end with share", timeout: 10) { kill(pid, 0) != 0 }
     }
 
     @Test func nothingButTheSharedItemsIsReachable() throws {

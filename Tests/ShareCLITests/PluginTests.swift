@@ -1,6 +1,7 @@
 import Foundation
 import ShareCore
 import Testing
+import TestSupport
 @testable import ShareActivities
 
 /// Plugins (SPEC §6): manifests found in the config folder, run through the built binary.
@@ -112,11 +113,7 @@ import Testing
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: started) && Date() < deadline {
-            _ = poll(nil, 0, 20)  // wait for the plugin to say it started (polling with a deadline)
-        }
-        try #require(FileManager.default.fileExists(atPath: started), "the plugin never started")
+        try eventually("the plugin to say it started", timeout: 20) { FileManager.default.fileExists(atPath: started) }
         kill(process.processIdentifier, SIGINT)
         let json = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -124,14 +121,10 @@ import Testing
         #expect(json.contains(#""outcome":"cancelled""#), "stdout: \(json)")
         let child = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         // The child was killed with its group; reap-free check: it no longer exists (or is a zombie of init).
-        var gone = false
-        let until = Date().addingTimeInterval(10)
-        while !gone && Date() < until {
+        try eventually("the plugin's child \(child) to end", timeout: 10) {
             let state = (try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8)) ?? ""
-            gone = state.isEmpty || state.split(separator: " ").dropFirst(2).first == "Z"
-            if !gone { _ = poll(nil, 0, 20) }
+            return state.isEmpty || state.split(separator: " ").dropFirst(2).first == "Z"
         }
-        #expect(gone, "the plugin's child \(child) is still running")
     }
 
     @Test func eligibilityByKindMimeGlobAndCount() throws {

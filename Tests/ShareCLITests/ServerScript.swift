@@ -3,7 +3,8 @@ import Testing
 
 /// A test server in `Tests/Support` run under Debian's `/usr/bin/python3`:
 /// it prints `READY <port>` once it serves, and serves until its stdin
-/// closes. The SMTP server, the Mustachify service and CUPS start this way.
+/// closes. The SMTP server, the Mustachify service and CUPS start this way;
+/// `Tests/Support/test_server.py` is what those servers share for it.
 ///
 /// ``init(script:arguments:logFile:)`` blocks on reading the READY line
 /// (bounded by a watchdog), so the server answers as soon as it returns.

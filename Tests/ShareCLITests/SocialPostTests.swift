@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ShareActivities
 @testable import ShareCore
 
@@ -164,8 +165,7 @@ import Testing
         let miss = Browser.open(url, environment: ["BROWSER": "\(browser.path) --new-window &", "PATH": "/usr/bin:/bin"], terminal: Self.null)
         #expect(miss == nil, "starting it is opening")
         // Open returned while the browser still runs (the gate is still there); its arguments arrive.
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: record.path) && Date() < deadline { usleep(20_000) }
+        try eventually("the browser's arguments", timeout: 10) { FileManager.default.fileExists(atPath: record.path) }
         #expect(try String(contentsOf: record, encoding: .utf8) == "--new-window\n\(url)\n")
     }
 

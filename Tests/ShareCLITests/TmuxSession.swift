@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// A program running in a detached tmux session of its own, for driving the
 /// picker end to end: keys and mouse in, the screen (with or without colours)
@@ -17,7 +18,7 @@ import Testing
 /// `Process`. The server is killed when the session goes away.
 ///
 /// Nothing here sleeps to synchronise: every wait polls the screen or the
-/// status file until a condition holds or a deadline passes.
+/// status file (`eventually`) until a condition holds or a deadline passes.
 final class TmuxSession {
     /// The private directory: the socket, and the program's stdout, stderr and status.
     let directory: URL
@@ -96,17 +97,11 @@ final class TmuxSession {
     @discardableResult
     func waitUntil(_ what: String, timeout: Double = TmuxSession.defaultTimeout, colors: Bool = false,
                    _ condition: (Screen) -> Bool) throws -> Screen {
-        let deadline = Date().addingTimeInterval(timeout)
         var last: Screen?
-        while true {
-            if let screen = try? capture(colors: colors) {
-                if condition(screen) { return screen }
-                last = screen
-            }
-            if Date() > deadline {
-                throw TmuxError.timeout("waiting \(timeout) s for \(what); last screen:\n\(last?.text ?? "(none)")\(programReport())")
-            }
-            pause()
+        return try eventually(what, timeout: timeout, report: { "last screen:\n\(last?.text ?? "(none)")\(programReport())" }) {
+            guard let screen = try? capture(colors: colors) else { return nil }
+            last = screen
+            return condition(screen) ? screen : nil
         }
     }
 
@@ -165,17 +160,9 @@ final class TmuxSession {
 
     /// Polls until the program has exited; returns its exit status.
     func waitForExit(timeout: Double = TmuxSession.defaultTimeout) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let text = try? String(contentsOf: statusFile, encoding: .utf8),
-               let status = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return status
-            }
-            if Date() > deadline {
-                let screen = (try? capture().text) ?? "(no screen)"
-                throw TmuxError.timeout("waiting \(timeout) s for the program to exit; screen:\n\(screen)\(programReport())")
-            }
-            pause()
+        try eventually("the program to exit", timeout: timeout,
+                       report: { "screen:\n\((try? capture().text) ?? "(no screen)")\(programReport())" }) {
+            (try? String(contentsOf: statusFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
     }
 
@@ -192,9 +179,6 @@ final class TmuxSession {
     }
 
     // MARK: - Running tmux
-
-    /// The poll interval: long enough not to spin, short enough not to matter.
-    private func pause() { usleep(20_000) }
 
     private func run(_ arguments: [String]) throws -> ShareRun {
         try Share.run(tmux, ["-S", socket] + arguments, environment: environment, directory: directory)
@@ -271,14 +255,13 @@ final class TmuxSession {
     }
 }
 
-/// A wait that ran out, or a tmux command that failed; the text says what was on screen.
+/// A tmux command that failed; the text says what the program wrote.
 enum TmuxError: Error, CustomStringConvertible {
-    case timeout(String)
     case failed(String)
 
     var description: String {
         switch self {
-        case .timeout(let text), .failed(let text): text
+        case .failed(let text): text
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ShareSupport
 
 /// The standard-library and POSIX replacements for what share used to take
@@ -184,7 +185,7 @@ struct SupervisedRunTests {
         #expect(ContinuousClock.now - started < .seconds(30))
         let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
             .trimmingWhitespace(includingNewlines: true)))
-        #expect(Self.hasEnded(child), "the program's child \(child) still runs")
+        try Self.waitForEnd(of: child)
     }
 
     @Test func aSupervisedProgramThatClosesItsOutputStillMeetsItsDeadline() throws {
@@ -214,18 +215,15 @@ struct SupervisedRunTests {
         #expect(!outcome.timedOut)
         let child = try #require(Int32(String(decoding: try LocalFiles.contents(ofFile: pidFile).get(), as: UTF8.self)
             .trimmingWhitespace(includingNewlines: true)))
-        #expect(Self.hasEnded(child), "the program's child \(child) still runs")
+        try Self.waitForEnd(of: child)
     }
 
-    /// Whether `pid` is gone (or a zombie waiting for init), polled for up to ten seconds.
-    static func hasEnded(_ pid: Int32) -> Bool {
-        let until = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < until {
+    /// Waits up to ten seconds for `pid` to be gone (or a zombie waiting for init).
+    static func waitForEnd(of pid: Int32) throws {
+        try eventually("the program's child \(pid) to end", timeout: 10) {
             let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if state.isEmpty || state.split(separator: " ").dropFirst(2).first == "Z" { return true }
-            _ = poll(nil, 0, 20)
+            return state.isEmpty || state.split(separator: " ").dropFirst(2).first == "Z"
         }
-        return false
     }
 }
 

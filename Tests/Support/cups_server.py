@@ -75,20 +75,18 @@ is made 0755 (cupsd insists on that for its ServerRoot anyway), and every
 folder above DIR must be searchable by others, as /tmp is.
 """
 import argparse
-import ctypes
 import datetime
 import grp
 import http.client
 import json
 import os
 import pwd
-import signal
-import socket
 import struct
 import subprocess
 import sys
-import threading
 import time
+
+import test_server
 
 CUPSD = "/usr/sbin/cupsd"
 LPADMIN = "/usr/sbin/lpadmin"
@@ -280,13 +278,6 @@ def get_job(port, job_id):
 # ---------------------------------------------------------------------------
 # The scheduler.
 
-def free_port():
-    """A port on 127.0.0.1 that nothing listens on now (cupsd binds it next)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def write_config(directory, port):
     """Writes DIR/cupsd.conf and DIR/cups-files.conf and the folders they name."""
     lp_group = grp.getgrnam("lp").gr_gid
@@ -360,17 +351,6 @@ PreserveJobFiles Yes
 """)
 
 
-def die_with_parent():
-    """In the child before exec: SIGTERM cupsd if this script dies, so that
-    even a script killed with SIGKILL leaves no scheduler behind. No signal
-    stays blocked either: a parent that started this script with signals
-    blocked (as Foundation's Process does) would pass the mask on, and
-    cupsd would never see the SIGTERM that stops it."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
 def error_log_tail(directory, lines=40):
     """The last `lines` lines of DIR/error_log (all of it for None)."""
     try:
@@ -383,12 +363,12 @@ def error_log_tail(directory, lines=40):
 def start_cupsd(directory):
     """Starts cupsd on a free port; returns (process, port) once it answers IPP."""
     for _ in range(3):
-        port = free_port()
+        port = test_server.free_port()
         write_config(directory, port)
         process = subprocess.Popen(
             [CUPSD, "-f", "-c", os.path.join(directory, "cupsd.conf"), "-s", os.path.join(directory, "cups-files.conf")],
             stdin=subprocess.DEVNULL, stdout=sys.stderr, stderr=sys.stderr, env=CLEAN_ENV,
-            preexec_fn=die_with_parent)
+            preexec_fn=test_server.die_with_parent)
         # A cupsd that cannot bind its port logs so and goes on running, deaf.
         taken = "Unable to open listen socket for address 127.0.0.1:%d " % port
         deadline = time.monotonic() + START_SECONDS
@@ -399,7 +379,7 @@ def start_cupsd(directory):
                 break
             time.sleep(0.05)
         running = process.poll() is None
-        stop_cupsd(process)
+        test_server.stop_child(process, STOP_SECONDS, log)
         tail = error_log_tail(directory)
         if taken in error_log_tail(directory, lines=None):
             # Another process took the port between free_port() and cupsd: again.
@@ -409,17 +389,6 @@ def start_cupsd(directory):
             raise RuntimeError("cupsd did not answer within %d s; error_log ends:\n%s" % (START_SECONDS, tail))
         raise RuntimeError("cupsd exited with status %d; error_log ends:\n%s" % (process.returncode, tail))
     raise RuntimeError("cupsd found no free port")
-
-
-def stop_cupsd(process):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            log("cupsd did not stop within %d s of SIGTERM; killing it" % STOP_SECONDS)
-            process.kill()
-            process.wait()
 
 
 def run(command):
@@ -477,23 +446,11 @@ def serve(args):
         name, _, reason = spec.partition(":")
         stopped.append((name, reason or "Paused for share tests"))
 
-    # Stop on stdin's end or on SIGTERM/SIGINT/SIGHUP, whichever comes first.
-    stopping = threading.Event()
-    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(number, lambda *_: stopping.set())
-
-    def read_stdin():
-        # os.read, not sys.stdin: a thread blocked inside sys.stdin's buffer
-        # holds its lock, and Python aborts at exit waiting for that lock.
-        while os.read(0, 4096):
-            pass
-        stopping.set()
-
+    stopping = test_server.stop_event()
     process, port = start_cupsd(directory)
     try:
         configure(port, queues, args.default, stopped, args.held)
-        print("READY %d" % port, flush=True)
-        threading.Thread(target=read_stdin, daemon=True).start()
+        test_server.ready(port)
         while not stopping.wait(0.5):
             if process.poll() is not None:
                 log("cupsd exited by itself (status %d); error_log ends:\n%s"
@@ -501,7 +458,7 @@ def serve(args):
                 stopping.wait()
                 return 1
     finally:
-        stop_cupsd(process)
+        test_server.stop_child(process, STOP_SECONDS, log)
     return 0
 
 

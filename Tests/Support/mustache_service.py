@@ -40,6 +40,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from PIL import Image, ImageDraw, UnidentifiedImageError
 
+import test_server
+
 # The mustache's colour: a dark brown, exact in the PNG the service returns.
 MUSTACHE = (34, 24, 16)
 
@@ -180,20 +182,11 @@ def main():
     parser.add_argument("--serve", metavar="DIR")
     args = parser.parse_args()
 
-    stopping = threading.Event()
+    # A held request waits for the server to stop.
+    stopping = test_server.stop_event()
     server = ThreadingHTTPServer(("127.0.0.1", 0),
                                  make_handler(Recorder(args.logdir), args.fail, args.hold, stopping, args.serve))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    print("READY %d" % server.server_address[1], flush=True)
-
-    # Serve until stdin closes.
-    while sys.stdin.buffer.read(4096):
-        pass
-    stopping.set()
-    server.shutdown()
-    server.server_close()
+    test_server.run_http(server, stopping)
 
 
 if __name__ == "__main__":

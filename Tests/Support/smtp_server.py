@@ -19,9 +19,10 @@ import asyncio
 import json
 import os
 import ssl
-import sys
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
+
+import test_server
 
 
 class Store:
@@ -95,6 +96,7 @@ async def main():
     parser.add_argument("--auth")
     args = parser.parse_args()
     loop = asyncio.get_running_loop()
+    stopping = test_server.stop_event_async()
 
     if args.drop_mid_data:
         server = await loop.create_server(DropMidData, "127.0.0.1", 0)
@@ -116,10 +118,8 @@ async def main():
             options.update(authenticator=authenticate, auth_required=True, auth_require_tls=bool(args.starttls))
         server = await loop.create_server(lambda: SMTP(store, **options), "127.0.0.1", 0)
 
-    port = server.sockets[0].getsockname()[1]
-    print("READY", port, flush=True)
-    # Serve until the test closes our stdin.
-    await loop.run_in_executor(None, sys.stdin.read)
+    test_server.ready(server.sockets[0].getsockname()[1])
+    await stopping.wait()
     server.close()
 
 

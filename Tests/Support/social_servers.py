@@ -48,6 +48,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from oauthlib.oauth1.rfc5849 import signature as oauth_signature
 
+import test_server
+
 TOKEN = "s3cret-token"
 CONSUMER_KEY = "consumer-key-1"
 CONSUMER_SECRET = "consumer&secret 2"
@@ -144,9 +146,7 @@ def main():
             except (ValueError, KeyError, TypeError, UnicodeDecodeError) as problem:
                 status, answer, headers = 400, {"error": "bad request: %s" % problem}, ()
             record["status"] = status
-            with LOCK:
-                sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
-                sys.stdout.flush()
+            test_server.report(record)
             body = answer if isinstance(answer, bytes) else json.dumps(answer).encode("utf-8")
             self.send_response(status)
             for name, value in headers:
@@ -173,9 +173,8 @@ def main():
             with LOCK:
                 video[0] += len(half)
                 video[1].update(half)
-                sys.stdout.write(json.dumps({"method": "PATCH", "path": url.path, "dropped": True,
-                                             "offset": video[0] - len(half), "kept": len(half)}, sort_keys=True) + "\n")
-                sys.stdout.flush()
+                test_server.report({"method": "PATCH", "path": url.path, "dropped": True,
+                                    "offset": video[0] - len(half), "kept": len(half)})
             self.close_connection = True
             self.connection.shutdown(2)
             return True
@@ -404,15 +403,10 @@ def main():
         raise Refusal(404, {"error": "no such endpoint"})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(options.cert, options.key)
     server.socket = context.wrap_socket(server.socket, server_side=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    sys.stdout.write("READY %d\n" % server.server_address[1])
-    sys.stdout.flush()
-    sys.stdin.read()
-    server.shutdown()
+    test_server.run_http(server)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,10 @@ no client of share's sends one).
 """
 import argparse
 import base64
-import json
 import sys
-import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-LOCK = threading.Lock()
+import test_server
 
 
 def main():
@@ -43,9 +41,7 @@ def main():
             record = {"method": self.command, "path": self.path,
                       "headers": {name.lower(): value for name, value in self.headers.items()},
                       "body": base64.b64encode(body).decode("ascii")}
-            with LOCK:
-                sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
-                sys.stdout.flush()
+            test_server.report(record)
             if options.fail:
                 self.answer(options.fail, b"the webhook refuses this on purpose\n")
             else:
@@ -63,13 +59,7 @@ def main():
         def log_message(self, format, *args):
             sys.stderr.write("webhook_server: %s\n" % (format % args))
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    sys.stdout.write("READY %d\n" % server.server_address[1])
-    sys.stdout.flush()
-    sys.stdin.read()
-    server.shutdown()
+    test_server.run_http(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
 
 
 if __name__ == "__main__":

@@ -3,29 +3,17 @@
 for Nearby's tests: prints `READY <mailbox port>`, then `TRANSIT <port>`,
 once both accept connections; stops them when stdin closes."""
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+import test_server
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def accepting(port):
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
-    except OSError:
-        return False
-
-
+stopping = test_server.stop_event()
 work = tempfile.mkdtemp(prefix="wormhole-servers-")
-mailbox, transit = free_port(), free_port()
+mailbox = test_server.free_port()
+transit = test_server.free_port(taken=(mailbox,))
 servers = [
     subprocess.Popen(["twistd3", "-n", "--pidfile=", "--logfile", os.path.join(work, "mailbox.log"), "wormhole-mailbox",
                       "--port=tcp:%d:interface=127.0.0.1" % mailbox, "--channel-db", os.path.join(work, "relay.sqlite")],
@@ -34,8 +22,8 @@ servers = [
                       "--port=tcp:%d:interface=127.0.0.1" % transit], cwd=work, stdin=subprocess.DEVNULL),
 ]
 deadline = time.monotonic() + 20
-while not (accepting(mailbox) and accepting(transit)):
-    if time.monotonic() > deadline or any(server.poll() is not None for server in servers):
+while not (test_server.accepts(mailbox, timeout=0.2) and test_server.accepts(transit, timeout=0.2)):
+    if time.monotonic() > deadline or stopping.is_set() or any(server.poll() is not None for server in servers):
         for server in servers:
             server.kill()
         for name in ("mailbox.log", "transit.log"):
@@ -43,14 +31,11 @@ while not (accepting(mailbox) and accepting(transit)):
             if os.path.exists(path):
                 sys.stderr.write(open(path).read())
         sys.exit(1)
-    time.sleep(0.05)
-print("READY %d" % mailbox, flush=True)
-print("TRANSIT %d" % transit, flush=True)
-sys.stdin.read()
+    stopping.wait(0.05)
+test_server.ready(mailbox)
+test_server.say("TRANSIT %d" % transit)
+stopping.wait()
 for server in servers:
     server.terminate()
 for server in servers:
-    try:
-        server.wait(timeout=2)
-    except subprocess.TimeoutExpired:
-        server.kill()
+    test_server.stop_child(server, 2)

@@ -132,13 +132,10 @@ as any user that can write DIR.
 """
 import argparse
 import asyncio
-import ctypes
 import http.client
-import json
 import logging
 import os
 import pwd
-import signal
 import socket
 import ssl
 import subprocess
@@ -147,6 +144,8 @@ import threading
 import time
 import urllib.parse
 from pathlib import Path
+
+import test_server
 
 PROSODY = "/usr/bin/prosody"
 PROSODYCTL = "/usr/bin/prosodyctl"
@@ -185,16 +184,6 @@ def account(spec, option):
 
 # ---------------------------------------------------------------------------
 # The server.
-
-def free_port(taken=()):
-    """A port on 127.0.0.1 that nothing listens on now (prosody binds it next)."""
-    while True:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        if port not in taken:
-            return port
-
 
 def lua_string(text):
     """A Lua string literal: printable ASCII as is, any other byte (and the
@@ -288,17 +277,6 @@ def register(directory, local, password):
                            % (local, done.returncode, done.stdout, done.stderr))
 
 
-def die_with_parent():
-    """In the child before exec: SIGTERM prosody if this script dies, so that
-    even a script killed with SIGKILL leaves no server behind. No signal stays
-    blocked either: a parent that started this script with signals blocked
-    (as Foundation's Process does) would pass the mask on, and prosody would
-    never see the SIGTERM that stops it."""
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    PR_SET_PDEATHSIG = 1
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
 def prosody_log(directory):
     try:
         with open(os.path.join(directory, "prosody.log"), errors="replace") as file:
@@ -307,33 +285,13 @@ def prosody_log(directory):
         return "(no prosody.log)\n"
 
 
-def accepts(port):
-    """Whether something accepts TCP connections on 127.0.0.1:port."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
-def stop_prosody(process):
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            log("prosody did not stop within %d s of SIGTERM; killing it" % STOP_SECONDS)
-            process.kill()
-            process.wait()
-
-
 async def start_prosody(directory, args, stopping):
     """Starts prosody on free ports; returns (process, port, https_port) once
     both ports accept connections. None if `stopping` is set meanwhile."""
     for _ in range(3):
-        port = free_port()
-        https_port = free_port(taken=(port,))
-        direct_port = free_port(taken=(port, https_port))
+        port = test_server.free_port()
+        https_port = test_server.free_port(taken=(port,))
+        direct_port = test_server.free_port(taken=(port, https_port))
         write_config(directory, port, https_port, args.upload_limit, not args.no_tls_cert_for_client, direct_port)
         try:
             os.remove(os.path.join(directory, "prosody.log"))
@@ -341,11 +299,12 @@ async def start_prosody(directory, args, stopping):
             pass
         process = subprocess.Popen([PROSODY, "-F", "--config", os.path.join(directory, "prosody.cfg.lua")],
                                    cwd=directory, stdin=subprocess.DEVNULL, stdout=sys.stderr, stderr=sys.stderr,
-                                   env=CLEAN_ENV, preexec_fn=die_with_parent)
+                                   env=CLEAN_ENV, preexec_fn=test_server.die_with_parent)
         deadline = time.monotonic() + START_SECONDS
         taken = False
         while process.poll() is None and time.monotonic() < deadline and not stopping.is_set():
-            if accepts(port) and accepts(https_port) and (args.no_tls_cert_for_client or accepts(direct_port)):
+            if test_server.accepts(port) and test_server.accepts(https_port) \
+                    and (args.no_tls_cert_for_client or test_server.accepts(direct_port)):
                 with open(os.path.join(directory, "direct-tls-port"), "w") as file:
                     file.write("%d\n" % direct_port)
                 return process, port, https_port
@@ -358,7 +317,7 @@ async def start_prosody(directory, args, stopping):
             except asyncio.TimeoutError:
                 pass
         running = process.poll() is None
-        stop_prosody(process)
+        test_server.stop_child(process, STOP_SECONDS, log)
         if stopping.is_set():
             return None
         if taken:
@@ -470,8 +429,7 @@ def make_receiver(directory, local, password, c2s_port, use_tls):
             if record["type"] not in ("chat", "normal", "error"):
                 log("receiver: ignoring a message of type %s from %s" % (record["type"], record["from"]))
                 return
-            sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
-            sys.stdout.flush()
+            test_server.report(record)
 
         async def stop(self):
             self.leaving = True
@@ -494,19 +452,7 @@ async def serve(args):
     users = [account(spec, "--user") for spec in args.user]
     receiver_account = account(args.receiver, "--receiver") if args.receiver else None
     loop = asyncio.get_running_loop()
-
-    # Stop on stdin's end or on SIGTERM/SIGINT/SIGHUP, whichever comes first.
-    stopping = asyncio.Event()
-    for number in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        loop.add_signal_handler(number, stopping.set)
-
-    def read_stdin():
-        # os.read, not sys.stdin: a thread blocked inside sys.stdin's buffer
-        # holds its lock, and Python aborts at exit waiting for that lock.
-        while os.read(0, 4096):
-            pass
-        loop.call_soon_threadsafe(stopping.set)
-    threading.Thread(target=read_stdin, daemon=True).start()
+    stopping = test_server.stop_event_async()
 
     os.makedirs(os.path.join(directory, "data"), exist_ok=True)
     os.makedirs(os.path.join(directory, "certs"), exist_ok=True)
@@ -559,7 +505,7 @@ async def serve(args):
                 raise RuntimeError("%s; prosody.log:\n%s" % (receiver.ready.exception(), prosody_log(directory)))
 
         log("ready after %.2f s" % (time.monotonic() - started))
-        print("READY %d" % port, flush=True)
+        test_server.ready(port)
         waits = [asyncio.ensure_future(stopping.wait()), asyncio.ensure_future(died.wait())]
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         for waiting in waits:
@@ -574,7 +520,7 @@ async def serve(args):
         if receiver:
             await receiver.stop()
     finally:
-        stop_prosody(process)
+        test_server.stop_child(process, STOP_SECONDS, log)
     return 0
 
 

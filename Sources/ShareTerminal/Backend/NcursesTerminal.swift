@@ -63,9 +63,9 @@ public final class NcursesTerminal: TerminalBackend {
         // The screen's own SIGWINCH handler, before newterm: ncurses installs its
         // handler only over the default one. Its flag is looked at only by its key
         // reading and by refresh, which would resize ncurses' window unseen.
-        WindowChange.watch()
+        ScreenSignals.windowChange.watch()
         guard let screen = newterm(nil, output, input) else {
-            WindowChange.stop()
+            ScreenSignals.windowChange.stop()
             fclose(input)
             fclose(output)
             let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
@@ -74,7 +74,7 @@ public final class NcursesTerminal: TerminalBackend {
         // A terminal that cannot move the cursor (TERM=dumb) cannot show a screen.
         set_term(screen)
         guard let cup = nc_string_capability("cup") else {
-            WindowChange.stop()
+            ScreenSignals.windowChange.stop()
             endwin()
             delscreen(screen)
             fclose(input)
@@ -112,7 +112,7 @@ public final class NcursesTerminal: TerminalBackend {
         writer = FrameWriter(sequences: NcursesTerminal.sequences(cup: cup, colors: hasColors ? Int(nc_colors()) : 0))
         // A TERM or a hang-up ends the wait for keys: the screen saves what it
         // holds and the terminal is restored on the way out.
-        HangUp.watch()
+        ScreenSignals.hangUp.watch()
     }
 
     /// The sequences frames are written with, from the terminal's terminfo entry.
@@ -179,8 +179,8 @@ public final class NcursesTerminal: TerminalBackend {
     public func end() {
         guard !ended else { return }
         ended = true
-        HangUp.stop()
-        WindowChange.stop()
+        ScreenSignals.hangUp.stop()
+        ScreenSignals.windowChange.stop()
         leave()
         endwin()
         delscreen(screen)
@@ -231,8 +231,8 @@ public final class NcursesTerminal: TerminalBackend {
                            pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
         }
         while true {
-            if HangUp.happened || emptyReads >= 50 { return .closed }
-            if WindowChange.consume() { return .input(resized()) }
+            if ScreenSignals.hangUp.happened || emptyReads >= 50 { return .closed }
+            if ScreenSignals.windowChange.consume() { return .input(resized()) }
             if wake.consume() { return .woken }
             if unread < received.count {
                 let first = received[unread]
