@@ -59,7 +59,7 @@ struct ScreenLoopTests {
     static func present(on terminal: InMemoryTerminal, activity: NoteActivity, world: World,
                         submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission = { _ in .retry("unused") })
     async -> ActivityResult {
-        let presenter = ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+        let presenter = ScreenPresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                                          detector: MagicContentTypeDetector(), environment: world.environment,
                                          stateFile: world.stateFile, terminal: { terminal }, usesThreads: false)
         return await presenter.present(form, for: activity, submit: submit)
@@ -108,7 +108,7 @@ struct ScreenLoopTests {
         let released = InMemoryTerminal(script: [.typedAhead("hello".map { .character($0) } + [nil]),
                                                  .until("the paste is shown") { $0.lines.joined().contains("hello") },
                                                  .input(.escape), .input(.character("d"))])
-        let presenter = ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+        let presenter = ScreenPresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                                          detector: MagicContentTypeDetector(), environment: world.environment,
                                          stateFile: world.stateFile, terminal: { released }, usesThreads: false)
         _ = await presenter.present(Self.form, for: PlainActivity(), submit: { _ in .retry("unused") })
@@ -140,7 +140,7 @@ struct ScreenLoopTests {
         let world = World()
         world.stateFile.write(activity: .mail, values: ["to": "lee@example.com"], draft: "/drafts/mail")
         let presenter = { (terminal: InMemoryTerminal) in
-            ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+            ScreenPresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                              detector: MagicContentTypeDetector(), environment: world.environment,
                              stateFile: world.stateFile, terminal: { terminal }, usesThreads: false)
         }
@@ -347,7 +347,7 @@ struct ScreenLoopTests {
     }
 
     static func presentWithThreads(on terminal: InMemoryTerminal, book: AddressBook, world: World) async -> ActivityResult {
-        let presenter = ComposePresenter(colors: true, addressBook: book, detector: MagicContentTypeDetector(),
+        let presenter = ScreenPresenter(colors: true, addressBook: book, detector: MagicContentTypeDetector(),
                                          environment: world.environment, stateFile: world.stateFile, terminal: { terminal })
         let activity = NoteActivity { terminal.milliseconds }
         return await presenter.present(form, for: activity) { _ in .retry("unused") }
@@ -417,8 +417,8 @@ struct ScreenLoopTests {
 
     // MARK: - Item providers at work
 
-    static func presenter(on terminal: InMemoryTerminal, world: World) -> ComposePresenter {
-        ComposePresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
+    static func presenter(on terminal: InMemoryTerminal, world: World) -> ScreenPresenter {
+        ScreenPresenter(colors: true, addressBook: AddressBook(vcardDirectory: nil, aliasFile: nil, queryCommand: nil),
                          detector: MagicContentTypeDetector(), environment: world.environment, stateFile: world.stateFile,
                          terminal: { terminal }, usesThreads: false)
     }

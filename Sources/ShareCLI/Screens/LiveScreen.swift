@@ -4,7 +4,7 @@ import ShareSupport
 import ShareTerminal
 import Synchronization
 
-extension ComposePresenter: LivePresenter {
+extension ScreenPresenter: LivePresenter {
     /// Shows a live activity's screen while `run` performs it: its status
     /// as the activity shows it, Esc (and Ctrl-C, q) asks it to stop, `c`
     /// copies its link; the screen ends with the activity.

@@ -2,7 +2,7 @@ import ShareCore
 import ShareSupport
 import ShareTerminal
 
-extension ComposePresenter {
+extension ScreenPresenter {
     /// Shows the providers' progress while they compute the items (Esc
     /// cancels them); with no terminal, the items are computed unseen.
     func prepare(_ activity: any Activity, providers: [ItemProvider],

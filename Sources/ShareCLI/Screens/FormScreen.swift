@@ -9,62 +9,6 @@ import ShareSupport
 import ShareTerminal
 import Synchronization
 
-/// Shows an activity's form on the terminal (Mail's compose screen) and
-/// drives it through the screen loop: autosave, address checks and
-/// completion, attachments, `$EDITOR`, and submissions that keep the
-/// screen open when they fail.
-@MainActor
-final class ComposePresenter: ActivityFormPresenter {
-    /// Opens the terminal the form is drawn on.
-    typealias TerminalOpener = @MainActor () throws -> any TerminalBackend
-
-    let openTerminal: TerminalOpener
-    let services: ComposeServices
-
-    /// `usesThreads` false runs autosaves, the address book's reading and
-    /// `query-command` in the screen's own turn (tests in the terminal's clock).
-    init(colors: Bool, addressBook: AddressBook, detector: any ContentTypeDetector, environment: [String: String],
-         stateFile: ComposeStateFile, keys: FormKeys = FormKeys(), terminal: TerminalOpener? = nil,
-         usesThreads: Bool = true) {
-        if let terminal {
-            openTerminal = terminal
-        } else {
-            openTerminal = { try NcursesTerminal(wantColors: colors) }
-        }
-        services = ComposeServices(addressBook: addressBook, detector: detector, environment: environment,
-                                   stateFile: stateFile, keys: keys, usesThreads: usesThreads)
-    }
-
-    func present(_ form: ActivityForm, for activity: any Activity,
-                 submit: @escaping @MainActor (SubmittedForm) async -> FormSubmission) async -> ActivityResult {
-        let terminal: any TerminalBackend
-        do { terminal = try openTerminal() } catch {
-            return .failure(activity.activityType, ActivityError(code: ActivityError.Code.noTerminal, message: ErrorText.sentence(error)))
-        }
-        defer { terminal.end() }
-        let program = ComposeProgram(form: form, activity: activity, submit: submit, services: services,
-                                     size: terminal.size, colors: terminal.colors)
-        let loop = ScreenLoop<ComposeProgram.Message>(terminal: terminal)
-        // Taken after the first frame is drawn; only a form with addresses needs the book.
-        if form.fields.contains(where: { $0.kind == .addressList && $0.suggestions == nil }) { loop.post(.loadAddresses) }
-        return await loop.run(program)
-    }
-}
-
-/// What the compose screen looks things up in and saves to.
-struct ComposeServices {
-    let addressBook: AddressBook
-    let detector: any ContentTypeDetector
-    let environment: [String: String]
-    /// The browser, the clipboard and the editor.
-    var system: SystemIntegration { SystemIntegration(environment: environment) }
-    let stateFile: ComposeStateFile
-    let keys: FormKeys
-    /// Whether autosaves, the address book's reading and `query-command`
-    /// run on threads of their own (off the keystrokes' way).
-    let usesThreads: Bool
-}
-
 /// An activity's form as a screen of the loop: `FormUpdate` decides, this
 /// performs its effects.
 @MainActor
@@ -476,41 +420,6 @@ final class AutosaveOutcome: Sendable {
     }
 
     let result = Mutex<Result?>(nil)
-}
-
-/// `$XDG_STATE_HOME/share/compose.json`, written atomically on every autosave.
-struct ComposeStateFile: Sendable {
-    let path: String
-
-    init(locations: Locations) {
-        path = locations.stateHome + "/compose.json"
-    }
-
-    func write(activity: ActivityType, values: [String: String], draft: String?) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(Saved(activity: activity.rawValue, values: values, draft: draft)) else { return }
-        let directory = PathText.parent(of: path)
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
-        try? LocalFiles.replace(path, with: Array(data))
-    }
-
-    /// The saved values and autosave draft, if a compose screen was left unfinished.
-    func read() -> (activity: String, values: [String: String], draft: String?)? {
-        guard let data = FileManager.default.contents(atPath: path),
-              let saved = try? JSONDecoder().decode(Saved.self, from: data) else { return nil }
-        return (saved.activity, saved.values, saved.draft)
-    }
-
-    /// What the file holds: {"activity": …, "values": {…}, "draft": …}.
-    private struct Saved: Codable {
-        var activity: String
-        var values: [String: String]
-        var draft: String?
-    }
-
-    func clear() { unlink(path) }
 }
 
 /// Paths typed at the attach prompt: `~` expanded, Tab completion.

@@ -1,0 +1,116 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import ShareActivities
+import ShareCore
+import ShareSupport
+import ShareTerminal
+
+/// `--history`, `--forget` and `--undo`: the share history read, cleared
+/// and taken back.
+extension ShareCommand {
+    /// `--forget`: the history cleared.
+    static func forget(_ history: ShareHistory, console: Console) -> Int32 {
+        do { try history.forget() } catch {
+            console.error("share: \(TerminalText.sanitized(error.description))\n")
+            return ExitCode.failed
+        }
+        return ExitCode.completed
+    }
+
+    /// `--history [--limit N] [--json]`: newest first; JSON is the entries as stored.
+    static func printHistory(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
+        var entries = Array(history.entries().reversed())
+        if let limit = options.limit { entries = Array(entries.prefix(limit)) }
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let data = (try? encoder.encode(entries)) ?? Data("[]".utf8)
+            console.output(String(decoding: data, as: UTF8.self) + "\n")
+            return ExitCode.completed
+        }
+        if entries.isEmpty {
+            console.error("share: " + Localization.text("the history is empty (%@)", history.path) + "\n")
+            return ExitCode.completed
+        }
+        var text = ""
+        for entry in entries {
+            let when = entry.date.map(localMinute) ?? String(entry.time.prefix(16))
+            let items = entry.items.map { item -> String in
+                switch item.kind {
+                case "string": return "text (\(item.size ?? 0) characters)"
+                case "url": return item.name ?? "a URL"
+                default: return (item.name ?? "a file") + (item.size.map { " (\(ByteCount.words($0)))" } ?? "")
+                }
+            }
+            var line = "\(when)  \(pad(entry.activity, 18)) \(pad(entry.outcome, 9)) " + items.joined(separator: ", ")
+            if !entry.recipients.isEmpty { line += " → " + entry.recipients.joined(separator: ", ") }
+            if !entry.returned.isEmpty { line += " ⇒ " + entry.returned.joined(separator: ", ") }
+            text += TerminalText.sanitized(line) + "  [\(entry.id)]\n"
+        }
+        console.output(text)
+        return ExitCode.completed
+    }
+
+    /// `--undo [ID]`: takes back the entry `ID`, else the newest one with
+    /// something left to take back; records what was done as an entry of
+    /// its own (what was refused may be tried again).
+    static func undo(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
+        let entries = history.entries()
+        let words = options.items.compactMap { item -> String? in if case .argument(let word) = item { word } else { nil } }
+        guard words.count <= 1, options.items.count == words.count else {
+            return usage("--undo takes at most one history entry ID (share --history lists them)", console)
+        }
+        let entry: HistoryEntry
+        if let id = words.first {
+            guard let found = entries.first(where: { $0.id == id && $0.undoes == nil }) else {
+                return usage("--undo: no share \(id) in the history (share --history lists them)", console)
+            }
+            entry = found
+        } else {
+            guard let found = entries.last(where: { $0.undoes == nil && !$0.pendingUndo(in: entries).isEmpty }) else {
+                console.error("share: " + Localization.text("there is no share in the history to undo") + "\n")
+                return ExitCode.failed
+            }
+            entry = found
+        }
+        let pending = entry.pendingUndo(in: entries)
+        guard !pending.isEmpty else {
+            let undone = entries.contains { $0.undoes == entry.id }
+            console.error("share: \(entry.activity) (\(entry.id), \(entry.outcome)) "
+                + (undone ? "was undone already\n" : "left nothing share can take back\n"))
+            return ExitCode.failed
+        }
+        var done: [UndoAction] = []
+        var said: [String] = []
+        var refused = false
+        for action in pending {
+            switch Undo.perform(action, environment: console.environment) {
+            case .success(let what):
+                done.append(action)
+                said.append(what)
+                console.output(TerminalText.sanitized(what) + "\n")
+            case .failure(let refusal):
+                refused = true
+                console.error("share: cannot undo \(entry.activity) (\(entry.id)): \(TerminalText.sanitized(refusal.description))\n")
+            }
+        }
+        if !done.isEmpty {
+            do { try history.append(HistoryEntry(undoing: entry, done: done, what: said, date: Date())) } catch {
+                warn(Localization.text("the share history was not written: %@", error.description), console)
+            }
+        }
+        return refused ? ExitCode.failed : ExitCode.completed
+    }
+
+    /// `2026-12-02 15:04` in the local time zone.
+    static func localMinute(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

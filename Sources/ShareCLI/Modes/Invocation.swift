@@ -1,0 +1,70 @@
+import ShareActivities
+import ShareCore
+import ShareSupport
+import ShareTerminal
+
+/// One run of `share` once its options are parsed: the config read, the
+/// system activities made, and what every mode may use of them.
+@MainActor
+struct Invocation {
+    let options: Options
+    let console: Console
+    let detector: any ContentTypeDetector
+    /// A program's own activities and items (the Swift API).
+    let applicationActivities: [any Activity]
+    let activityItems: [ActivityItem]
+    /// The XDG locations, once for the whole run.
+    let locations: Locations
+    let configuration: Configuration
+    /// The system activities, made from the config and the options.
+    let systemActivities: [any Activity]
+
+    /// Reads the config and makes the system activities; a config the
+    /// activities cannot use is an error naming file and line.
+    init(options: Options, console: Console, detector: any ContentTypeDetector, applicationActivities: [any Activity],
+         activityItems: [ActivityItem]) throws(ConfigurationError) {
+        self.options = options
+        self.console = console
+        self.detector = detector
+        self.applicationActivities = applicationActivities
+        self.activityItems = activityItems
+        locations = Locations(environment: console.environment)
+        configuration = try Configuration.load(explicitPath: options.configPath, locations: locations, environment: console.environment)
+        var context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
+                                      detector: detector, section: configuration.section)
+        context.subsections = configuration.sections(under:)
+        context.title = options.title
+        context.requests = options.requests
+        systemActivities = try SystemActivities.make(context)
+    }
+
+    /// The share history, kept as the config says.
+    var history: ShareHistory { ShareHistory(stateHome: locations.stateHome, keep: configuration.historyKeep) }
+
+    /// The system activity of `type`.
+    func systemActivity(_ type: ActivityType) -> (any Activity)? {
+        systemActivities.first { $0.activityType == type }
+    }
+
+    /// Whether to draw without colours (`--no-color`, `NO_COLOR`).
+    var noColor: Bool { options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty }
+
+    /// The config's keys applied to the picker's and the form's key maps.
+    var keys: (picker: KeyMap, form: FormKeys) {
+        var picker = KeyMap.picker
+        var form = FormKeys()
+        KeyActions.apply(configuration.keys, picker: &picker, form: &form)
+        return (picker, form)
+    }
+
+    /// Where an unfinished form is kept (`--resume`).
+    var composeState: ComposeStateFile { ComposeStateFile(locations: locations) }
+
+    /// The screens that show forms, live activities and preparation.
+    func presenter() -> ScreenPresenter {
+        let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
+                               queryCommand: configuration.contacts.queryCommand)
+        return ScreenPresenter(colors: !noColor, addressBook: book, detector: detector, environment: console.environment,
+                                stateFile: composeState, keys: keys.form)
+    }
+}
