@@ -22,27 +22,6 @@ struct XMLElement: Sendable, Equatable {
     /// Every child named `name`.
     func children(_ name: String) -> [XMLElement] { children.filter { $0.name == name } }
 
-    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, for building stanzas.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default:
-                // XML 1.0 has no way to write most control characters: they are dropped.
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" { continue }
-                if scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     /// The condition of an `<error>` child (`not-authorized`, `item-not-found`) and its text, if any.
     var error: (condition: String, text: String?)? {
         guard let error = child("error") else { return nil }

@@ -81,7 +81,7 @@ struct XMPPDelivery {
             delivered.append(Delivered(recipient: recipient, messageIDs: ids))
         }
         let ping = client.makeID()
-        let answer = try client.query("<iq type='get' id='\(XMLElement.escape(ping))' to='\(XMLElement.escape(client.domain))'>"
+        let answer = try client.query("<iq type='get' id='\(MarkupEscaping.xml(ping))' to='\(MarkupEscaping.xml(client.domain))'>"
                                       + "<ping xmlns='urn:xmpp:ping'/></iq>", id: ping, timeout: timeout)
         // An error answer is an answer too: the server took everything before it.
         _ = answer
@@ -103,9 +103,9 @@ struct XMPPDelivery {
 
     /// One chat message; with a link, the link as out-of-band data too.
     static func chat(to recipient: String, id: String, body: String, link: String?) -> String {
-        var xml = "<message type='chat' to='\(XMLElement.escape(recipient))' id='\(XMLElement.escape(id))'>"
-            + "<body>\(XMLElement.escape(body))</body>"
-        if let link { xml += "<x xmlns='jabber:x:oob'><url>\(XMLElement.escape(link))</url></x>" }
+        var xml = "<message type='chat' to='\(MarkupEscaping.xml(recipient))' id='\(MarkupEscaping.xml(id))'>"
+            + "<body>\(MarkupEscaping.xml(body))</body>"
+        if let link { xml += "<x xmlns='jabber:x:oob'><url>\(MarkupEscaping.xml(link))</url></x>" }
         return xml + "</message>"
     }
 
@@ -113,7 +113,7 @@ struct XMPPDelivery {
     /// disco#info of each), and its `max-file-size`; `nil` when none offers it.
     func uploadService(_ client: XMPPClient) throws(XMPPFailure) -> UploadService? {
         let itemsID = client.makeID()
-        let items = try client.query("<iq type='get' id='\(XMLElement.escape(itemsID))' to='\(XMLElement.escape(client.domain))'>"
+        let items = try client.query("<iq type='get' id='\(MarkupEscaping.xml(itemsID))' to='\(MarkupEscaping.xml(client.domain))'>"
                                      + "<query xmlns='http://jabber.org/protocol/disco#items'/></iq>", id: itemsID, timeout: timeout)
         let candidates = [client.domain] + (items.child("query")?.children("item").compactMap { $0.attributes["jid"] } ?? [])
         for jid in candidates {
@@ -121,7 +121,7 @@ struct XMPPDelivery {
             // An item that does not answer (a remote component) is not the upload service; the connection failing is a failure.
             let info: XMLElement
             do {
-                info = try client.query("<iq type='get' id='\(XMLElement.escape(infoID))' to='\(XMLElement.escape(jid))'>"
+                info = try client.query("<iq type='get' id='\(MarkupEscaping.xml(infoID))' to='\(MarkupEscaping.xml(jid))'>"
                                         + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>", id: infoID, timeout: timeout)
             } catch {
                 if client.isConnected { continue }
@@ -153,9 +153,9 @@ struct XMPPDelivery {
     func upload(_ file: Upload, through service: UploadService, _ client: XMPPClient) throws(XMPPFailure) -> String {
         let id = client.makeID()
         let reply = try client.query(
-            "<iq type='get' id='\(XMLElement.escape(id))' to='\(XMLElement.escape(service.jid))'>"
-                + "<request xmlns='\(XMPPDelivery.uploadNamespace)' filename='\(XMLElement.escape(file.name))' size='\(file.size)'"
-                + " content-type='\(XMLElement.escape(file.contentType))'/></iq>",
+            "<iq type='get' id='\(MarkupEscaping.xml(id))' to='\(MarkupEscaping.xml(service.jid))'>"
+                + "<request xmlns='\(XMPPDelivery.uploadNamespace)' filename='\(MarkupEscaping.xml(file.name))' size='\(file.size)'"
+                + " content-type='\(MarkupEscaping.xml(file.contentType))'/></iq>",
             id: id, timeout: timeout)
         let slot = try XMPPDelivery.slot(reply, for: file)
         do {

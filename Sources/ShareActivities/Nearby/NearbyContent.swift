@@ -77,25 +77,25 @@ enum NearbyPage {
         }
         for link in links {
             // Only addresses a phone opens as such are links; anything else (javascript:, data:) is text.
-            body += isFollowable(link) ? "<section><a class=\"link\" href=\"\(escaped(link))\">\(escaped(link))</a></section>\n"
-                : "<section><pre>\(escaped(link))</pre></section>\n"
+            body += isFollowable(link) ? "<section><a class=\"link\" href=\"\(MarkupEscaping.html(link))\">\(MarkupEscaping.html(link))</a></section>\n"
+                : "<section><pre>\(MarkupEscaping.html(link))</pre></section>\n"
         }
         if !files.isEmpty {
             body += "<ul>\n"
             for (index, file) in files.enumerated() {
-                body += "<li><a href=\"\(index + 1)\" download>\(escaped(file.name))</a> <small>\(escaped(ByteCount.words(file.size)))</small></li>\n"
+                body += "<li><a href=\"\(index + 1)\" download>\(MarkupEscaping.html(file.name))</a> <small>\(MarkupEscaping.html(ByteCount.words(file.size)))</small></li>\n"
             }
             body += "</ul>\n"
             if files.count > 1 {
                 let total = files.reduce(Int64(0)) { $0 + $1.size }
-                body += "<p><a class=\"all\" href=\"all.zip\" download>Download all (zip, \(escaped(ByteCount.words(total))))</a></p>\n"
+                body += "<p><a class=\"all\" href=\"all.zip\" download>Download all (zip, \(MarkupEscaping.html(ByteCount.words(total))))</a></p>\n"
             }
         }
         return """
             <!doctype html>
             <html><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escaped(title))</title>
+            <title>\(MarkupEscaping.html(title))</title>
             <style>
             body{font:17px/1.45 system-ui,sans-serif;margin:1.2em;max-width:40em}
             pre{white-space:pre-wrap;word-wrap:break-word;font:inherit;background:#f3f3f3;padding:.8em;border-radius:.4em}
@@ -103,7 +103,7 @@ enum NearbyPage {
             li{margin:.5em 0}.all{font-weight:bold}
             </style>
             <script>\(script)</script></head>
-            <body><h1>\(escaped(title))</h1>
+            <body><h1>\(MarkupEscaping.html(title))</h1>
             \(body)</body></html>
 
             """
@@ -139,28 +139,11 @@ enum NearbyPage {
         return ["http://", "https://", "mailto:", "tel:"].contains { lowered.hasPrefix($0) }
     }
 
-    /// `text` safe in HTML text and attribute values.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
     /// `text` escaped, with each http(s) link in it made a link.
     static func linked(_ text: String) -> String {
         var result = ""
         PostLength.forEachToken(text) { piece, isLink in
-            result += isLink ? "<a href=\"\(escaped(String(piece)))\">\(escaped(String(piece)))</a>" : escaped(String(piece))
+            result += isLink ? "<a href=\"\(MarkupEscaping.html(String(piece)))\">\(MarkupEscaping.html(String(piece)))</a>" : MarkupEscaping.html(String(piece))
         }
         return result
     }
