@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ShareSupportTests", dependencies: ["ShareSupport", "TestSupport"]),
         .testTarget(name: "ShareCoreTests", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "TestSupport"]),
-        .testTarget(name: "ShareActivitiesTests", dependencies: ["ShareSupport", "ShareActivities", "ShareCore", "ShareMail"]),
+        .testTarget(name: "ShareActivitiesTests", dependencies: ["ShareSupport", "ShareActivities", "ShareCore", "ShareMail", "ShareTerminal"]),
         .testTarget(name: "ShareCLITests", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareActivities", "ShareTerminalTesting",
                                                          "TestSupport"]),
         .testTarget(name: "ShareMailTests", dependencies: ["ShareSupport", "ShareMail", "ShareCore"]),
