@@ -61,14 +61,7 @@ public final class ReadingListActivity: SystemActivity {
     public var activityImage: ActivityImage { .glyph("☰") }
 
     /// An ISO 8601 time in UTC, to the second: 2026-12-01T07:14:38Z.
-    static func timestamp(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    static func timestamp(_ date: Date) -> String { DateText.formatted(date, "%Y-%m-%dT%H:%M:%SZ", utc: true) }
 
     public func perform(_ session: ActivitySession) async {
         let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item { url } else { nil } }

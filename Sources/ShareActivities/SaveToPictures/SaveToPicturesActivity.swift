@@ -127,15 +127,7 @@ struct PictureFile: ~Copyable {
 
     /// Appends `bytes`.
     func write(_ bytes: [UInt8]) throws(ActivityError) {
-        let problem: ActivityError? = bytes.withUnsafeBytes { raw in
-            do throws(ActivityError) {
-                try write(raw)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let problem { throw problem }
+        try bytes.withBytes { raw throws(ActivityError) in try write(raw) }
     }
 
     /// Appends `bytes` (from a download).

@@ -105,12 +105,5 @@ extension ShareCommand {
     }
 
     /// `2026-12-02 15:04` in the local time zone.
-    static func localMinute(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &parts)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
+    static func localMinute(_ date: Date) -> String { DateText.formatted(date, "%Y-%m-%d %H:%M", utc: false) }
 }

@@ -115,12 +115,7 @@ public struct MailAddress: Sendable, Hashable {
             !atom.isEmpty && atom.unicodeScalars.allSatisfy(AddressCharacters.isASCIIAtext)
         }
         if isDotAtom { return localPart }
-        var quoted = "\""
-        for scalar in localPart.unicodeScalars {
-            if scalar == "\"" || scalar == "\\" { quoted += "\\" }
-            quoted.unicodeScalars.append(scalar)
-        }
-        return quoted + "\""
+        return HeaderEncoding.quoted(localPart)
     }
 }
 

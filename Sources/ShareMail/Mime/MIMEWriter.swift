@@ -221,15 +221,7 @@ public struct MIMEWriter {
                        _ body: (UnsafeRawBufferPointer) throws(MailError) -> Void) throws(MailError) {
         switch source {
         case .data(let data):
-            let failure: MailError? = data.withUnsafeBytes { bytes in
-                do throws(MailError) {
-                    try body(bytes)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
-            if let failure { throw failure }
+            try data.withBytes(body)
         case .file(let url): try stream(file: url, body)
         }
     }
