@@ -455,7 +455,7 @@ public enum ShareCommand {
     }
 
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ComposePresenter, keys: KeyMap, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
+                     presenter: ComposePresenter, keys: KeyMap<PickerAction>, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
                      togglePin: ((ActivityType) -> String)? = nil) -> Continuation {
         // Activities that must ask something slow (Print asks CUPS) join the
         // picker when their answer comes; with nothing else to show, it is waited for.

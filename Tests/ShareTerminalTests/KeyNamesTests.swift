@@ -37,14 +37,14 @@ struct KeyNamesTests {
         #expect(KeyMap.picker.keys(for: .cancel) == [.escape, .character("q"), .control("c")])
         #expect(KeyMap.picker.keys(for: .left) == [.left, .character("h")])
         #expect(KeyMap.picker.keys(for: .pick) == [.enter])
-        let shadowed = KeyMap([(.character("x"), .pick), (.character("x"), .cancel), (.escape, .cancel)])
+        let shadowed = KeyMap([KeyBinding(PickerAction.pick, [.character("x")]), KeyBinding(.cancel, [.character("x"), .escape])])
         #expect(shadowed.keys(for: .cancel) == [.escape], "a key whose first binding is another action does not cancel")
     }
 
     @Test func rebindingKeepsTheConfiguredOrderAndTheRest() {
         var keys = KeyMap.picker
         keys.rebind(.cancel, to: [.alt("q"), .escape, .alt("q")])
-        #expect(keys.keys(for: .cancel) == [.alt("q"), .escape], "in the order given, once each")
+        #expect(keys.keys(for: .cancel) == [.alt("q"), .escape, .control("c")], "in the order given, once each; Ctrl-C always cancels")
         #expect(keys.action(for: .character("q")) == nil)
         keys.rebind(.pick, to: [.character(" "), .tab])
         #expect(keys.keys(for: .pick) == [.character(" "), .tab])
@@ -57,6 +57,17 @@ struct KeyNamesTests {
         #expect(keys != KeyMap.picker)
     }
 
+    @Test func aFixedKeyKeepsItsActionWhateverIsRebound() {
+        var keys = KeyMap.picker
+        keys.rebind(.pick, to: [.control("c"), .character(" ")])
+        #expect(keys.action(for: .control("c")) == .cancel, "Ctrl-C always cancels")
+        #expect(keys.fixedAction(for: .control("c")) == .cancel)
+        #expect(keys.keys(for: .pick) == [.character(" ")])
+        keys.rebind(.cancel, to: [.alt("q")])
+        #expect(keys.keys(for: .cancel) == [.alt("q"), .control("c")])
+        #expect(keys.fixedAction(for: .alt("q")) == nil, "a configured key is not fixed")
+    }
+
     @Test func applyingTheConfigIsDeterministic() {
         let config: [String: [InputEvent]] = ["pick": [.character("p"), .enter], "cancel": [.character("p"), .alt("q")],
                                               "filter": [.character("f")], "help": [.character("?"), .character("H")]]
@@ -65,7 +76,7 @@ struct KeyNamesTests {
         KeyActions.apply(config, picker: &first, form: &form)
         // pick comes after cancel in KeyActions.all, so p picks.
         #expect(first.keys(for: .pick) == [.character("p"), .enter])
-        #expect(first.keys(for: .cancel) == [.alt("q")])
+        #expect(first.keys(for: .cancel) == [.alt("q"), .control("c")])
         #expect(first.keys(for: .help) == [.character("?"), .character("H")])
         for _ in 0..<20 {
             var again = KeyMap.picker

@@ -58,6 +58,12 @@ public enum KeyNames {
         default: "?"
         }
     }
+
+    /// How a key is shown in a help bar with no room for words: as in
+    /// ``label(_:)``, but Enter as `⏎`.
+    public static func shortLabel(_ event: InputEvent) -> String {
+        event == .enter ? "⏎" : label(event)
+    }
 }
 
 /// A form's command keys (SPEC §7), configurable in `[keys]`.
@@ -94,7 +100,7 @@ public enum KeyActions {
     ///
     /// Actions are applied in the order of `all`, so when two actions claim
     /// one key the later in `all` always gets it, whatever the dictionary's order.
-    public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap, form: inout FormKeys) {
+    public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap<PickerAction>, form: inout FormKeys) {
         for (action, _) in all {
             guard let events = bindings[action], let first = events.first else { continue }
             switch action {
@@ -105,22 +111,8 @@ public enum KeyActions {
             default: break
             }
             if action == "cancel" { form.cancel = first }
-            let pickerAction: PickerAction? = switch action {
-            case "pick": .pick
-            case "filter": .filter
-            case "help": .help
-            case "pin": .pin
-            case "next-row": .nextRow
-            case "previous-row": .previousRow
-            case "left": .left
-            case "right": .right
-            case "up": .up
-            case "down": .down
-            case "cancel": .cancel
-            default: nil
-            }
             // The configured keys replace the defaults of that action.
-            if let pickerAction { picker.rebind(pickerAction, to: events) }
+            picker.rebind(named: action, to: events)
         }
     }
 }
