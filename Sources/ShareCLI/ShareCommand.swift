@@ -171,7 +171,7 @@ public enum ShareCommand {
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let composeState = ComposeStateFile(locations: locations)
         var pickerKeys = KeyMap.picker
-        var formKeys = FormKeys()
+        var formKeys = KeyMap.form
         KeyActions.apply(configuration.keys, picker: &pickerKeys, form: &formKeys)
         let presenter = ComposePresenter(colors: !noColor, addressBook: book, detector: detector,
                                          environment: console.environment, stateFile: composeState, keys: formKeys)

@@ -231,7 +231,7 @@ struct PickerViewTests {
 
     @Test func reboundKeysShowInTheBarAndTheOldOnesDoNot() {
         var state = realisticState(width: 100, height: 30)
-        var form = FormKeys()
+        var form = KeyMap.form
         KeyActions.apply(["pick": [.character(" "), .control("p")], "cancel": [.alt("q"), .escape], "filter": [.character("f")]],
                          picker: &state.keys, form: &form)
         let bar = PickerView.view(state).lines[29]
@@ -246,7 +246,7 @@ struct PickerViewTests {
 
     @Test func reboundKeysShowInTheKeyHelpAndTheOldOnesDoNot() {
         var state = realisticState(width: 100, height: 30)
-        var form = FormKeys()
+        var form = KeyMap.form
         KeyActions.apply(["pick": [.character(" "), .control("p")], "cancel": [.alt("q")], "filter": [.character("f")]],
                          picker: &state.keys, form: &form)
         send(.character("?"), to: &state)

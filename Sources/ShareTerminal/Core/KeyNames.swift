@@ -66,23 +66,6 @@ public enum KeyNames {
     }
 }
 
-/// A form's command keys (SPEC §7), configurable in `[keys]`.
-///
-/// The form's help bar is built from these and the form's actions, so a
-/// rebound key shows its new binding.
-public struct FormKeys: Sendable, Equatable {
-    /// The form's primary action (Send, Post, Print): `send` in `[keys]`.
-    public var primary: InputEvent = .control("x")
-    /// Its secondary action (Save draft): `save` in `[keys]`.
-    public var secondary: InputEvent = .control("o")
-    public var attach: InputEvent = .control("t")
-    public var editor: InputEvent = .control("g")
-    public var cancel: InputEvent = .escape
-
-    /// The default keys.
-    public init() {}
-}
-
 /// Every `[keys]` action: the compose screen's and the picker's.
 public enum KeyActions {
     /// The names accepted in `[keys]`, each with what it does.
@@ -96,23 +79,16 @@ public enum KeyActions {
     ]
 
     /// Applies `bindings` (action → keys) to the picker's key map and the
-    /// compose screen's keys; the caller has checked the names.
+    /// forms'; the caller has checked the names. The keys of an action
+    /// replace its default keys.
     ///
     /// Actions are applied in the order of `all`, so when two actions claim
     /// one key the later in `all` always gets it, whatever the dictionary's order.
-    public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap<PickerAction>, form: inout FormKeys) {
+    public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap<PickerAction>, form: inout KeyMap<FormCommand>) {
         for (action, _) in all {
-            guard let events = bindings[action], let first = events.first else { continue }
-            switch action {
-            case "send": form.primary = first
-            case "save": form.secondary = first
-            case "attach": form.attach = first
-            case "editor": form.editor = first
-            default: break
-            }
-            if action == "cancel" { form.cancel = first }
-            // The configured keys replace the defaults of that action.
+            guard let events = bindings[action], !events.isEmpty else { continue }
             picker.rebind(named: action, to: events)
+            form.rebind(named: action, to: events)
         }
     }
 }

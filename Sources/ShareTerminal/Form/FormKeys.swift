@@ -1,0 +1,79 @@
+import ShareCore
+
+/// What a key asks of a form, whatever field has focus. (Not a
+/// ``FormAction``: that is what the form offers, Send or Save draft,
+/// which `primary` and `secondary` run.)
+public enum FormCommand: Sendable, Equatable {
+    /// Run the form's primary action (Send, Post, Print).
+    case primary
+    /// Run its secondary action (Save draft).
+    case secondary
+    /// Ask for a file to attach.
+    case attach
+    /// Edit the focused field in `$EDITOR`.
+    case editor
+    /// The next field, or the completion offered.
+    case next
+    /// The field before.
+    case previous
+    /// Close the completions, else leave the form (asking first when something changed).
+    case cancel
+    /// Leave the form (asking first when something changed).
+    case interrupt
+}
+
+extension KeyMap where Action == FormCommand {
+    /// A form's command keys (SPEC §7), the compose screen's and every
+    /// activity's form's; the config's `[keys]` rebinds the named ones
+    /// (not to plain characters, which are typed text).
+    ///
+    /// The bar: `^X Send  ^O Save draft  ^T Attach  ^G $EDITOR  Tab Next  Esc Cancel`,
+    /// each command only where the form has it.
+    public static var form: KeyMap {
+        KeyMap([
+            KeyBinding(.primary, [.control("x")], name: "send", bar: .given),
+            KeyBinding(.secondary, [.control("o")], name: "save", bar: .given),
+            KeyBinding(.attach, [.control("t")], name: "attach", bar: .words(Localization.text("Attach"))),
+            KeyBinding(.editor, [.control("g")], name: "editor", bar: .words("$EDITOR")),
+            KeyBinding(.next, [.tab], bar: .words(Localization.text("Next"))),
+            KeyBinding(.previous, [.backTab]),
+            KeyBinding(.cancel, [.escape], name: "cancel", bar: .words(Localization.text("Cancel"))),
+            // Esc cancels whatever keys cancel has, unless [keys] gives it to another command.
+            KeyBinding(.cancel, [.escape], bar: .with(.cancel)),
+            KeyBinding(.interrupt, [.control("c")]),
+        ])
+    }
+}
+
+/// What a key asks of a choice field's chooser: the filter takes the rest.
+public enum ChooserAction: Sendable, Equatable {
+    case previous, next, choose, close
+}
+
+extension KeyMap where Action == ChooserAction {
+    /// The chooser's keys: `↑↓ select  Enter choose  Esc close`.
+    public static var chooser: KeyMap {
+        KeyMap([
+            KeyBinding(.previous, [.up], bar: .words(Localization.text("select"))),
+            KeyBinding(.next, [.down], bar: .with(.previous)),
+            KeyBinding(.choose, [.enter, .tab], bar: .words(Localization.text("choose"))),
+            KeyBinding(.close, [.escape], bar: .words(Localization.text("close"))),
+        ])
+    }
+}
+
+/// What a key asks of the attachment list when it has focus.
+public enum AttachmentListAction: Sendable, Equatable {
+    case previous, next, remove
+}
+
+extension KeyMap where Action == AttachmentListAction {
+    /// The attachment list's keys: `↑↓ select  d remove` (after asking).
+    public static var attachmentList: KeyMap {
+        KeyMap([
+            KeyBinding(.previous, [.up, .character("k")], bar: .words(Localization.text("select"))),
+            KeyBinding(.next, [.down, .character("j")], bar: .with(.previous)),
+            KeyBinding(.remove, [.character("d"), .delete, .backspace], bar: .words(Localization.text("remove"))),
+        ])
+    }
+}
