@@ -77,3 +77,59 @@ extension KeyMap where Action == AttachmentListAction {
         ])
     }
 }
+
+/// What a key asks of one of a form's questions; each question's map
+/// binds the answers it takes.
+public enum DialogAction: Sendable, Equatable {
+    /// Yes: run the action asked about, or remove the attachment; in the
+    /// attach prompt, attach the file typed.
+    case confirm
+    /// Close the question, changing nothing.
+    case back
+    /// Save a draft (unsaved changes).
+    case save
+    /// Leave without saving (unsaved changes).
+    case discard
+    /// Complete the path typed (the attach prompt).
+    case complete
+}
+
+extension KeyMap where Action == DialogAction {
+    /// The keys of the question before an action with warnings:
+    /// `y send   n go back` (the action's own words).
+    public static var confirmation: KeyMap {
+        KeyMap([
+            KeyBinding(.confirm, [.character("y"), .character("Y")], bar: .given),
+            KeyBinding(.back, [.character("n"), .character("N"), .escape], bar: .words(Localization.text("go back"))),
+        ])
+    }
+
+    /// The keys of the question on leaving with unsaved changes:
+    /// `s save draft   d discard   Esc keep editing` (save where the form can).
+    public static var unsavedChanges: KeyMap {
+        KeyMap([
+            KeyBinding(.save, [.character("s"), .character("S")], bar: .given),
+            KeyBinding(.discard, [.character("d"), .character("D")], bar: .words(Localization.text("discard"))),
+            KeyBinding(.back, [.escape, .character("k"), .character("K")], bar: .words(Localization.text("keep editing"))),
+        ])
+    }
+
+    /// The keys of the question before removing an attachment: `y remove   n keep`
+    /// (any other key keeps it too).
+    public static var removal: KeyMap {
+        KeyMap([
+            KeyBinding(.confirm, [.character("y"), .character("Y")], bar: .words(Localization.text("remove"))),
+            KeyBinding(.back, [.character("n")], bar: .words(Localization.text("keep"))),
+        ])
+    }
+
+    /// The attach prompt's keys: `Tab completes, Enter attaches, Esc closes`;
+    /// the path's editor takes the rest.
+    public static var attachPrompt: KeyMap {
+        KeyMap([
+            KeyBinding(.complete, [.tab], bar: .words(Localization.text("completes"))),
+            KeyBinding(.confirm, [.enter], bar: .words(Localization.text("attaches"))),
+            KeyBinding(.back, [.escape], bar: .words(Localization.text("closes"))),
+        ])
+    }
+}

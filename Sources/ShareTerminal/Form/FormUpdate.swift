@@ -291,29 +291,29 @@ public enum FormUpdate {
     private static func answer(_ dialog: FormDialog, _ state: inout FormState, _ event: InputEvent) -> [FormEffect] {
         switch dialog {
         case .confirmAction(let action, _):
-            switch event {
-            case .character("y"), .character("Y"):
+            switch KeyMap.confirmation.action(for: event) {
+            case .confirm:
                 state.dialog = nil
                 return [.submit(action, state.values, confirmed: true)]
-            case .character("n"), .character("N"), .escape: state.dialog = nil
+            case .back: state.dialog = nil
             default: break
             }
         case .chooser(let index, let filter, let selected):
             return choose(in: index, filter: filter, selected: selected, &state, event)
         case .confirmCancel:
-            switch event {
-            case .character("s"), .character("S"):
+            switch KeyMap.unsavedChanges.action(for: event) {
+            case .save:
                 guard let secondary = state.action(.secondary) else { break }
                 state.dialog = nil
                 return [.submit(secondary, state.values, confirmed: false)]
-            case .character("d"), .character("D"):
+            case .discard:
                 state.dialog = nil
                 return [.discard]
-            case .escape, .character("k"), .character("K"): state.dialog = nil
+            case .back: state.dialog = nil
             default: break
             }
         case .confirmRemove(let row):
-            if event == .character("y") || event == .character("Y"), let index = attachmentField(state),
+            if KeyMap.removal.action(for: event) == .confirm, let index = attachmentField(state),
                state.fields[index].attachments.indices.contains(row) {
                 let removed = state.fields[index].attachments.remove(at: row)
                 state.fields[index].selectedAttachment = max(0, min(row, state.fields[index].attachments.count - 1))
@@ -323,12 +323,12 @@ public enum FormUpdate {
             }
             state.dialog = nil
         case .attachPath(var editor, _):
-            switch event {
-            case .escape: state.dialog = nil
-            case .enter:
+            switch KeyMap.attachPrompt.action(for: event) {
+            case .back: state.dialog = nil
+            case .confirm:
                 let path = editor.text
                 return path.isEmpty ? [] : [.attach(path)]
-            case .tab: return [.completePath(editor.text)]
+            case .complete: return [.completePath(editor.text)]
             default:
                 if editor.handle(event) { state.dialog = .attachPath(editor, completions: []) }
             }

@@ -270,19 +270,22 @@ public enum FormView {
         var prompt: TextEditor?
         switch dialog {
         case .confirmAction(let action, let warnings):
-            lines = warnings + ["", Localization.text("%@ anyway?  y %@   n go back", action.label, action.label.lowercased())]
+            let keys = KeyMap.confirmation.helpBar(separator: "   ") { answer, words in answer == .confirm ? action.label.lowercased() : words }
+            lines = warnings + ["", Localization.text("%@ anyway?", action.label) + "  " + keys]
         case .confirmCancel:
-            let keep = state.action(.secondary).map { "s \($0.label.lowercased())   " } ?? ""
-            lines = [Localization.text("There are unsaved changes."), "", keep + Localization.text("d discard   Esc keep editing")]
+            let keys = KeyMap.unsavedChanges.helpBar(separator: "   ") { answer, words in
+                answer == .save ? state.action(.secondary)?.label.lowercased() : words
+            }
+            lines = [Localization.text("There are unsaved changes."), "", keys]
         case .chooser(let index, let filter, let selected):
             return drawChooser(state.fields[index], filter: filter, selected: selected, state, into: &frame)
         case .confirmRemove(let row):
             let name = state.fields.first { $0.field.kind == .attachmentList }.flatMap { field in
                 field.attachments.indices.contains(row) ? field.attachments[row].name : nil
             } ?? Localization.text("this file")
-            lines = [Localization.text("Remove %@?", name), "", Localization.text("y remove   n keep")]
+            lines = [Localization.text("Remove %@?", name), "", KeyMap.removal.helpBar(separator: "   ")]
         case .attachPath(let editor, let completions):
-            lines = [Localization.text("Attach a file (Tab completes, Enter attaches, Esc closes):"), ""] + completions.prefix(8).map { "  " + $0 }
+            lines = [Localization.text("Attach a file (%@):", KeyMap.attachPrompt.helpBar(separator: ", ")), ""] + completions.prefix(8).map { "  " + $0 }
             prompt = editor
         }
         let width = min(state.width - 4, max(44, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4))
