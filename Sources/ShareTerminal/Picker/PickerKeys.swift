@@ -44,3 +44,25 @@ extension KeyMap where Action == PickerAction {
         ])
     }
 }
+
+/// What a key asks of the picker's filter while it shows; characters are typed.
+public enum FilterAction: Sendable, Equatable {
+    /// Delete the last character; on an empty filter, close it.
+    case deleteBackward
+    /// Empty the filter.
+    case clear
+    /// Close the filter: every tile shows again.
+    case close
+}
+
+extension KeyMap where Action == FilterAction {
+    /// The filter's keys: Backspace, C-u and Esc. The picker's list of keys
+    /// says that Esc clears it.
+    public static var filter: KeyMap {
+        KeyMap([
+            KeyBinding(.deleteBackward, [.backspace]),
+            KeyBinding(.clear, [.control("u")]),
+            KeyBinding(.close, [.escape]),
+        ])
+    }
+}

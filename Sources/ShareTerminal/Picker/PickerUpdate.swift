@@ -40,19 +40,19 @@ public enum PickerUpdate {
         return perform(action, event, on: &state)
     }
 
-    /// Keys while filtering: text edits the filter; Esc clears it; the rest falls through.
+    /// Keys while filtering: text edits the filter, and so do the keys of
+    /// ``KeyMap/filter`` (Esc clears it); the rest falls through.
     private static func updateFilter(_ state: inout PickerState, _ event: InputEvent) -> [PickerEffect]? {
-        switch event {
-        case .character(let character):
+        if case .character(let character) = event {
             state.filter?.append(character)
-        case .backspace:
-            if state.filter?.isEmpty == true { state.filter = nil } else { state.filter?.removeLast() }
-        case .escape:
-            state.filter = nil
-        case .control("u"):
-            state.filter = ""
-        default:
-            return nil
+        } else {
+            switch KeyMap.filter.action(for: event) {
+            case .deleteBackward:
+                if state.filter?.isEmpty == true { state.filter = nil } else { state.filter?.removeLast() }
+            case .close: state.filter = nil
+            case .clear: state.filter = ""
+            case nil: return nil
+            }
         }
         reselect(&state)
         return []
