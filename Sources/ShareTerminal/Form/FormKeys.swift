@@ -47,7 +47,12 @@ extension KeyMap where Action == FormCommand {
 
 /// What a key asks of a choice field's chooser: the filter takes the rest.
 public enum ChooserAction: Sendable, Equatable {
-    case previous, next, choose, close
+    /// The match above, or below (round).
+    case previous, next
+    /// Choose the selected match.
+    case choose
+    /// Close the chooser, changing nothing.
+    case close
 }
 
 extension KeyMap where Action == ChooserAction {
@@ -64,7 +69,10 @@ extension KeyMap where Action == ChooserAction {
 
 /// What a key asks of the attachment list when it has focus.
 public enum AttachmentListAction: Sendable, Equatable {
-    case previous, next, remove
+    /// The attachment above, or below.
+    case previous, next
+    /// Remove the selected attachment, after asking.
+    case remove
 }
 
 extension KeyMap where Action == AttachmentListAction {

@@ -2,12 +2,17 @@
 public enum EditorAction: Sendable, Equatable {
     /// A line break (in multi-line text).
     case newline
+    /// Delete the grapheme before the cursor, or after it.
     case deleteBackward, deleteForward
     /// One grapheme back or on.
     case backward, forward
+    /// The start or the end of the line.
     case lineStart, lineEnd
+    /// Delete to the end of the line (joining the next one at its end), or to its start.
     case killToLineEnd, killToLineStart
+    /// Delete the word before the cursor, or after it.
     case deleteWordBackward, deleteWordForward
+    /// The start of the word before, or the end of the word after.
     case wordBackward, wordForward
     /// The line above or below, keeping the column (in multi-line text).
     case lineUp, lineDown
