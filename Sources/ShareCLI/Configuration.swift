@@ -151,7 +151,7 @@ public struct Configuration: Sendable, Equatable {
             guard let event = KeyNames.event(name) else {
                 throw fail("'\(name)' is not a key; write C-x, M-f, Enter, Esc, Tab, S-Tab, Up, Down, Left, Right, Home, End, Space or one character")
             }
-            if ["send", "save", "attach", "editor", "cancel"].contains(action), case .character = event {
+            if KeyMap.form.names.contains(action), case .character = event {
                 throw fail("\(action) needs a key that is not typed text, such as C-x or Esc; '\(name)' would be typed into the message")
             }
             events.append(event)

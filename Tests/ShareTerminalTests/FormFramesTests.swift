@@ -138,7 +138,7 @@ struct FormFramesComparisonTests {
             ("statusIsError", { $0.statusIsError = true }), ("spinner", { $0.spinner += 1 }), ("changed", { $0.changed.toggle() }),
             ("running news", { $0.runningNews = "Uploading" }), ("typed", { $0.typedWhileBusy = [.enter] }),
             ("completion index", { $0.completionIndex = 1 }), ("completion field", { $0.completionField = "to" }),
-            ("colors", { $0.colors.toggle() }), ("keys", { $0.keys.primary = .control("s") }),
+            ("colors", { $0.colors.toggle() }), ("keys", { $0.keys.rebind(.primary, to: [.control("s")]) }),
             ("a header field", { $0.fields[1].editor.insert("x") }), ("the body's problem", { $0.fields[body].problem = "too long" }),
             ("the body's count", { $0.fields[body].count = FieldCount(used: 3, limit: 280) }),
             ("attachments", { $0.fields[6].selectedAttachment = 1 }),

@@ -18,10 +18,10 @@ struct KeyNamesTests {
 
     @Test func configuredKeysReplaceTheDefaults() {
         var picker = KeyMap.picker
-        var form = FormKeys()
+        var form = KeyMap.form
         KeyActions.apply(["send": [.control("s")], "pick": [.character(" ")], "cancel": [.alt("q")]], picker: &picker, form: &form)
-        #expect(form.primary == .control("s"))
-        #expect(form.cancel == .alt("q"))
+        #expect(form.keys(for: .primary) == [.control("s")])
+        #expect(form.keys(for: .cancel) == [.alt("q"), .escape], "Esc cancels forms whatever cancel's keys")
         var state = MailForm.empty()
         state.keys = form
         #expect(FormView.helpBar(state) == "^S Send  ^O Save draft  ^T Attach  ^G $EDITOR  Tab Next  M-q Cancel",
@@ -37,14 +37,14 @@ struct KeyNamesTests {
         #expect(KeyMap.picker.keys(for: .cancel) == [.escape, .character("q"), .control("c")])
         #expect(KeyMap.picker.keys(for: .left) == [.left, .character("h")])
         #expect(KeyMap.picker.keys(for: .pick) == [.enter])
-        let shadowed = KeyMap([(.character("x"), .pick), (.character("x"), .cancel), (.escape, .cancel)])
+        let shadowed = KeyMap([KeyBinding(PickerAction.pick, [.character("x")]), KeyBinding(.cancel, [.character("x"), .escape])])
         #expect(shadowed.keys(for: .cancel) == [.escape], "a key whose first binding is another action does not cancel")
     }
 
     @Test func rebindingKeepsTheConfiguredOrderAndTheRest() {
         var keys = KeyMap.picker
         keys.rebind(.cancel, to: [.alt("q"), .escape, .alt("q")])
-        #expect(keys.keys(for: .cancel) == [.alt("q"), .escape], "in the order given, once each")
+        #expect(keys.keys(for: .cancel) == [.alt("q"), .escape, .control("c")], "in the order given, once each; Ctrl-C always cancels")
         #expect(keys.action(for: .character("q")) == nil)
         keys.rebind(.pick, to: [.character(" "), .tab])
         #expect(keys.keys(for: .pick) == [.character(" "), .tab])
@@ -57,15 +57,26 @@ struct KeyNamesTests {
         #expect(keys != KeyMap.picker)
     }
 
+    @Test func aFixedKeyKeepsItsActionWhateverIsRebound() {
+        var keys = KeyMap.picker
+        keys.rebind(.pick, to: [.control("c"), .character(" ")])
+        #expect(keys.action(for: .control("c")) == .cancel, "Ctrl-C always cancels")
+        #expect(keys.fixedAction(for: .control("c")) == .cancel)
+        #expect(keys.keys(for: .pick) == [.character(" ")])
+        keys.rebind(.cancel, to: [.alt("q")])
+        #expect(keys.keys(for: .cancel) == [.alt("q"), .control("c")])
+        #expect(keys.fixedAction(for: .alt("q")) == nil, "a configured key is not fixed")
+    }
+
     @Test func applyingTheConfigIsDeterministic() {
         let config: [String: [InputEvent]] = ["pick": [.character("p"), .enter], "cancel": [.character("p"), .alt("q")],
                                               "filter": [.character("f")], "help": [.character("?"), .character("H")]]
         var first = KeyMap.picker
-        var form = FormKeys()
+        var form = KeyMap.form
         KeyActions.apply(config, picker: &first, form: &form)
         // pick comes after cancel in KeyActions.all, so p picks.
         #expect(first.keys(for: .pick) == [.character("p"), .enter])
-        #expect(first.keys(for: .cancel) == [.alt("q")])
+        #expect(first.keys(for: .cancel) == [.alt("q"), .control("c")])
         #expect(first.keys(for: .help) == [.character("?"), .character("H")])
         for _ in 0..<20 {
             var again = KeyMap.picker
@@ -83,11 +94,39 @@ struct KeyNamesTests {
             FormField(id: "body", label: "", kind: .multilineText, initialValue: "Numbers."),
         ], actions: [MailForm.send])
         var state = FormState(form: form, width: 80, height: 24)
-        state.keys.primary = .control("s")
+        state.keys.rebind(.primary, to: [.control("s")])
         #expect(FormUpdate.update(&state, .input(.control("x"))).isEmpty, "^X is no longer Send")
         #expect(FormUpdate.update(&state, .input(.control("s"))) == [.submit(MailForm.send, state.values, confirmed: false)])
         #expect(FormUpdate.update(&state, .input(.control("o"))).isEmpty, "a form with no secondary action has nothing on ^O")
         #expect(FormView.view(state).lines.last?.hasPrefix("^S Send  ^G $EDITOR  Tab Next  Esc Cancel") == true,
                 "no Save draft and no Attach in a form without them")
+    }
+
+    @Test @MainActor func aFormTakesEveryKeyConfiguredAndEscStillCancels() {
+        var keys = KeyMap.form
+        var picker = KeyMap.picker
+        KeyActions.apply(["send": [.control("s"), .control("x")], "cancel": [.control("q")]], picker: &picker, form: &keys)
+        var state = MailForm.empty()
+        state.keys = keys
+        #expect(FormUpdate.update(&state, .input(.control("s"))).first.map { if case .submit = $0 { true } else { false } } == true)
+        #expect(FormUpdate.update(&state, .input(.control("x"))).first.map { if case .submit = $0 { true } else { false } } == true,
+                "each key listed for send sends")
+        #expect(FormUpdate.update(&state, .input(.control("q"))) == [.discard])
+        #expect(FormUpdate.update(&state, .input(.escape)) == [.discard], "Esc cancels whatever keys cancel has")
+        #expect(FormView.helpBar(state).hasSuffix("^Q Cancel"), "\(FormView.helpBar(state))")
+
+        // A key given to another command leaves the one it had.
+        keys = KeyMap.form
+        KeyActions.apply(["send": [.escape], "save": [.tab]], picker: &picker, form: &keys)
+        #expect(keys.action(for: .escape) == .primary)
+        #expect(keys.action(for: .tab) == .secondary)
+        state.keys = keys
+        #expect(FormView.helpBar(state) == "Esc Send  Tab Save draft  ^T Attach  ^G $EDITOR", "no key left for Next nor Cancel")
+    }
+
+    @Test func everyConfigActionNamesABinding() {
+        let names = Set(KeyMap.picker.names + KeyMap.form.names)
+        #expect(Set(KeyActions.all.map(\.name)) == names)
+        #expect(KeyActions.all.count == names.count, "each name once")
     }
 }

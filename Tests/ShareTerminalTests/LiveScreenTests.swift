@@ -67,4 +67,22 @@ struct LiveScreenTests {
         #expect(LiveUpdate.update(&state, .input(.control("c"))).isEmpty, "asked once")
         #expect(LiveView.view(state).shows("Stopping…"))
     }
+
+    @Test func withoutALinkTheBarOffersNoCopy() {
+        let offer = LiveStatus.Offer(heading: "Anywhere (magic-wormhole)", text: "7-eskimo-spearhead", code: "wormhole-transfer:7-eskimo-spearhead")
+        var state = LiveState(status: LiveStatus(title: "Nearby", instruction: "Type the code.", offers: [offer], lines: []), width: 100, height: 30)
+        let frame = LiveView.view(state)
+        #expect(frame.shows("Esc stop") && !frame.shows("copy link"), "\(frame.lines.joined(separator: "\n"))")
+        #expect(LiveUpdate.update(&state, .input(.character("c"))).isEmpty, "nothing to copy")
+        #expect(LiveUpdate.update(&state, .input(.character("q"))) == [.stop])
+    }
+
+    @Test func theProgressScreenNamesItsKeyAndCancelsOnce() {
+        var state = ProgressState(title: "Preparing the items for Mail", width: 80, height: 24)
+        #expect(ProgressView.view(state).shows("Esc cancels"))
+        #expect(ProgressUpdate.update(&state, .character("x")).isEmpty)
+        #expect(ProgressUpdate.update(&state, .character("q")) == [.cancel])
+        #expect(ProgressUpdate.update(&state, .escape).isEmpty, "asked once")
+        #expect(ProgressView.view(state).shows("Cancelling…"))
+    }
 }

@@ -104,7 +104,7 @@ struct PickerViewTests {
         let frame = PickerView.view(state)
         assertSnapshot(frame, named: "picker-help-100x30")
         expectWellFormed(frame)
-        for (keys, meaning) in PickerView.keyHelp(state.keys) {
+        for (keys, meaning) in state.keys.keyList() {
             #expect(frame.shows(keys) && frame.shows(meaning), "\(keys): \(meaning)")
         }
     }
@@ -223,15 +223,15 @@ struct PickerViewTests {
     // MARK: - Help from the key map
 
     @Test func theDefaultHelpReadsAsBefore() {
-        #expect(PickerView.helpBar(.picker) == "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  p pin  ? keys  Esc cancel")
-        #expect(PickerView.shortHelpBar(.picker) == "←↓↑→ Tab ⏎ 1-9 / p ? Esc")
-        #expect(PickerView.keyHelp(.picker).map(\.keys) == ["← → h l", "↑ ↓ k j", "Tab S-Tab", "Enter", "1 – 9", "/", "p", "mouse",
+        #expect(KeyMap.picker.helpBar() == "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  p pin  ? keys  Esc cancel")
+        #expect(KeyMap.picker.shortHelpBar() == "←↓↑→ Tab ⏎ 1-9 / p ? Esc")
+        #expect(KeyMap.picker.keyList().map(\.keys) == ["← → h l", "↑ ↓ k j", "Tab S-Tab", "Enter", "1 – 9", "/", "p", "mouse",
                                                              "Esc q Ctrl-C"])
     }
 
     @Test func reboundKeysShowInTheBarAndTheOldOnesDoNot() {
         var state = realisticState(width: 100, height: 30)
-        var form = FormKeys()
+        var form = KeyMap.form
         KeyActions.apply(["pick": [.character(" "), .control("p")], "cancel": [.alt("q"), .escape], "filter": [.character("f")]],
                          picker: &state.keys, form: &form)
         let bar = PickerView.view(state).lines[29]
@@ -246,7 +246,7 @@ struct PickerViewTests {
 
     @Test func reboundKeysShowInTheKeyHelpAndTheOldOnesDoNot() {
         var state = realisticState(width: 100, height: 30)
-        var form = FormKeys()
+        var form = KeyMap.form
         KeyActions.apply(["pick": [.character(" "), .control("p")], "cancel": [.alt("q")], "filter": [.character("f")]],
                          picker: &state.keys, form: &form)
         send(.character("?"), to: &state)
@@ -263,19 +263,19 @@ struct PickerViewTests {
         var keys = KeyMap.picker
         keys.rebind(.left, to: [.control("b")])
         keys.rebind(.right, to: [.control("f"), .character("l")])
-        #expect(PickerView.helpBar(keys).hasPrefix("^B/↓/↑/^F move  "), "\(PickerView.helpBar(keys))")
-        #expect(PickerView.keyHelp(keys).first?.keys == "^B / ^F l", "unequal counts: left's keys, then right's")
+        #expect(keys.helpBar().hasPrefix("^B/↓/↑/^F move  "), "\(keys.helpBar())")
+        #expect(keys.keyList().first?.keys == "^B / ^F l", "unequal counts: left's keys, then right's")
         keys.rebind(.up, to: [.character("w")])
         keys.rebind(.down, to: [.character("s")])
-        #expect(PickerView.keyHelp(keys)[1].keys == "w s")
-        #expect(PickerView.shortHelpBar(keys).hasPrefix("^B/s/w/^F Tab ⏎ "), "\(PickerView.shortHelpBar(keys))")
+        #expect(keys.keyList()[1].keys == "w s")
+        #expect(keys.shortHelpBar().hasPrefix("^B/s/w/^F Tab ⏎ "), "\(keys.shortHelpBar())")
     }
 
     @Test func aCommandLeftWithoutKeysLeavesTheHelp() {
         var keys = KeyMap.picker
         keys.rebind(.pick, to: [.character("/")])
-        #expect(PickerView.helpBar(keys) == "←↓↑→ move  Tab row  / pick  1-9 pick  p pin  ? keys  Esc cancel")
-        #expect(!PickerView.keyHelp(keys).contains { $0.meaning.hasPrefix("filter") })
+        #expect(keys.helpBar() == "←↓↑→ move  Tab row  / pick  1-9 pick  p pin  ? keys  Esc cancel")
+        #expect(!keys.keyList().contains { $0.meaning.hasPrefix("filter") })
     }
 
     // MARK: - Small terminals
@@ -285,7 +285,7 @@ struct PickerViewTests {
         send(.character("?"), to: &state)
         let frame = PickerView.view(state)
         expectWellFormed(frame)
-        for (keys, _) in PickerView.keyHelp(state.keys) {
+        for (keys, _) in state.keys.keyList() {
             #expect(frame.shows(keys), "“\(keys)” is in the key help at 40×12")
         }
     }

@@ -50,9 +50,9 @@ struct Invocation {
     var noColor: Bool { options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty }
 
     /// The config's keys applied to the picker's and the form's key maps.
-    var keys: (picker: KeyMap, form: FormKeys) {
+    var keys: (picker: KeyMap<PickerAction>, form: KeyMap<FormCommand>) {
         var picker = KeyMap.picker
-        var form = FormKeys()
+        var form = KeyMap.form
         KeyActions.apply(configuration.keys, picker: &picker, form: &form)
         return (picker, form)
     }

@@ -5,7 +5,7 @@ import ShareTerminal
 /// The picker: an activity (or a person of the people row) picked, then run.
 extension ShareCommand {
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ScreenPresenter, keys: KeyMap, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
+                     presenter: ScreenPresenter, keys: KeyMap<PickerAction>, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
                      togglePin: ((ActivityType) -> String)? = nil) -> Continuation {
         // Activities that must ask something slow (Print asks CUPS) join the
         // picker when their answer comes; with nothing else to show, it is waited for.

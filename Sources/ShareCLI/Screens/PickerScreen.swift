@@ -22,7 +22,7 @@ enum PickerSession {
     /// `togglePin` pins or unpins a type (and orders the sheet anew),
     /// returning what to tell the person.
     static func run(sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [], items: [ShareItem],
-                    title: String?, colors: Bool, keys: KeyMap = .picker, people: (@Sendable () -> [SharedPerson])? = nil,
+                    title: String?, colors: Bool, keys: KeyMap<PickerAction> = .picker, people: (@Sendable () -> [SharedPerson])? = nil,
                     togglePin: ((ActivityType) -> String)? = nil) throws(TerminalError) -> Choice? {
         let terminal = try NcursesTerminal(wantColors: colors)
         defer { terminal.end() }
@@ -32,7 +32,7 @@ enum PickerSession {
 
     /// The picker on `terminal`.
     static func run(on terminal: any TerminalBackend, sheet: ShareSheet, activities: [any Activity],
-                    pending: [any AvailabilityChecking] = [], items: [ShareItem], title: String?, keys: KeyMap = .picker,
+                    pending: [any AvailabilityChecking] = [], items: [ShareItem], title: String?, keys: KeyMap<PickerAction> = .picker,
                     people: (@Sendable () -> [SharedPerson])? = nil, togglePin: ((ActivityType) -> String)? = nil) -> Choice? {
         let tiles = self.tiles(activities, sheet: sheet)
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first

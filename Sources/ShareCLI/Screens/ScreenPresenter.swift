@@ -25,7 +25,7 @@ final class ScreenPresenter: ActivityFormPresenter {
     /// `usesThreads` false runs autosaves, the address book's reading and
     /// `query-command` in the screen's own turn (tests in the terminal's clock).
     init(colors: Bool, addressBook: AddressBook, detector: any ContentTypeDetector, environment: [String: String],
-         stateFile: ComposeStateFile, keys: FormKeys = FormKeys(), terminal: TerminalOpener? = nil,
+         stateFile: ComposeStateFile, keys: KeyMap<FormCommand> = .form, terminal: TerminalOpener? = nil,
          usesThreads: Bool = true) {
         if let terminal {
             openTerminal = terminal
@@ -60,7 +60,7 @@ struct ComposeServices {
     /// The browser, the clipboard and the editor.
     var system: SystemIntegration { SystemIntegration(environment: environment) }
     let stateFile: ComposeStateFile
-    let keys: FormKeys
+    let keys: KeyMap<FormCommand>
     /// Whether autosaves, the address book's reading and `query-command`
     /// run on threads of their own (off the keystrokes' way).
     let usesThreads: Bool

@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// Key names as people write them in the config's `[keys]` section:
 /// `C-x` or `Ctrl-x`, `M-f` or `Alt-f`, `Enter`, `Esc`, `Tab`, `S-Tab`,
 /// `Up`, `Down`, `Left`, `Right`, `Home`, `End`, `PageUp`, `PageDown`,
@@ -58,23 +60,12 @@ public enum KeyNames {
         default: "?"
         }
     }
-}
 
-/// A form's command keys (SPEC §7), configurable in `[keys]`.
-///
-/// The form's help bar is built from these and the form's actions, so a
-/// rebound key shows its new binding.
-public struct FormKeys: Sendable, Equatable {
-    /// The form's primary action (Send, Post, Print): `send` in `[keys]`.
-    public var primary: InputEvent = .control("x")
-    /// Its secondary action (Save draft): `save` in `[keys]`.
-    public var secondary: InputEvent = .control("o")
-    public var attach: InputEvent = .control("t")
-    public var editor: InputEvent = .control("g")
-    public var cancel: InputEvent = .escape
-
-    /// The default keys.
-    public init() {}
+    /// How a key is shown in a help bar with no room for words: as in
+    /// ``label(_:)``, but Enter as `⏎`.
+    public static func shortLabel(_ event: InputEvent) -> String {
+        event == .enter ? "⏎" : label(event)
+    }
 }
 
 /// Every `[keys]` action: the compose screen's and the picker's.
@@ -90,37 +81,16 @@ public enum KeyActions {
     ]
 
     /// Applies `bindings` (action → keys) to the picker's key map and the
-    /// compose screen's keys; the caller has checked the names.
+    /// forms'; the caller has checked the names. The keys of an action
+    /// replace its default keys.
     ///
     /// Actions are applied in the order of `all`, so when two actions claim
     /// one key the later in `all` always gets it, whatever the dictionary's order.
-    public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap, form: inout FormKeys) {
+    public static func apply(_ bindings: [String: [InputEvent]], picker: inout KeyMap<PickerAction>, form: inout KeyMap<FormCommand>) {
         for (action, _) in all {
-            guard let events = bindings[action], let first = events.first else { continue }
-            switch action {
-            case "send": form.primary = first
-            case "save": form.secondary = first
-            case "attach": form.attach = first
-            case "editor": form.editor = first
-            default: break
-            }
-            if action == "cancel" { form.cancel = first }
-            let pickerAction: PickerAction? = switch action {
-            case "pick": .pick
-            case "filter": .filter
-            case "help": .help
-            case "pin": .pin
-            case "next-row": .nextRow
-            case "previous-row": .previousRow
-            case "left": .left
-            case "right": .right
-            case "up": .up
-            case "down": .down
-            case "cancel": .cancel
-            default: nil
-            }
-            // The configured keys replace the defaults of that action.
-            if let pickerAction { picker.rebind(pickerAction, to: events) }
+            guard let events = bindings[action], !events.isEmpty else { continue }
+            picker.rebind(named: action, to: events)
+            form.rebind(named: action, to: events)
         }
     }
 }

@@ -130,7 +130,7 @@ public struct FormState: Sendable, Equatable {
     public var height: Int
     public var colors: Bool
     /// The command keys (`[keys]` in the config).
-    public var keys = FormKeys()
+    public var keys: KeyMap<FormCommand> = .form
 
     /// The form's first state: focus on the first empty field that takes focus.
     public init(form: ActivityForm, attachments: [AttachmentRow] = [], width: Int, height: Int, colors: Bool = true) {

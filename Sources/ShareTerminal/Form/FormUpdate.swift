@@ -143,8 +143,9 @@ public enum FormUpdate {
             state.height = height
             return []
         }
+        let command = state.keys.action(for: event)
         if let running = state.running {
-            if running.stoppable && (event == .escape || event == state.keys.cancel || event == .control("c")) {
+            if running.stoppable && (command == .cancel || command == .interrupt) {
                 state.runningNews = Localization.text("Stopping…")
                 setStatus(&state, Localization.text("Stopping…"), error: false)
                 return [.stop]
@@ -154,46 +155,45 @@ public enum FormUpdate {
             return []
         }
         if let dialog = state.dialog { return answer(dialog, &state, event) }
-        let keys = state.keys
-        switch event {
-        case keys.primary: return request(.primary, &state)
-        case keys.secondary: return request(.secondary, &state)
-        case keys.attach:
+        switch command {
+        case .primary: return request(.primary, &state)
+        case .secondary: return request(.secondary, &state)
+        case .attach:
             guard attachmentField(state) != nil else { return [] }
             state.dialog = .attachPath(TextEditor("~/"), completions: [])
             return []
-        case keys.editor:
+        case .editor:
             let field = state.fields[state.focus]
             guard field.field.kind == .multilineText || field.field.kind == .text || field.field.kind == .addressList else { return [] }
             return [.openEditor(field: field.field.id, text: field.editor.text)]
-        case keys.cancel, .escape:
+        case .cancel:
             if !state.completions.isEmpty {
                 state.completions = []
                 // Answers still on their way for this token are not wanted either.
                 state.completionField = nil
                 return []
             }
-            if state.changed {
-                state.dialog = .confirmCancel
-                return []
-            }
-            return [.discard]
-        case .control("c"):
-            if state.changed {
-                state.dialog = .confirmCancel
-                return []
-            }
-            return [.discard]
-        case .tab:
+            return leave(&state)
+        case .interrupt: return leave(&state)
+        case .next:
             if !state.completions.isEmpty { return acceptCompletion(&state) }
             move(&state, by: 1)
             return []
-        case .backTab:
+        case .previous:
             move(&state, by: -1)
             return []
-        default: break
+        case nil: break
         }
         return fieldInput(&state, event)
+    }
+
+    /// Leaves the form: asks first when something changed.
+    private static func leave(_ state: inout FormState) -> [FormEffect] {
+        if state.changed {
+            state.dialog = .confirmCancel
+            return []
+        }
+        return [.discard]
     }
 
     /// Keys for the focused field.
@@ -225,12 +225,12 @@ public enum FormUpdate {
             return changed(&state, field: state.fields[index].field.id)
         case .attachmentList:
             let selected = state.fields[index].selectedAttachment, count = state.fields[index].attachments.count
-            switch event {
-            case .up, .character("k"): state.fields[index].selectedAttachment = max(0, selected - 1)
-            case .down, .character("j"): state.fields[index].selectedAttachment = min(max(0, count - 1), selected + 1)
-            case .delete, .backspace, .character("d"):
+            switch KeyMap.attachmentList.action(for: event) {
+            case .previous: state.fields[index].selectedAttachment = max(0, selected - 1)
+            case .next: state.fields[index].selectedAttachment = min(max(0, count - 1), selected + 1)
+            case .remove:
                 if (0..<count).contains(selected) { state.dialog = .confirmRemove(selected) }
-            default: break
+            case nil: break
             }
             return []
         case .preview:
@@ -292,29 +292,29 @@ public enum FormUpdate {
     private static func answer(_ dialog: FormDialog, _ state: inout FormState, _ event: InputEvent) -> [FormEffect] {
         switch dialog {
         case .confirmAction(let action, _):
-            switch event {
-            case .character("y"), .character("Y"):
+            switch KeyMap.confirmation.action(for: event) {
+            case .confirm:
                 state.dialog = nil
                 return [.submit(action, state.values, confirmed: true)]
-            case .character("n"), .character("N"), .escape: state.dialog = nil
+            case .back: state.dialog = nil
             default: break
             }
         case .chooser(let index, let filter, let selected):
             return choose(in: index, filter: filter, selected: selected, &state, event)
         case .confirmCancel:
-            switch event {
-            case .character("s"), .character("S"):
+            switch KeyMap.unsavedChanges.action(for: event) {
+            case .save:
                 guard let secondary = state.action(.secondary) else { break }
                 state.dialog = nil
                 return [.submit(secondary, state.values, confirmed: false)]
-            case .character("d"), .character("D"):
+            case .discard:
                 state.dialog = nil
                 return [.discard]
-            case .escape, .character("k"), .character("K"): state.dialog = nil
+            case .back: state.dialog = nil
             default: break
             }
         case .confirmRemove(let row):
-            if event == .character("y") || event == .character("Y"), let index = attachmentField(state),
+            if KeyMap.removal.action(for: event) == .confirm, let index = attachmentField(state),
                state.fields[index].attachments.indices.contains(row) {
                 let removed = state.fields[index].attachments.remove(at: row)
                 state.fields[index].selectedAttachment = max(0, min(row, state.fields[index].attachments.count - 1))
@@ -324,12 +324,12 @@ public enum FormUpdate {
             }
             state.dialog = nil
         case .attachPath(var editor, _):
-            switch event {
-            case .escape: state.dialog = nil
-            case .enter:
+            switch KeyMap.attachPrompt.action(for: event) {
+            case .back: state.dialog = nil
+            case .confirm:
                 let path = editor.text
                 return path.isEmpty ? [] : [.attach(path)]
-            case .tab: return [.completePath(editor.text)]
+            case .complete: return [.completePath(editor.text)]
             default:
                 if editor.handle(event) { state.dialog = .attachPath(editor, completions: []) }
             }
@@ -354,8 +354,9 @@ public enum FormUpdate {
         return options.indices.filter { wanted.isEmpty || options[$0].lowercased().contains(wanted) }
     }
 
-    /// Keys in the chooser: text filters, ↑↓ select among the matches,
-    /// Enter chooses, Esc closes without a change.
+    /// Keys in the chooser (``KeyMap/chooser``): ↑↓ select among the
+    /// matches, Enter chooses, Esc closes without a change; the filter
+    /// takes the rest.
     private static func choose(in index: Int, filter: TextEditor, selected: Int, _ state: inout FormState,
                                _ event: InputEvent) -> [FormEffect] {
         guard state.fields.indices.contains(index), case .choice(let options) = state.fields[index].field.kind else {
@@ -364,21 +365,22 @@ public enum FormUpdate {
         }
         let matches = chooserMatches(options, filter: filter.text)
         let position = matches.firstIndex(of: selected)
-        switch event {
-        case .escape:
+        let action = KeyMap.chooser.action(for: event)
+        switch action {
+        case .close:
             state.dialog = nil
-        case .up, .down:
+        case .previous, .next:
             guard !matches.isEmpty else { return [] }
-            let step = event == .down ? 1 : -1
+            let step = action == .next ? 1 : -1
             let next = position.map { ($0 + step + matches.count) % matches.count } ?? 0
             state.dialog = .chooser(field: index, filter: filter, selected: matches[next])
-        case .enter, .tab:
+        case .choose:
             guard let chosen = position.map({ matches[$0] }) ?? matches.first else { return [] }
             state.dialog = nil
             guard chosen != state.fields[index].choice else { return [] }
             state.fields[index].choice = chosen
             return changed(&state, field: state.fields[index].field.id)
-        default:
+        case nil:
             var edited = filter
             guard edited.handle(event) else { return [] }
             let now = chooserMatches(options, filter: edited.text)

@@ -85,8 +85,9 @@ public enum FormView {
             let field = state.fields[attachmentIndex]
             let focused = attachmentIndex == state.focus && state.dialog == nil
             var row = state.height - bottomReserved - attachmentLines
-            let heading = "\(field.field.label) (\(field.attachments.count))"
-                + "  " + (focused ? Localization.text("↑↓ select  d remove") : Localization.text("%@ to add", KeyNames.label(state.keys.attach)))
+            let keys = focused ? KeyMap.attachmentList.helpBar()
+                : state.keys.keys(for: .attach).first.map { Localization.text("%@ to add", KeyNames.label($0)) } ?? ""
+            let heading = "\(field.field.label) (\(field.attachments.count))" + (keys.isEmpty ? "" : "  " + keys)
             frame.put(repeating: "─", count: state.width, x: 0, y: row, style: CellStyle(dim: true))
             frame.put(" " + heading + " ", x: 2, y: row, style: focused ? accent : CellStyle(dim: true))
             row += 1
@@ -164,22 +165,16 @@ public enum FormView {
 
     /// The help bar: each command the form offers, with the key bound to it now.
     static func helpBar(_ state: FormState) -> String {
-        let keys = state.keys
-        var bar = ""
-        func add(_ key: InputEvent, _ label: String) {
-            if !bar.isEmpty { bar += "  " }
-            bar += KeyNames.label(key)
-            bar += " "
-            bar += label
+        state.keys.helpBar { command, words in
+            switch command {
+            case .primary: state.action(.primary)?.label
+            case .secondary: state.action(.secondary)?.label
+            case .attach: state.fields.contains { $0.field.kind == .attachmentList } ? words : nil
+            case .editor: state.bodyIndex != nil ? words : nil
+            case .next: state.fields.lazy.filter(\.isFocusable).dropFirst().first != nil ? words : nil
+            default: words
+            }
         }
-        for (key, role) in [(keys.primary, FormAction.Role.primary), (keys.secondary, .secondary)] {
-            if let action = state.action(role) { add(key, action.label) }
-        }
-        if state.fields.contains(where: { $0.field.kind == .attachmentList }) { add(keys.attach, Localization.text("Attach")) }
-        if state.bodyIndex != nil { add(keys.editor, "$EDITOR") }
-        if state.fields.lazy.filter(\.isFocusable).dropFirst().first != nil { add(.tab, Localization.text("Next")) }
-        add(keys.cancel, Localization.text("Cancel"))
-        return bar
     }
 
     /// The chooser of a choice field: the filter as typed, and the options
@@ -213,7 +208,7 @@ public enum FormView {
             frame.put((isSelected ? "▸ " : "  ") + DisplayWidth.truncate(options[option], to: width - 6), x: x + 2, y: y + 2 + offset,
                       style: style)
         }
-        frame.put(DisplayWidth.truncate(Localization.text("↑↓ select  Enter choose  Esc close"), to: width - 4), x: x + 2, y: y + height - 2,
+        frame.put(DisplayWidth.truncate(KeyMap.chooser.helpBar(), to: width - 4), x: x + 2, y: y + height - 2,
                   style: CellStyle(dim: true))
         return (x + 4 + column, y + 1)
     }
@@ -276,19 +271,22 @@ public enum FormView {
         var prompt: TextEditor?
         switch dialog {
         case .confirmAction(let action, let warnings):
-            lines = warnings + ["", Localization.text("%@ anyway?  y %@   n go back", action.label, action.label.lowercased())]
+            let keys = KeyMap.confirmation.helpBar(separator: "   ") { answer, words in answer == .confirm ? action.label.lowercased() : words }
+            lines = warnings + ["", Localization.text("%@ anyway?", action.label) + "  " + keys]
         case .confirmCancel:
-            let keep = state.action(.secondary).map { "s \($0.label.lowercased())   " } ?? ""
-            lines = [Localization.text("There are unsaved changes."), "", keep + Localization.text("d discard   Esc keep editing")]
+            let keys = KeyMap.unsavedChanges.helpBar(separator: "   ") { answer, words in
+                answer == .save ? state.action(.secondary)?.label.lowercased() : words
+            }
+            lines = [Localization.text("There are unsaved changes."), "", keys]
         case .chooser(let index, let filter, let selected):
             return drawChooser(state.fields[index], filter: filter, selected: selected, state, into: &frame)
         case .confirmRemove(let row):
             let name = state.fields.first { $0.field.kind == .attachmentList }.flatMap { field in
                 field.attachments.indices.contains(row) ? field.attachments[row].name : nil
             } ?? Localization.text("this file")
-            lines = [Localization.text("Remove %@?", name), "", Localization.text("y remove   n keep")]
+            lines = [Localization.text("Remove %@?", name), "", KeyMap.removal.helpBar(separator: "   ")]
         case .attachPath(let editor, let completions):
-            lines = [Localization.text("Attach a file (Tab completes, Enter attaches, Esc closes):"), ""] + completions.prefix(8).map { "  " + $0 }
+            lines = [Localization.text("Attach a file (%@):", KeyMap.attachPrompt.helpBar(separator: ", ")), ""] + completions.prefix(8).map { "  " + $0 }
             prompt = editor
         }
         let width = min(state.width - 4, max(44, (lines.map { DisplayWidth.of($0) }.max() ?? 0) + 4))

@@ -58,12 +58,12 @@ public enum LinkUpdate {
         case .input(.resize(let width, let height)):
             state.width = width
             state.height = height
-        case .input(.character("c")), .input(.character("y")):
-            return [.copy(state.url)]
-        case .input(.enter), .input(.escape), .input(.character("q")), .input(.control("c")):
-            return [.done]
-        case .input:
-            break
+        case .input(let event):
+            switch KeyMap.link.action(for: event) {
+            case .copy: return [.copy(state.url)]
+            case .done: return [.done]
+            case .stop, nil: break
+            }
         }
         return []
     }

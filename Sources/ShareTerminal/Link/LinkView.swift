@@ -61,7 +61,7 @@ public enum LinkView {
             frame.put(DisplayWidth.truncate((state.statusIsError ? "⚠ " : "") + status, to: state.width - 2), x: 1, y: state.height - 2,
                       style: state.statusIsError ? CellStyle(foreground: .red, bold: true) : CellStyle(bold: true))
         }
-        frame.put(DisplayWidth.truncate(Localization.text("c copy link   Enter done"), to: state.width), x: 0, y: state.height - 1,
+        frame.put(DisplayWidth.truncate(KeyMap.link.helpBar(separator: "   "), to: state.width), x: 0, y: state.height - 1,
                   style: CellStyle(dim: true))
         if !state.colors { frame = frame.monochrome }
         if let (code, top) = codeAt {

@@ -71,14 +71,16 @@ public enum LiveUpdate {
         case .input(.resize(let width, let height)):
             state.width = width
             state.height = height
-        case .input(.character("c")), .input(.character("y")):
-            if let link = state.link { return [.copy(link)] }
-        case .input(.escape), .input(.character("q")), .input(.control("c")):
-            guard !state.stopping else { return [] }
-            state.markStopping()
-            return [.stop]
-        case .input:
-            break
+        case .input(let event):
+            switch KeyMap.live.action(for: event) {
+            case .copy:
+                if let link = state.link { return [.copy(link)] }
+            case .stop:
+                guard !state.stopping else { return [] }
+                state.markStopping()
+                return [.stop]
+            case .done, nil: break
+            }
         }
         return []
     }

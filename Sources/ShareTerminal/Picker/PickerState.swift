@@ -94,10 +94,10 @@ public struct PickerState: Sendable, Equatable {
     /// Whether colours may be used (`NO_COLOR`, `--no-color`, monochrome terminals turn this off).
     public var colors: Bool
     /// The keys: what `update` does with a key, and what the help bar and the key help name.
-    public var keys: KeyMap
+    public var keys: KeyMap<PickerAction>
 
     /// Creates the picker's first state: the first tile is selected, so Enter picks it.
-    public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true, keys: KeyMap = .picker) {
+    public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true, keys: KeyMap<PickerAction> = .picker) {
         self.header = header
         // Screen order: the people row, the share row, the action row, each
         // keeping its own order (pinned tiles first), so keys follow what is drawn.

@@ -23,55 +23,54 @@ public enum PickerUpdate {
             keepSelectionVisible(&state)
             return []
         }
-        if event == .control("c") { return [.cancel] }
+        // A fixed key (Ctrl-C cancels) works whatever shows.
+        if let action = state.keys.fixedAction(for: event) { return perform(action, event, on: &state) }
         if state.showingHelp {
             state.showingHelp = false
             return []
         }
         state.notice = nil
-        switch event {
-        case .click(let x, let y):
+        if case .click(let x, let y) = event {
             let layout = PickerLayout(state)
             guard let index = layout.tile(atX: x, y: y, scroll: state.scroll) else { return [] }
             return [pick(state.visibleTiles[index])]
-        case .wheelUp, .wheelDown:
-            let layout = PickerLayout(state)
-            state.scroll = layout.clamp(state.scroll + (event == .wheelUp ? -1 : 1) * (layout.tileLines + 1))
-            return []
-        default: break
         }
         if state.filter != nil, let effects = updateFilter(&state, event) { return effects }
-        if case .character(let digit) = event, let number = digit.wholeNumberValue, (1...9).contains(number) {
-            // Digits count activities only, not people.
-            let tiles = state.visibleTiles.filter { $0.person == nil }
-            return number <= tiles.count ? [.pick(tiles[number - 1].type)] : []
-        }
         guard let action = state.keys.action(for: event) else { return [] }
-        return perform(action, on: &state)
+        return perform(action, event, on: &state)
     }
 
-    /// Keys while filtering: text edits the filter; Esc clears it; the rest falls through.
+    /// Keys while filtering: text edits the filter, and so do the keys of
+    /// ``KeyMap/filter`` (Esc clears it); the rest falls through.
     private static func updateFilter(_ state: inout PickerState, _ event: InputEvent) -> [PickerEffect]? {
-        switch event {
-        case .character(let character):
+        if case .character(let character) = event {
             state.filter?.append(character)
-        case .backspace:
-            if state.filter?.isEmpty == true { state.filter = nil } else { state.filter?.removeLast() }
-        case .escape:
-            state.filter = nil
-        case .control("u"):
-            state.filter = ""
-        default:
-            return nil
+        } else {
+            switch KeyMap.filter.action(for: event) {
+            case .deleteBackward:
+                if state.filter?.isEmpty == true { state.filter = nil } else { state.filter?.removeLast() }
+            case .close: state.filter = nil
+            case .clear: state.filter = ""
+            case nil: return nil
+            }
         }
         reselect(&state)
         return []
     }
 
-    private static func perform(_ action: PickerAction, on state: inout PickerState) -> [PickerEffect] {
+    /// Does `action`, which `event` asked for.
+    private static func perform(_ action: PickerAction, _ event: InputEvent, on state: inout PickerState) -> [PickerEffect] {
         let tiles = state.visibleTiles
         switch action {
         case .cancel: return [.cancel]
+        case .pickByPosition:
+            guard case .character(let digit) = event, let number = digit.wholeNumberValue, (1...9).contains(number) else { break }
+            // Digits count activities only, not people.
+            let activities = tiles.filter { $0.person == nil }
+            if number <= activities.count { return [.pick(activities[number - 1].type)] }
+        case .scrollUp, .scrollDown:
+            let layout = PickerLayout(state)
+            state.scroll = layout.clamp(state.scroll + (action == .scrollUp ? -1 : 1) * (layout.tileLines + 1))
         case .help: state.showingHelp = true
         case .pin:
             if let index = state.selectedIndex, tiles[index].person == nil { return [.togglePin(tiles[index].type)] }

@@ -160,13 +160,13 @@ public enum PickerView {
             frame.put(DisplayWidth.truncate(notice, to: state.width), x: 0, y: y, style: CellStyle(bold: true))
             return
         }
-        let wide = helpBar(state.keys)
-        let bar = DisplayWidth.of(wide) <= state.width ? wide : shortHelpBar(state.keys)
+        let wide = state.keys.helpBar()
+        let bar = DisplayWidth.of(wide) <= state.width ? wide : state.keys.shortHelpBar()
         frame.put(DisplayWidth.truncate(bar, to: state.width), x: 0, y: y, style: CellStyle(dim: true))
     }
 
-    private static func drawHelp(_ keys: KeyMap, into frame: inout Frame) {
-        let keyHelp = keyHelp(keys)
+    private static func drawHelp(_ keys: KeyMap<PickerAction>, into frame: inout Frame) {
+        let keyHelp = keys.keyList()
         let width = min(frame.width - 2, 52)
         // Blank lines above and below the keys only when there is room for them.
         // A small terminal gives the box every line, help bar included, so that every key is listed.
@@ -183,72 +183,5 @@ public enum PickerView {
             frame.put(DisplayWidth.truncate(entry.0, to: keyWidth - 1), x: x + 2, y: top + row, style: CellStyle(bold: true))
             frame.put(DisplayWidth.truncate(entry.1, to: width - keyWidth - 3), x: x + 2 + keyWidth, y: top + row)
         }
-    }
-
-    // MARK: - What the keys are, from the key map
-
-    /// The help bar: each command with the first key bound to it now
-    /// (digits are fixed): `←↓↑→ move  Tab row  Enter pick  1-9 pick  …`.
-    static func helpBar(_ keys: KeyMap) -> String {
-        let commands: [(key: String?, meaning: String)] = [
-            (moveLabel(keys), Localization.text("move")), (firstLabel(keys, .nextRow), Localization.text("row")), (firstLabel(keys, .pick), Localization.text("pick")),
-            ("1-9", Localization.text("pick")), (firstLabel(keys, .filter), Localization.text("filter")), (firstLabel(keys, .pin), Localization.text("pin")),
-            (firstLabel(keys, .help), Localization.text("keys")), (firstLabel(keys, .cancel), Localization.text("cancel")),
-        ]
-        return commands.compactMap { command in command.key.map { $0 + " " + command.meaning } }.joined(separator: "  ")
-    }
-
-    /// The help bar for narrow terminals: every key still named, without
-    /// what it does, and Enter as `⏎`: `←↓↑→ Tab ⏎ 1-9 / ? Esc`.
-    static func shortHelpBar(_ keys: KeyMap) -> String {
-        let pick = keys.keys(for: .pick).first.map { $0 == .enter ? "⏎" : KeyNames.label($0) }
-        let labels = [moveLabel(keys), firstLabel(keys, .nextRow), pick, "1-9", firstLabel(keys, .filter),
-                      firstLabel(keys, .pin), firstLabel(keys, .help), firstLabel(keys, .cancel)]
-        return labels.compactMap { $0 }.joined(separator: " ")
-    }
-
-    /// The key help (`?`): every key bound to each command, and the fixed
-    /// ones (digits, the mouse, Ctrl-C, which always cancels).
-    static func keyHelp(_ keys: KeyMap) -> [(keys: String, meaning: String)] {
-        let cancel = keys.keys(for: .cancel).filter { $0 != .control("c") }.map(KeyNames.label) + ["Ctrl-C"]
-        let lines: [(keys: String?, meaning: String)] = [
-            (pairLabel(keys, .left, .right), Localization.text("previous / next activity")),
-            (pairLabel(keys, .up, .down), Localization.text("line above / below")),
-            (pairLabel(keys, .nextRow, .previousRow), Localization.text("switch between Share and Actions")),
-            (allLabels(keys, .pick), Localization.text("pick the selected activity")),
-            ("1 – 9", Localization.text("pick by position")),
-            (allLabels(keys, .filter), Localization.text("filter by title (Esc clears)")),
-            (allLabels(keys, .pin), Localization.text("pin / unpin the selected activity")),
-            (Localization.text("mouse"), Localization.text("click picks, wheel scrolls")),
-            (cancel.joined(separator: " "), Localization.text("cancel")),
-        ]
-        return lines.compactMap { line in line.keys.map { (keys: $0, meaning: line.meaning) } }
-    }
-
-    private static func firstLabel(_ keys: KeyMap, _ action: PickerAction) -> String? {
-        keys.keys(for: action).first.map(KeyNames.label)
-    }
-
-    private static func allLabels(_ keys: KeyMap, _ action: PickerAction) -> String? {
-        let labels = keys.keys(for: action).map(KeyNames.label)
-        return labels.isEmpty ? nil : labels.joined(separator: " ")
-    }
-
-    /// The first keys of left, down, up and right, run together when each
-    /// is one column (`←↓↑→`, `hjkl`), else with slashes (`^B/↓/↑/^F`).
-    private static func moveLabel(_ keys: KeyMap) -> String? {
-        let labels = [PickerAction.left, .down, .up, .right].compactMap { firstLabel(keys, $0) }
-        guard !labels.isEmpty else { return nil }
-        return labels.joined(separator: labels.allSatisfy { DisplayWidth.of($0) == 1 } ? "" : "/")
-    }
-
-    /// The keys of two opposite commands: side by side in pairs when both
-    /// have as many (`← → h l`), else one group after the other (`a / → l`).
-    private static func pairLabel(_ keys: KeyMap, _ one: PickerAction, _ other: PickerAction) -> String? {
-        let first = keys.keys(for: one).map(KeyNames.label)
-        let second = keys.keys(for: other).map(KeyNames.label)
-        if first.isEmpty && second.isEmpty { return nil }
-        if first.count == second.count { return zip(first, second).flatMap { [$0, $1] }.joined(separator: " ") }
-        return [first, second].filter { !$0.isEmpty }.map { $0.joined(separator: " ") }.joined(separator: " / ")
     }
 }

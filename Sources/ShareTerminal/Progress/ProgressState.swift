@@ -39,12 +39,10 @@ public enum ProgressUpdate {
         case .resize(let width, let height)?:
             state.width = width
             state.height = height
-        case .escape?, .control("c")?, .character("q")?:
-            guard !state.cancelling else { return [] }
+        case let event?:
+            guard KeyMap.progress.action(for: event) == .cancel, !state.cancelling else { return [] }
             state.cancelling = true
             return [.cancel]
-        default:
-            break
         }
         return []
     }

@@ -25,7 +25,7 @@ public enum ProgressView {
             frame.put(String(repeating: "░", count: barWidth - done), x: x + 2 + done, y: y + 2, style: CellStyle(dim: true))
             frame.put("\(Int((fraction * 100).rounded(.down)))%", x: x + 3 + barWidth, y: y + 2)
         }
-        let hint = state.cancelling ? Localization.text("Cancelling…") : Localization.text("Esc cancels")
+        let hint = state.cancelling ? Localization.text("Cancelling…") : KeyMap.progress.helpBar()
         frame.put(hint, x: x + 2, y: y + 3, style: CellStyle(dim: true))
         return state.colors ? frame : frame.monochrome
     }

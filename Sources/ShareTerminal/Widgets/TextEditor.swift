@@ -4,9 +4,9 @@
 /// thousand lines touches one line and the rows on screen, never the
 /// whole text. The cursor counts graphemes, so it never lands inside a
 /// Hangul syllable, an emoji sequence or a letter with its accent. Keys
-/// follow Emacs and readline: C-a C-e C-b C-f C-d C-k C-u C-w M-b M-f M-d,
-/// Backspace, Delete, Home, End; in multi-line text, C-a/C-e/Home/End and
-/// C-k/C-u act on the current line, and up/down keep the column.
+/// (``KeyMap/editor``) follow Emacs and readline; in multi-line text,
+/// C-a/C-e/Home/End and C-k/C-u act on the current line, and up/down keep
+/// the column.
 ///
 /// A multi-line text breaks lines at LF, CR LF and CR (its `text` joins
 /// them with LF); any other control character, and the Unicode line and
@@ -146,34 +146,39 @@ public struct TextEditor: Sendable, Equatable {
         edits += 1
     }
 
-    /// Applies an editing key; returns false when the key is not an editing key.
+    /// Applies an editing key (a character, or one of ``KeyMap/editor``);
+    /// returns false when the key is not an editing key.
     @discardableResult
     public mutating func handle(_ event: InputEvent) -> Bool {
-        switch event {
-        case .character(let character): insert(String(character))
-        case .enter:
+        if case .character(let character) = event {
+            insert(String(character))
+            return true
+        }
+        guard let action = KeyMap.editor.action(for: event) else { return false }
+        switch action {
+        case .newline:
             guard multiline else { return false }
             insert("\n")
-        case .backspace:
+        case .deleteBackward:
             if cursor != start { remove(from: position(before: cursor), to: cursor) }
-        case .delete, .control("d"):
+        case .deleteForward:
             if cursor != end { remove(from: cursor, to: position(after: cursor)) }
-        case .left, .control("b"): cursor = position(before: cursor)
-        case .right, .control("f"): cursor = position(after: cursor)
-        case .home, .control("a"): cursor.offset = 0
-        case .end, .control("e"): cursor.offset = lines[cursor.line].count
-        case .control("k"):
+        case .backward: cursor = position(before: cursor)
+        case .forward: cursor = position(after: cursor)
+        case .lineStart: cursor.offset = 0
+        case .lineEnd: cursor.offset = lines[cursor.line].count
+        case .killToLineEnd:
             let lineEnd = Position(line: cursor.line, offset: lines[cursor.line].count)
             // At the end of a line, C-k joins the next one to it.
             remove(from: cursor, to: cursor == lineEnd && cursor != end ? position(after: cursor) : lineEnd)
-        case .control("u"): remove(from: Position(line: cursor.line, offset: 0), to: cursor)
-        case .control("w"): remove(from: wordStart(before: cursor), to: cursor)
-        case .alt("b"): cursor = wordStart(before: cursor)
-        case .alt("f"): cursor = wordEnd(after: cursor)
-        case .alt("d"): remove(from: cursor, to: wordEnd(after: cursor))
-        case .up where multiline: moveVertically(-1)
-        case .down where multiline: moveVertically(1)
-        default: return false
+        case .killToLineStart: remove(from: Position(line: cursor.line, offset: 0), to: cursor)
+        case .deleteWordBackward: remove(from: wordStart(before: cursor), to: cursor)
+        case .wordBackward: cursor = wordStart(before: cursor)
+        case .wordForward: cursor = wordEnd(after: cursor)
+        case .deleteWordForward: remove(from: cursor, to: wordEnd(after: cursor))
+        case .lineUp, .lineDown:
+            guard multiline else { return false }
+            moveVertically(action == .lineUp ? -1 : 1)
         }
         return true
     }
