@@ -15,10 +15,8 @@ import TestSupport
     // MARK: - 1. Picker → compose → send
 
     @Test func pickMailTypeAndSendRoundTripsKoreanSubjectBodyAndAttachment() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let pdf = try world.file("3분기 보고서.pdf", FixtureBytes.pdf)
         let bodyText = "분기 보고서를 보냅니다"
         let subject = "3분기 보고서"
@@ -71,12 +69,9 @@ import TestSupport
         #expect(completion.activityType == "mail" && completion.outcome == "sent" && completion.completed && !completion.hasError,
                 "\(completion)")
 
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.mailFrom == MailWorld.fromAddress)
-        #expect(received[0].envelope.rcptTos == [Self.park])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.mailFrom == MailWorld.fromAddress)
+        #expect(message.envelope.rcptTos == [Self.park])
         #expect(check.header("Subject") == subject)
         #expect(check.addresses["to"] == [.init(name: "", addr: Self.park)])
         #expect(check.addresses["from"] == [.init(name: "김민수", addr: MailWorld.fromAddress)])
@@ -90,18 +85,15 @@ import TestSupport
         // The sent copy is filed; nothing is left in drafts, the outbox or the autosave file.
         let sent = try world.checks(in: world.sent)
         #expect(sent.count == 1 && sent.first?.header("Subject") == subject, "\(world.folders)")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "drafts must be empty after a send: \(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts, world.outbox, because: "drafts must be empty after a send")
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after a send")
     }
 
     // MARK: - 2. kill -9, then --resume
 
     @Test func killDashNineMidComposeIsRecoveredByResume() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let subject = "복구된 초안"
         let body = "Here are the numbers."
 
@@ -139,15 +131,12 @@ import TestSupport
         #expect(status == 0, "stderr: \(second.session.stderr)")
         #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
 
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.rcptTos == [Self.park])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.rcptTos == [Self.park])
         #expect(check.header("Subject") == subject)
         #expect(check.addresses["to"] == [.init(name: "", addr: Self.park)])
         #expect(check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines) == body)
-        #expect(world.allMessages(in: world.drafts).isEmpty, "the recovered draft is gone once sent: \(world.folders)")
+        world.expectEmpty(world.drafts, because: "the recovered draft is gone once sent")
         #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
         #expect(!FileManager.default.fileExists(atPath: stateFile.path), "compose.json must be gone after a send")
     }
@@ -155,10 +144,8 @@ import TestSupport
     // MARK: - 3. An invalid address
 
     @Test func invalidAddressIsMarkedAndNotSentUntilFixed() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let bad = "kim@@example.com"
         let good = "kim@example.com"
 
@@ -185,7 +172,7 @@ import TestSupport
         #expect(screen.lines[ComposeRun.toRow].hasPrefix("!To:"), "To is still marked; screen:\n\(screen.text)")
         #expect(!session.hasExited, "stdout: \(session.stdout)")
         #expect(try server.messages().isEmpty, "nothing reaches the server")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.outbox)
 
         // Fix it: back to To, C-a C-k, type the right address; the mark goes; Ctrl-X sends.
         try session.send("BTab")
@@ -199,11 +186,8 @@ import TestSupport
         let (status, completion) = try run.finish()
         #expect(status == 0, "stderr: \(session.stderr)")
         #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.rcptTos == [good])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.rcptTos == [good])
         #expect(check.addresses["to"] == [.init(name: "", addr: good)])
         #expect(check.header("Subject") == "주소 확인")
     }
@@ -211,10 +195,8 @@ import TestSupport
     // MARK: - 4. "see attached" with nothing attached
 
     @Test func attachmentWarningAsksAndNGoesBackYSends() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let body = "Hi Park, please see attached."
         let warning = "The message mentions an attachment, but nothing is attached."
 
@@ -232,7 +214,7 @@ import TestSupport
         #expect(screen.lines[0].contains("New Message"), "back in the compose screen; screen:\n\(screen.text)")
         #expect(!session.hasExited, "n does not send; stdout: \(session.stdout)")
         #expect(try server.messages().isEmpty, "n does not send")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.outbox)
 
         try session.send("C-x")
         try session.waitFor("Send anyway?")
@@ -240,10 +222,7 @@ import TestSupport
         let (status, completion) = try run.finish()
         #expect(status == 0, "stderr: \(session.stderr)")
         #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let check = try server.onlyMessage().check
         #expect(check.attachments.isEmpty)
         #expect(check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines) == body)
     }
@@ -251,10 +230,8 @@ import TestSupport
     // MARK: - 5. Esc on a changed message, then discard
 
     @Test func escapeOnAChangedMessageAsksAndDiscardCancels() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "취소할 메시지",
                                          "--text", "Not going anywhere."])
@@ -275,16 +252,13 @@ import TestSupport
         #expect(status == 1, "stderr: \(session.stderr)")
         #expect(completion.activityType == "mail" && completion.outcome == "cancelled" && !completion.completed, "\(completion)")
         #expect(try server.messages().isEmpty, "nothing is sent")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "discard leaves no draft: \(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts, world.sent, world.outbox, because: "discard leaves no draft")
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after discard")
     }
 
     @Test func shrinkingAndGrowingTheTerminalRedrawsEveryPart() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let pdf = try world.file("Q4.pdf", FixtureBytes.pdf)
         let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "Resized",
                                          "--text", "Still here after the resize.", pdf.path])
@@ -319,10 +293,8 @@ import TestSupport
     /// closed over the body, the screen must be what a draw from scratch
     /// shows (forced by a resize away and back).
     @Test func editsAndADialogLeaveTheScreenAsADrawFromScratch() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "다시 그리기",
                                          "--text", "가나다라 abc 마바사"])
         let session = run.session
@@ -382,10 +354,8 @@ import TestSupport
     /// full read's worth waits for it and the rest follows while it takes
     /// that in.
     private func paste(_ lines: [String]) throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "붙여넣기",
                                          "--text", "붙여넣은 글:"])
         let session = run.session
@@ -403,19 +373,15 @@ import TestSupport
         try session.waitFor(lines[lines.count - 1])
         try session.send("C-x")
         #expect(try run.finish().status == 0, "stderr: \(session.stderr)")
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        let text = try server.check(received[0]).textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines)
+        let text = try server.onlyMessage().check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines)
         #expect(text == (["붙여넣은 글:"] + lines).joined(separator: "\n"), "body: \(text ?? "none")")
     }
 
     // MARK: - 6. A temporary refusal (4xx)
 
     @Test func temporaryRefusalQueuesInTheOutbox() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "451 4.3.0 Try again later"])
+        let (world, server) = try MailWorld.withServer(["--rcpt-reply", "451 4.3.0 Try again later"])
         defer { server.stop() }
-        try world.use(server)
         let subject = "나중에 보낼 메시지"
 
         let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", subject,
@@ -430,17 +396,15 @@ import TestSupport
         #expect(queued.count == 1, "the message waits in the outbox: \(world.folders)")
         #expect(queued.first?.header("Subject") == subject)
         #expect(queued.first?.addresses["to"] == [.init(name: "", addr: Self.park)])
-        #expect(world.allMessages(in: world.drafts).isEmpty && world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts, world.sent)
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone")
     }
 
     // MARK: - 7. A permanent refusal (5xx)
 
     @Test func permanentRefusalKeepsTheScreenOpenAndTheDraft() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--data-reply", "554 5.7.1 Rejected as spam"])
+        let (world, server) = try MailWorld.withServer(["--data-reply", "554 5.7.1 Rejected as spam"])
         defer { server.stop() }
-        try world.use(server)
         let subject = "스팸 아닙니다"
 
         let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--text", "A real message."])
@@ -464,7 +428,7 @@ import TestSupport
         #expect(!drafts.isEmpty && drafts.allSatisfy { $0.header("Subject") == subject && $0.defects.isEmpty },
                 "the message is in drafts: \(world.folders)")
         #expect(drafts.count == 1, "the message is in drafts once, not once per save: \(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.outbox)
     }
 
     // MARK: - 8. A refusal, then a send that works
@@ -510,7 +474,7 @@ import TestSupport
         let message = try MailCheck.run(file: delivered)
         #expect(message.header("Subject") == subject)
         #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "the sent message must not stay in drafts: \(world.folders)")
+        world.expectEmpty(world.drafts, because: "the sent message must not stay in drafts")
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after a send")
     }
 

@@ -11,8 +11,7 @@ import Testing
     static let message = ["--send", "--to", "park@example.com", "--subject", "deadline", "--body", "waiting"]
 
     @Test func aPasswordCommandThatHangsIsStoppedAndTheDraftKept() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
         try world.configure(["transport = smtp://user@127.0.0.1:\(server.port)", "tls = off", "password-command = sleep 600",
                              "command-timeout = 1"])

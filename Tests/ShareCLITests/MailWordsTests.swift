@@ -9,10 +9,8 @@ import Testing
                           "--body", "hello"]
 
     @Test func aRefusedRecipientIsNamedWithTheServersReply() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "550 5.1.1 No such user here"])
+        let (world, server) = try MailWorld.withServer(["--rcpt-reply", "550 5.1.1 No such user here"])
         defer { server.stop() }
-        try world.use(server)
         let run = try world.share(Self.message)
         #expect(run.status == 3, "stderr: \(run.err)")
         #expect(run.err.contains("550 5.1.1 No such user here (recipient <park@example.com>) — smtp://127.0.0.1:\(server.port) did not accept the message"),
@@ -21,21 +19,16 @@ import Testing
     }
 
     @Test func aTemporaryRefusalSaysSoAndQueues() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "451 4.3.0 Try again later"])
+        let (world, server) = try MailWorld.withServer(["--rcpt-reply", "451 4.3.0 Try again later"])
         defer { server.stop() }
-        try world.use(server)
         let run = try world.share(Self.message)
-        #expect(run.status == 1, "stderr: \(run.err)")
+        try world.expectQueued(run)
         #expect(run.err.contains("451 4.3.0 Try again later (recipient <park@example.com>)"), "stderr: \(run.err)")
-        #expect(world.messages(in: world.outbox, "new").count == 1, "\(world.folders)")
     }
 
     @Test func aConnectionDroppedDuringDataSaysSo() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--drop-mid-data"])
+        let (world, server) = try MailWorld.withServer(["--drop-mid-data"])
         defer { server.stop() }
-        try world.use(server)
         let body = String(repeating: "a long line of the body that goes on\n", count: 40)
         let run = try world.share(["--send", "--to", "park@example.com", "--subject", "drop", "--body", body])
         #expect(run.status == 3, "stderr: \(run.err)")
@@ -44,13 +37,9 @@ import Testing
     }
 
     @Test func theGreetingIsTheSendersDomain() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
-        let run = try world.share(Self.message)
-        #expect(run.status == 0, "stderr: \(run.err)")
-        let received = try #require(try server.messages().first)
+        let received = try world.send(Self.message, to: server).message
         #expect(received.envelope.ehlo == "example.com", "EHLO \(received.envelope.ehlo ?? "-")")
     }
 }
