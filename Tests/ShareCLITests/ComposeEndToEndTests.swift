@@ -97,8 +97,7 @@ import TestSupport
         let subject = "복구된 초안"
         let body = "Here are the numbers."
 
-        let first = try ComposeRun(world, ["--json", "--activity", "mail", "--text", body])
-        try first.waitForCompose()
+        let first = try ComposeRun.mail(world, ["--text", body])
         try first.waitForCursor(row: ComposeRun.toRow, "To")
         try first.session.sendLiteral(Self.park)
         try first.waitForValue(Self.park, row: ComposeRun.toRow)
@@ -149,9 +148,8 @@ import TestSupport
         let bad = "kim@@example.com"
         let good = "kim@example.com"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--subject", "주소 확인", "--text", "Hello"])
+        let run = try ComposeRun.mail(world, ["--subject", "주소 확인", "--text", "Hello"])
         let session = run.session
-        try run.waitForCompose()
         try run.waitForCursor(row: ComposeRun.toRow, "To")
         try session.sendLiteral(bad)
         var screen = try session.waitUntil("To marked with \"!\"") { screen in
@@ -200,9 +198,8 @@ import TestSupport
         let body = "Hi Park, please see attached."
         let warning = "The message mentions an attachment, but nothing is attached."
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "보고서", "--text", body])
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "보고서", "--text", body])
         let session = run.session
-        try run.waitForCompose()
         try session.send("C-x")
         var screen = try session.waitFor("Send anyway?")
         #expect(screen.contains(warning), "screen:\n\(screen.text)")
@@ -233,10 +230,9 @@ import TestSupport
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "취소할 메시지",
-                                         "--text", "Not going anywhere."])
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "취소할 메시지",
+                                              "--text", "Not going anywhere."])
         let session = run.session
-        try run.waitForCompose()
         try run.waitForCursor(row: ComposeRun.toRow, "To")
         try session.sendLiteral(", lee@example.com")
         try run.waitForValue(Self.park + ", lee@example.com", row: ComposeRun.toRow)
@@ -260,8 +256,7 @@ import TestSupport
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
         let pdf = try world.file("Q4.pdf", FixtureBytes.pdf)
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "Resized",
-                                         "--text", "Still here after the resize.", pdf.path])
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "Resized", "--text", "Still here after the resize.", pdf.path])
         let session = run.session
         let before = try run.waitForCompose()
         let helpBar = try #require(before.lines.last?.trimmingCharacters(in: .whitespaces), "no help bar")
@@ -295,10 +290,9 @@ import TestSupport
     @Test func editsAndADialogLeaveTheScreenAsADrawFromScratch() throws {
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "다시 그리기",
-                                         "--text", "가나다라 abc 마바사"])
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "다시 그리기",
+                                              "--text", "가나다라 abc 마바사"])
         let session = run.session
-        try run.waitForCompose()
         for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow] {
             try session.send("Tab")
             try run.waitForCursor(row: row, "the next field")
@@ -356,10 +350,9 @@ import TestSupport
     private func paste(_ lines: [String]) throws {
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "붙여넣기",
-                                         "--text", "붙여넣은 글:"])
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "붙여넣기",
+                                              "--text", "붙여넣은 글:"])
         let session = run.session
-        try run.waitForCompose()
         for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow, ComposeRun.bodyRow + 1] {
             try session.send("Tab")
             try run.waitForCursor(row: row, "the next field")
@@ -384,9 +377,8 @@ import TestSupport
         defer { server.stop() }
         let subject = "나중에 보낼 메시지"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", subject,
-                                         "--text", "Queued for later."])
-        try run.waitForCompose()
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", subject,
+                                              "--text", "Queued for later."])
         try run.session.send("C-x")
         let (status, completion) = try run.finish()
         #expect(status == 1, "stderr: \(run.session.stderr)")
@@ -407,9 +399,8 @@ import TestSupport
         defer { server.stop() }
         let subject = "스팸 아닙니다"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--text", "A real message."])
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--text", "A real message."])
         let session = run.session
-        try run.waitForCompose()
         try run.waitForCursor(row: ComposeRun.subjectRow, "Subject (the first empty field)")
         try session.sendLiteral(subject)
         try run.waitForValue(subject, row: ComposeRun.subjectRow)
@@ -455,9 +446,8 @@ import TestSupport
         try world.configure(["sendmail = \(script.path)"])
         let subject = "두 번째 시도"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--text", "Second time lucky."])
+        let run = try ComposeRun.mail(world, ["--to", Self.park, "--text", "Second time lucky."])
         let session = run.session
-        try run.waitForCompose()
         try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
         try session.sendLiteral(subject)
         try run.waitForValue(subject, row: ComposeRun.subjectRow)

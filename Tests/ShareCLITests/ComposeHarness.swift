@@ -38,6 +38,14 @@ final class ComposeRun {
                                   environment: world.fixtures.environment)
     }
 
+    /// Starts `share --config CONFIG --json --activity mail ARGUMENTS…` and
+    /// waits for its compose screen.
+    static func mail(_ world: MailWorld, _ arguments: [String]) throws -> ComposeRun {
+        let run = try ComposeRun(world, ["--json", "--activity", "mail"] + arguments)
+        try run.waitForCompose()
+        return run
+    }
+
     /// `$XDG_STATE_HOME/share/compose.json` of this world (SPEC §8).
     static func stateFile(_ world: MailWorld) -> URL {
         world.root.appendingPathComponent("state/share/compose.json")
