@@ -147,6 +147,17 @@ final class Fixtures {
         return url
     }
 
+    /// Makes a named pipe (FIFO) at `relativePath` under ``root``, with the
+    /// folders above it, and returns its URL.
+    @discardableResult
+    func makeFIFO(at relativePath: String) throws -> URL {
+        let url = root.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        try #require(mkfifo(url.path, 0o644) == 0, "mkfifo \(url.path): errno \(errno)")
+        return url
+    }
+
     /// Creates a file in ``files`` and returns its URL.
     func file(_ name: String, _ contents: Data) throws -> URL {
         let url = files.appendingPathComponent(name)
