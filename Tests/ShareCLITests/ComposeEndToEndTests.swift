@@ -44,18 +44,13 @@ import TestSupport
         #expect(attachmentRow.map { screen.lines[$0].contains("application/pdf") } == true,
                 "the attachment row names the file and its type; screen:\n\(screen.text)")
         #expect(screen.contains("Attachments (1)"), "screen:\n\(screen.text)")
-        try run.waitForCursor(row: ComposeRun.toRow, "To (the first empty field)")
-
-        try session.sendLiteral(Self.park)
-        try run.waitForValue(Self.park, row: ComposeRun.toRow)
+        try run.type(Self.park, into: ComposeRun.toRow, "To (the first empty field)")
         try session.send("Tab")
         try run.waitForCursor(row: ComposeRun.ccRow, "Cc")
         try session.send("Tab")
         try run.waitForCursor(row: ComposeRun.bccRow, "Bcc")
         try session.send("Tab")
-        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
-        try session.sendLiteral(subject)
-        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.type(subject, into: ComposeRun.subjectRow, "Subject")
         // Tab into the body: the cursor waits on a fresh line after the shared text.
         try session.send("Tab")
         try run.waitForCursor(row: ComposeRun.bodyRow + 1, "the body's fresh line")
@@ -98,13 +93,9 @@ import TestSupport
         let body = "Here are the numbers."
 
         let first = try ComposeRun.mail(world, ["--text", body])
-        try first.waitForCursor(row: ComposeRun.toRow, "To")
-        try first.session.sendLiteral(Self.park)
-        try first.waitForValue(Self.park, row: ComposeRun.toRow)
+        try first.type(Self.park, into: ComposeRun.toRow, "To")
         try first.session.send("Tab", "Tab", "Tab")
-        try first.waitForCursor(row: ComposeRun.subjectRow, "Subject")
-        try first.session.sendLiteral(subject)
-        try first.waitForValue(subject, row: ComposeRun.subjectRow)
+        try first.type(subject, into: ComposeRun.subjectRow, "Subject")
 
         // The autosave (within a second of the last change): compose.json with
         // the typed values, and one draft in the drafts Maildir that has them.
@@ -198,7 +189,7 @@ import TestSupport
         let body = "Hi Park, please see attached."
         let warning = "The message mentions an attachment, but nothing is attached."
 
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "보고서", "--text", body])
+        let run = try Self.composeToPark(world, subject: "보고서", text: body)
         let session = run.session
         try session.send("C-x")
         var screen = try session.waitFor("Send anyway?")
@@ -230,8 +221,7 @@ import TestSupport
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
 
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "취소할 메시지",
-                                              "--text", "Not going anywhere."])
+        let run = try Self.composeToPark(world, subject: "취소할 메시지", text: "Not going anywhere.")
         let session = run.session
         try run.waitForCursor(row: ComposeRun.toRow, "To")
         try session.sendLiteral(", lee@example.com")
@@ -256,7 +246,7 @@ import TestSupport
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
         let pdf = try world.file("Q4.pdf", FixtureBytes.pdf)
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "Resized", "--text", "Still here after the resize.", pdf.path])
+        let run = try Self.composeToPark(world, subject: "Resized", text: "Still here after the resize.", [pdf.path])
         let session = run.session
         let before = try run.waitForCompose()
         let helpBar = try #require(before.lines.last?.trimmingCharacters(in: .whitespaces), "no help bar")
@@ -290,8 +280,7 @@ import TestSupport
     @Test func editsAndADialogLeaveTheScreenAsADrawFromScratch() throws {
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "다시 그리기",
-                                              "--text", "가나다라 abc 마바사"])
+        let run = try Self.composeToPark(world, subject: "다시 그리기", text: "가나다라 abc 마바사")
         let session = run.session
         for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow] {
             try session.send("Tab")
@@ -350,8 +339,7 @@ import TestSupport
     private func paste(_ lines: [String]) throws {
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", "붙여넣기",
-                                              "--text", "붙여넣은 글:"])
+        let run = try Self.composeToPark(world, subject: "붙여넣기", text: "붙여넣은 글:")
         let session = run.session
         for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow, ComposeRun.bodyRow + 1] {
             try session.send("Tab")
@@ -377,8 +365,7 @@ import TestSupport
         defer { server.stop() }
         let subject = "나중에 보낼 메시지"
 
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--subject", subject,
-                                              "--text", "Queued for later."])
+        let run = try Self.composeToPark(world, subject: subject, text: "Queued for later.")
         try run.session.send("C-x")
         let (status, completion) = try run.finish()
         #expect(status == 1, "stderr: \(run.session.stderr)")
@@ -399,11 +386,9 @@ import TestSupport
         defer { server.stop() }
         let subject = "스팸 아닙니다"
 
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--text", "A real message."])
+        let run = try Self.composeToPark(world, text: "A real message.")
         let session = run.session
-        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject (the first empty field)")
-        try session.sendLiteral(subject)
-        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.type(subject, into: ComposeRun.subjectRow, "Subject (the first empty field)")
         try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.map { $0.header("Subject") } == [subject] }
 
         try session.send("C-x")
@@ -446,11 +431,9 @@ import TestSupport
         try world.configure(["sendmail = \(script.path)"])
         let subject = "두 번째 시도"
 
-        let run = try ComposeRun.mail(world, ["--to", Self.park, "--text", "Second time lucky."])
+        let run = try Self.composeToPark(world, text: "Second time lucky.")
         let session = run.session
-        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
-        try session.sendLiteral(subject)
-        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.type(subject, into: ComposeRun.subjectRow, "Subject")
         try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.count == 1 }
         try session.send("C-x")
         let refused = try session.waitUntil("the refusal on the status line") { ComposeRun.status($0).hasPrefix(" ⚠ ") }
@@ -469,6 +452,12 @@ import TestSupport
     }
 
     // MARK: - Helpers
+
+    /// Mail's compose screen in `world` to Park, with `subject` (when
+    /// given), the body `text` and `more` arguments (``ComposeRun/mail(_:_:)``).
+    static func composeToPark(_ world: MailWorld, subject: String? = nil, text: String, _ more: [String] = []) throws -> ComposeRun {
+        try ComposeRun.mail(world, ["--to", park] + (subject.map { ["--subject", $0] } ?? []) + ["--text", text] + more)
+    }
 
     /// The `values` of compose.json, if it exists and parses.
     static func savedValues(_ file: URL) -> [String: String]? {

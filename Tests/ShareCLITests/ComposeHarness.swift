@@ -69,6 +69,15 @@ final class ComposeRun {
         try session.waitUntil("\"\(value)\" in row \(row)") { ComposeRun.value(row, of: $0) == value }
     }
 
+    /// Types `value` into the empty header field of row `row` once the
+    /// cursor is there (`what` names the field), and waits until the row
+    /// shows it.
+    func type(_ value: String, into row: Int, _ what: String) throws {
+        try waitForCursor(row: row, what)
+        try session.sendLiteral(value)
+        try waitForValue(value, row: row)
+    }
+
     /// The text from column 11 of header row `row` (the labels are ASCII, so characters are cells).
     static func value(_ row: Int, of screen: Screen) -> String? {
         let lines = screen.lines
