@@ -12,18 +12,15 @@ import Testing
         let (world, server) = try MailWorld.withServer(["--rcpt-reply", "550 5.1.1 No such user here"])
         defer { server.stop() }
         let run = try world.share(Self.message)
-        #expect(run.status == 3, "stderr: \(run.err)")
-        #expect(run.err.contains("550 5.1.1 No such user here (recipient <park@example.com>) — smtp://127.0.0.1:\(server.port) did not accept the message"),
-                "stderr: \(run.err)")
+        try world.expectFailedKeepingDraft(
+            run, saying: "550 5.1.1 No such user here (recipient <park@example.com>) — smtp://127.0.0.1:\(server.port) did not accept the message")
         #expect(!run.err.lowercased().contains("221 bye"), "not the goodbye: \(run.err)")
     }
 
     @Test func aTemporaryRefusalSaysSoAndQueues() throws {
         let (world, server) = try MailWorld.withServer(["--rcpt-reply", "451 4.3.0 Try again later"])
         defer { server.stop() }
-        let run = try world.share(Self.message)
-        try world.expectQueued(run)
-        #expect(run.err.contains("451 4.3.0 Try again later (recipient <park@example.com>)"), "stderr: \(run.err)")
+        try world.expectQueued(world.share(Self.message), saying: "451 4.3.0 Try again later (recipient <park@example.com>)")
     }
 
     @Test func aConnectionDroppedDuringDataSaysSo() throws {
@@ -31,8 +28,7 @@ import Testing
         defer { server.stop() }
         let body = String(repeating: "a long line of the body that goes on\n", count: 40)
         let run = try world.share(["--send", "--to", "park@example.com", "--subject", "drop", "--body", body])
-        #expect(run.status == 3, "stderr: \(run.err)")
-        #expect(run.err.contains("the connection closed during DATA"), "stderr: \(run.err)")
+        run.expectExit(3, saying: "the connection closed during DATA")
         #expect(world.messages(in: world.drafts, "cur").count == 1, "the message stays in drafts: \(world.folders)")
     }
 

@@ -118,29 +118,34 @@ extension MailWorld {
         }
     }
 
-    /// Expects `run` (of `share --json …`) to have failed (exit 3) and kept
-    /// its message in drafts: the one message of drafts' `cur`, flagged D,
-    /// and nothing in sent or the outbox. Returns the draft.
+    /// Expects `run` (of `share --json …`) to have failed (exit 3), saying
+    /// each of `words` on stderr, and kept its message in drafts: the one
+    /// message of drafts' `cur`, flagged D, and nothing in sent or the
+    /// outbox. Returns the draft.
     @discardableResult
-    func expectFailedKeepingDraft(_ run: ShareRun, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-        try expectKept(run, status: 3, outcome: "failed", in: drafts, "cur", flagged: "D", sourceLocation: sourceLocation)
+    func expectFailedKeepingDraft(_ run: ShareRun, saying words: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        try expectKept(run, status: 3, outcome: "failed", saying: words, in: drafts, "cur", flagged: "D", sourceLocation: sourceLocation)
     }
 
     /// Expects `run` (of `share --json …`) to have queued its message (exit
-    /// 1): the one message of the outbox, in its `new`, and nothing in drafts
-    /// or sent. Returns the queued message.
+    /// 1), saying each of `words` on stderr: the one message of the outbox,
+    /// in its `new`, and nothing in drafts or sent. Returns the queued
+    /// message.
     @discardableResult
-    func expectQueued(_ run: ShareRun, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-        try expectKept(run, status: 1, outcome: "queued", in: outbox, "new", sourceLocation: sourceLocation)
+    func expectQueued(_ run: ShareRun, saying words: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        try expectKept(run, status: 1, outcome: "queued", saying: words, in: outbox, "new", sourceLocation: sourceLocation)
     }
 
     /// Expects `run` to have exited with `status` and `outcome`, not
-    /// completed, with its message the one of `folder`
-    /// (``onlyMessage(in:_:flagged:sourceLocation:)``) and nothing in the
-    /// other two folders. Returns the message.
-    private func expectKept(_ run: ShareRun, status: Int32, outcome: String, in folder: URL, _ subfolder: String,
+    /// completed, saying each of `words` on stderr, with its message the one
+    /// of `folder` (``onlyMessage(in:_:flagged:sourceLocation:)``) and
+    /// nothing in the other two folders. Returns the message.
+    private func expectKept(_ run: ShareRun, status: Int32, outcome: String, saying words: [String], in folder: URL, _ subfolder: String,
                             flagged flag: Character? = nil, sourceLocation: SourceLocation) throws -> URL {
         #expect(run.status == status, "stdout: \(run.out) stderr: \(run.err)", sourceLocation: sourceLocation)
+        for text in words {
+            #expect(run.err.contains(text), "stderr: \(run.err)", sourceLocation: sourceLocation)
+        }
         let completion = try Completion.parse(run)
         #expect(completion.outcome == outcome && !completion.completed, "\(completion)", sourceLocation: sourceLocation)
         for other in [drafts, sent, outbox] where other != folder {
