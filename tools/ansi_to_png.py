@@ -175,6 +175,14 @@ class Style:
             setattr(other, name, getattr(self, name))
         return other
 
+    # SGR codes that turn attributes on or off.
+    ATTRIBUTES = {
+        1: (("bold",), True), 2: (("dim",), True), 3: (("italic",), True), 4: (("underline",), True), 7: (("reverse",), True),
+        22: (("bold", "dim"), False), 23: (("italic",), False), 24: (("underline",), False), 27: (("reverse",), False),
+    }
+    # SGR codes that pick one of the 16 colours: the first code of each run, the attribute and the palette's first index.
+    COLOURS16 = ((30, "fg", 0), (40, "bg", 0), (90, "fg", 8), (100, "bg", 8))
+
     def apply(self, params):
         codes = [int(p) if p.isdigit() else 0 for p in params.replace(":", ";").split(";")] if params else [0]
         i = 0
@@ -182,36 +190,12 @@ class Style:
             code = codes[i]
             if code == 0:
                 self.reset()
-            elif code == 1:
-                self.bold = True
-            elif code == 2:
-                self.dim = True
-            elif code == 3:
-                self.italic = True
-            elif code == 4:
-                self.underline = True
-            elif code == 7:
-                self.reverse = True
-            elif code == 22:
-                self.bold = self.dim = False
-            elif code == 23:
-                self.italic = False
-            elif code == 24:
-                self.underline = False
-            elif code == 27:
-                self.reverse = False
-            elif 30 <= code <= 37:
-                self.fg = PALETTE16[code - 30]
-            elif code == 39:
-                self.fg = None
-            elif 40 <= code <= 47:
-                self.bg = PALETTE16[code - 40]
-            elif code == 49:
-                self.bg = None
-            elif 90 <= code <= 97:
-                self.fg = PALETTE16[code - 90 + 8]
-            elif 100 <= code <= 107:
-                self.bg = PALETTE16[code - 100 + 8]
+            elif code in Style.ATTRIBUTES:
+                names, value = Style.ATTRIBUTES[code]
+                for name in names:
+                    setattr(self, name, value)
+            elif code in (39, 49):
+                setattr(self, "fg" if code == 39 else "bg", None)
             elif code in (38, 48):
                 colour = None
                 if i + 2 < len(codes) and codes[i + 1] == 5:
@@ -220,10 +204,11 @@ class Style:
                 elif i + 4 < len(codes) and codes[i + 1] == 2:
                     colour = tuple(c & 0xFF for c in codes[i + 2:i + 5])
                     i += 4
-                if code == 38:
-                    self.fg = colour
-                else:
-                    self.bg = colour
+                setattr(self, "fg" if code == 38 else "bg", colour)
+            else:
+                for first, name, index in Style.COLOURS16:
+                    if first <= code <= first + 7:
+                        setattr(self, name, PALETTE16[code - first + index])
             i += 1
 
 

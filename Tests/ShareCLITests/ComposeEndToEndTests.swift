@@ -15,10 +15,8 @@ import TestSupport
     // MARK: - 1. Picker → compose → send
 
     @Test func pickMailTypeAndSendRoundTripsKoreanSubjectBodyAndAttachment() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let pdf = try world.file("3분기 보고서.pdf", FixtureBytes.pdf)
         let bodyText = "분기 보고서를 보냅니다"
         let subject = "3분기 보고서"
@@ -46,18 +44,13 @@ import TestSupport
         #expect(attachmentRow.map { screen.lines[$0].contains("application/pdf") } == true,
                 "the attachment row names the file and its type; screen:\n\(screen.text)")
         #expect(screen.contains("Attachments (1)"), "screen:\n\(screen.text)")
-        try run.waitForCursor(row: ComposeRun.toRow, "To (the first empty field)")
-
-        try session.sendLiteral(Self.park)
-        try run.waitForValue(Self.park, row: ComposeRun.toRow)
+        try run.type(Self.park, into: ComposeRun.toRow, "To (the first empty field)")
         try session.send("Tab")
         try run.waitForCursor(row: ComposeRun.ccRow, "Cc")
         try session.send("Tab")
         try run.waitForCursor(row: ComposeRun.bccRow, "Bcc")
         try session.send("Tab")
-        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
-        try session.sendLiteral(subject)
-        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.type(subject, into: ComposeRun.subjectRow, "Subject")
         // Tab into the body: the cursor waits on a fresh line after the shared text.
         try session.send("Tab")
         try run.waitForCursor(row: ComposeRun.bodyRow + 1, "the body's fresh line")
@@ -71,12 +64,9 @@ import TestSupport
         #expect(completion.activityType == "mail" && completion.outcome == "sent" && completion.completed && !completion.hasError,
                 "\(completion)")
 
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.mailFrom == MailWorld.fromAddress)
-        #expect(received[0].envelope.rcptTos == [Self.park])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.mailFrom == MailWorld.fromAddress)
+        #expect(message.envelope.rcptTos == [Self.park])
         #expect(check.header("Subject") == subject)
         #expect(check.addresses["to"] == [.init(name: "", addr: Self.park)])
         #expect(check.addresses["from"] == [.init(name: "김민수", addr: MailWorld.fromAddress)])
@@ -90,30 +80,22 @@ import TestSupport
         // The sent copy is filed; nothing is left in drafts, the outbox or the autosave file.
         let sent = try world.checks(in: world.sent)
         #expect(sent.count == 1 && sent.first?.header("Subject") == subject, "\(world.folders)")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "drafts must be empty after a send: \(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts, world.outbox, because: "drafts must be empty after a send")
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after a send")
     }
 
     // MARK: - 2. kill -9, then --resume
 
     @Test func killDashNineMidComposeIsRecoveredByResume() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let subject = "복구된 초안"
         let body = "Here are the numbers."
 
-        let first = try ComposeRun(world, ["--json", "--activity", "mail", "--text", body])
-        try first.waitForCompose()
-        try first.waitForCursor(row: ComposeRun.toRow, "To")
-        try first.session.sendLiteral(Self.park)
-        try first.waitForValue(Self.park, row: ComposeRun.toRow)
+        let first = try ComposeRun.mail(world, ["--text", body])
+        try first.type(Self.park, into: ComposeRun.toRow, "To")
         try first.session.send("Tab", "Tab", "Tab")
-        try first.waitForCursor(row: ComposeRun.subjectRow, "Subject")
-        try first.session.sendLiteral(subject)
-        try first.waitForValue(subject, row: ComposeRun.subjectRow)
+        try first.type(subject, into: ComposeRun.subjectRow, "Subject")
 
         // The autosave (within a second of the last change): compose.json with
         // the typed values, and one draft in the drafts Maildir that has them.
@@ -139,15 +121,12 @@ import TestSupport
         #expect(status == 0, "stderr: \(second.session.stderr)")
         #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
 
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.rcptTos == [Self.park])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.rcptTos == [Self.park])
         #expect(check.header("Subject") == subject)
         #expect(check.addresses["to"] == [.init(name: "", addr: Self.park)])
         #expect(check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines) == body)
-        #expect(world.allMessages(in: world.drafts).isEmpty, "the recovered draft is gone once sent: \(world.folders)")
+        world.expectEmpty(world.drafts, because: "the recovered draft is gone once sent")
         #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
         #expect(!FileManager.default.fileExists(atPath: stateFile.path), "compose.json must be gone after a send")
     }
@@ -155,16 +134,13 @@ import TestSupport
     // MARK: - 3. An invalid address
 
     @Test func invalidAddressIsMarkedAndNotSentUntilFixed() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let bad = "kim@@example.com"
         let good = "kim@example.com"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--subject", "주소 확인", "--text", "Hello"])
+        let run = try ComposeRun.mail(world, ["--subject", "주소 확인", "--text", "Hello"])
         let session = run.session
-        try run.waitForCompose()
         try run.waitForCursor(row: ComposeRun.toRow, "To")
         try session.sendLiteral(bad)
         var screen = try session.waitUntil("To marked with \"!\"") { screen in
@@ -185,7 +161,7 @@ import TestSupport
         #expect(screen.lines[ComposeRun.toRow].hasPrefix("!To:"), "To is still marked; screen:\n\(screen.text)")
         #expect(!session.hasExited, "stdout: \(session.stdout)")
         #expect(try server.messages().isEmpty, "nothing reaches the server")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.outbox)
 
         // Fix it: back to To, C-a C-k, type the right address; the mark goes; Ctrl-X sends.
         try session.send("BTab")
@@ -199,11 +175,8 @@ import TestSupport
         let (status, completion) = try run.finish()
         #expect(status == 0, "stderr: \(session.stderr)")
         #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.rcptTos == [good])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.rcptTos == [good])
         #expect(check.addresses["to"] == [.init(name: "", addr: good)])
         #expect(check.header("Subject") == "주소 확인")
     }
@@ -211,16 +184,13 @@ import TestSupport
     // MARK: - 4. "see attached" with nothing attached
 
     @Test func attachmentWarningAsksAndNGoesBackYSends() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let body = "Hi Park, please see attached."
         let warning = "The message mentions an attachment, but nothing is attached."
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "보고서", "--text", body])
+        let run = try Self.composeToPark(world, subject: "보고서", text: body)
         let session = run.session
-        try run.waitForCompose()
         try session.send("C-x")
         var screen = try session.waitFor("Send anyway?")
         #expect(screen.contains(warning), "screen:\n\(screen.text)")
@@ -232,7 +202,7 @@ import TestSupport
         #expect(screen.lines[0].contains("New Message"), "back in the compose screen; screen:\n\(screen.text)")
         #expect(!session.hasExited, "n does not send; stdout: \(session.stdout)")
         #expect(try server.messages().isEmpty, "n does not send")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.outbox)
 
         try session.send("C-x")
         try session.waitFor("Send anyway?")
@@ -240,10 +210,7 @@ import TestSupport
         let (status, completion) = try run.finish()
         #expect(status == 0, "stderr: \(session.stderr)")
         #expect(completion.outcome == "sent" && completion.completed, "\(completion)")
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let check = try server.onlyMessage().check
         #expect(check.attachments.isEmpty)
         #expect(check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines) == body)
     }
@@ -251,15 +218,11 @@ import TestSupport
     // MARK: - 5. Esc on a changed message, then discard
 
     @Test func escapeOnAChangedMessageAsksAndDiscardCancels() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "취소할 메시지",
-                                         "--text", "Not going anywhere."])
+        let run = try Self.composeToPark(world, subject: "취소할 메시지", text: "Not going anywhere.")
         let session = run.session
-        try run.waitForCompose()
         try run.waitForCursor(row: ComposeRun.toRow, "To")
         try session.sendLiteral(", lee@example.com")
         try run.waitForValue(Self.park + ", lee@example.com", row: ComposeRun.toRow)
@@ -275,19 +238,15 @@ import TestSupport
         #expect(status == 1, "stderr: \(session.stderr)")
         #expect(completion.activityType == "mail" && completion.outcome == "cancelled" && !completion.completed, "\(completion)")
         #expect(try server.messages().isEmpty, "nothing is sent")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "discard leaves no draft: \(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts, world.sent, world.outbox, because: "discard leaves no draft")
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after discard")
     }
 
     @Test func shrinkingAndGrowingTheTerminalRedrawsEveryPart() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let pdf = try world.file("Q4.pdf", FixtureBytes.pdf)
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "Resized",
-                                         "--text", "Still here after the resize.", pdf.path])
+        let run = try Self.composeToPark(world, subject: "Resized", text: "Still here after the resize.", [pdf.path])
         let session = run.session
         let before = try run.waitForCompose()
         let helpBar = try #require(before.lines.last?.trimmingCharacters(in: .whitespaces), "no help bar")
@@ -319,14 +278,10 @@ import TestSupport
     /// closed over the body, the screen must be what a draw from scratch
     /// shows (forced by a resize away and back).
     @Test func editsAndADialogLeaveTheScreenAsADrawFromScratch() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "다시 그리기",
-                                         "--text", "가나다라 abc 마바사"])
+        let run = try Self.composeToPark(world, subject: "다시 그리기", text: "가나다라 abc 마바사")
         let session = run.session
-        try run.waitForCompose()
         for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow] {
             try session.send("Tab")
             try run.waitForCursor(row: row, "the next field")
@@ -382,14 +337,10 @@ import TestSupport
     /// full read's worth waits for it and the rest follows while it takes
     /// that in.
     private func paste(_ lines: [String]) throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", "붙여넣기",
-                                         "--text", "붙여넣은 글:"])
+        let run = try Self.composeToPark(world, subject: "붙여넣기", text: "붙여넣은 글:")
         let session = run.session
-        try run.waitForCompose()
         for row in [ComposeRun.ccRow, ComposeRun.bccRow, ComposeRun.subjectRow, ComposeRun.bodyRow + 1] {
             try session.send("Tab")
             try run.waitForCursor(row: row, "the next field")
@@ -403,24 +354,18 @@ import TestSupport
         try session.waitFor(lines[lines.count - 1])
         try session.send("C-x")
         #expect(try run.finish().status == 0, "stderr: \(session.stderr)")
-        let received = try server.messages()
-        try #require(received.count == 1, "the server received \(received.count) messages; log: \(server.log)")
-        let text = try server.check(received[0]).textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines)
+        let text = try server.onlyMessage().check.textParts.first?.normalizedText.map(Self.trimmingTrailingNewlines)
         #expect(text == (["붙여넣은 글:"] + lines).joined(separator: "\n"), "body: \(text ?? "none")")
     }
 
     // MARK: - 6. A temporary refusal (4xx)
 
     @Test func temporaryRefusalQueuesInTheOutbox() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "451 4.3.0 Try again later"])
+        let (world, server) = try MailWorld.withServer(["--rcpt-reply", "451 4.3.0 Try again later"])
         defer { server.stop() }
-        try world.use(server)
         let subject = "나중에 보낼 메시지"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--subject", subject,
-                                         "--text", "Queued for later."])
-        try run.waitForCompose()
+        let run = try Self.composeToPark(world, subject: subject, text: "Queued for later.")
         try run.session.send("C-x")
         let (status, completion) = try run.finish()
         #expect(status == 1, "stderr: \(run.session.stderr)")
@@ -430,25 +375,20 @@ import TestSupport
         #expect(queued.count == 1, "the message waits in the outbox: \(world.folders)")
         #expect(queued.first?.header("Subject") == subject)
         #expect(queued.first?.addresses["to"] == [.init(name: "", addr: Self.park)])
-        #expect(world.allMessages(in: world.drafts).isEmpty && world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts, world.sent)
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone")
     }
 
     // MARK: - 7. A permanent refusal (5xx)
 
     @Test func permanentRefusalKeepsTheScreenOpenAndTheDraft() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--data-reply", "554 5.7.1 Rejected as spam"])
+        let (world, server) = try MailWorld.withServer(["--data-reply", "554 5.7.1 Rejected as spam"])
         defer { server.stop() }
-        try world.use(server)
         let subject = "스팸 아닙니다"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--text", "A real message."])
+        let run = try Self.composeToPark(world, text: "A real message.")
         let session = run.session
-        try run.waitForCompose()
-        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject (the first empty field)")
-        try session.sendLiteral(subject)
-        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.type(subject, into: ComposeRun.subjectRow, "Subject (the first empty field)")
         try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.map { $0.header("Subject") } == [subject] }
 
         try session.send("C-x")
@@ -464,7 +404,7 @@ import TestSupport
         #expect(!drafts.isEmpty && drafts.allSatisfy { $0.header("Subject") == subject && $0.defects.isEmpty },
                 "the message is in drafts: \(world.folders)")
         #expect(drafts.count == 1, "the message is in drafts once, not once per save: \(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty && world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.outbox)
     }
 
     // MARK: - 8. A refusal, then a send that works
@@ -491,12 +431,9 @@ import TestSupport
         try world.configure(["sendmail = \(script.path)"])
         let subject = "두 번째 시도"
 
-        let run = try ComposeRun(world, ["--json", "--activity", "mail", "--to", Self.park, "--text", "Second time lucky."])
+        let run = try Self.composeToPark(world, text: "Second time lucky.")
         let session = run.session
-        try run.waitForCompose()
-        try run.waitForCursor(row: ComposeRun.subjectRow, "Subject")
-        try session.sendLiteral(subject)
-        try run.waitForValue(subject, row: ComposeRun.subjectRow)
+        try run.type(subject, into: ComposeRun.subjectRow, "Subject")
         try run.poll("the autosave draft") { try world.settledChecks(in: world.drafts)?.count == 1 }
         try session.send("C-x")
         let refused = try session.waitUntil("the refusal on the status line") { ComposeRun.status($0).hasPrefix(" ⚠ ") }
@@ -510,11 +447,17 @@ import TestSupport
         let message = try MailCheck.run(file: delivered)
         #expect(message.header("Subject") == subject)
         #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "the sent message must not stay in drafts: \(world.folders)")
+        world.expectEmpty(world.drafts, because: "the sent message must not stay in drafts")
         #expect(!FileManager.default.fileExists(atPath: ComposeRun.stateFile(world).path), "compose.json must be gone after a send")
     }
 
     // MARK: - Helpers
+
+    /// Mail's compose screen in `world` to Park, with `subject` (when
+    /// given), the body `text` and `more` arguments (``ComposeRun/mail(_:_:)``).
+    static func composeToPark(_ world: MailWorld, subject: String? = nil, text: String, _ more: [String] = []) throws -> ComposeRun {
+        try ComposeRun.mail(world, ["--to", park] + (subject.map { ["--subject", $0] } ?? []) + ["--text", text] + more)
+    }
 
     /// The `values` of compose.json, if it exists and parses.
     static func savedValues(_ file: URL) -> [String: String]? {

@@ -38,6 +38,14 @@ final class ComposeRun {
                                   environment: world.fixtures.environment)
     }
 
+    /// Starts `share --config CONFIG --json --activity mail ARGUMENTS…` and
+    /// waits for its compose screen.
+    static func mail(_ world: MailWorld, _ arguments: [String]) throws -> ComposeRun {
+        let run = try ComposeRun(world, ["--json", "--activity", "mail"] + arguments)
+        try run.waitForCompose()
+        return run
+    }
+
     /// `$XDG_STATE_HOME/share/compose.json` of this world (SPEC §8).
     static func stateFile(_ world: MailWorld) -> URL {
         world.root.appendingPathComponent("state/share/compose.json")
@@ -59,6 +67,15 @@ final class ComposeRun {
     @discardableResult
     func waitForValue(_ value: String, row: Int) throws -> Screen {
         try session.waitUntil("\"\(value)\" in row \(row)") { ComposeRun.value(row, of: $0) == value }
+    }
+
+    /// Types `value` into the empty header field of row `row` once the
+    /// cursor is there (`what` names the field), and waits until the row
+    /// shows it.
+    func type(_ value: String, into row: Int, _ what: String) throws {
+        try waitForCursor(row: row, what)
+        try session.sendLiteral(value)
+        try waitForValue(value, row: row)
     }
 
     /// The text from column 11 of header row `row` (the labels are ASCII, so characters are cells).

@@ -39,60 +39,46 @@ import Testing
         #expect(rows.reason("message") == "unavailable")
     }
 
-    @Test func malformedLineExitsTwoNamingFileAndLine() throws {
-        let fixtures = try Fixtures()
-        let config = try fixtures.writeConfig("[picker]\npinned = mail\nthis line has no equals sign\n")
-        let run = try fixtures.share("--config", config.path, "--explain", "--json", "--text", "hi")
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty, "stdout: \(run.out)")
-        #expect(run.err.contains("\(config.path):3:"), "stderr: \(run.err)")
+    /// A config share refuses before it does anything: its text, the line
+    /// the error names, and what else stderr must say.
+    struct BadConfig: Sendable, CustomTestStringConvertible {
+        var name: String
+        var text: String
+        var line: Int
+        var words: [String] = []
+        var testDescription: String { name }
     }
 
-    @Test func unknownKeyExitsTwoNamingKeyAndLine() throws {
+    static let badConfigs = [
+        BadConfig(name: "a line without an equals sign", text: "[picker]\npinned = mail\nthis line has no equals sign\n", line: 3),
+        BadConfig(name: "an unknown key", text: "[picker]\n\nfrobnicate = 1\n", line: 3, words: ["frobnicate"]),
+        BadConfig(name: "an unknown section", text: "[pickr]\npinned = mail\n", line: 1, words: ["pickr"]),
+        // The valid types are listed.
+        BadConfig(name: "an unknown activity type", text: "[picker]\npinned = mail\nexclude = facebook\n", line: 3,
+                  words: ["facebook", "postToFacebook"]),
+    ]
+
+    /// Exit 2 naming file and line, with nothing on stdout, with `--json` too.
+    @Test(arguments: badConfigs) func aBadConfigExitsTwoNamingFileAndLine(_ bad: BadConfig) throws {
         let fixtures = try Fixtures()
-        let config = try fixtures.writeConfig("[picker]\n\nfrobnicate = 1\n")
-        let run = try fixtures.share("--config", config.path, "--explain", "--json", "--text", "hi")
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty, "stdout: \(run.out)")
-        #expect(run.err.contains("\(config.path):3:"), "stderr: \(run.err)")
-        #expect(run.err.contains("frobnicate"), "stderr: \(run.err)")
+        let config = try fixtures.writeConfig(bad.text)
+        for json in [["--json"], []] {
+            let run = try fixtures.share(["--config", config.path, "--explain"] + json + ["--text", "hi"])
+            #expect(run.stdout.isEmpty, "\(json): stdout: \(run.out)")
+            run.expectExit(2, saying: ["\(config.path):\(bad.line):"] + bad.words)
+        }
     }
 
-    @Test func unknownSectionExitsTwo() throws {
+    /// A config that is not there, or a directory: exit 2 naming it, with nothing on stdout, with `--json` too.
+    @Test func aConfigThatCannotBeReadExitsTwoNamingIt() throws {
         let fixtures = try Fixtures()
-        let config = try fixtures.writeConfig("[pickr]\npinned = mail\n")
-        let run = try fixtures.share("--config", config.path, "--explain", "--text", "hi")
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty)
-        #expect(run.err.contains("\(config.path):1:"), "stderr: \(run.err)")
-        #expect(run.err.contains("pickr"), "stderr: \(run.err)")
-    }
-
-    @Test func unknownActivityTypeInConfigExitsTwo() throws {
-        let fixtures = try Fixtures()
-        let config = try fixtures.writeConfig("[picker]\npinned = mail\nexclude = facebook\n")
-        let run = try fixtures.share("--config", config.path, "--explain", "--text", "hi")
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty)
-        #expect(run.err.contains("\(config.path):3:"), "stderr: \(run.err)")
-        #expect(run.err.contains("facebook"), "stderr: \(run.err)")
-        #expect(run.err.contains("postToFacebook"), "lists the valid types: \(run.err)")
-    }
-
-    @Test func missingConfigFileExitsTwoNamingIt() throws {
-        let fixtures = try Fixtures()
-        let run = try fixtures.share("--config", "/nonexistent", "--explain", "--json", "--text", "hi")
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty, "stdout: \(run.out)")
-        #expect(run.err.contains("/nonexistent"), "stderr: \(run.err)")
-    }
-
-    @Test func configThatIsADirectoryExitsTwo() throws {
-        let fixtures = try Fixtures()
-        let run = try fixtures.share("--config", fixtures.directory.path, "--explain", "--text", "hi")
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty)
-        #expect(run.err.contains(fixtures.directory.path), "stderr: \(run.err)")
+        for path in ["/nonexistent", fixtures.directory.path] {
+            for json in [["--json"], []] {
+                let run = try fixtures.share(["--config", path, "--explain"] + json + ["--text", "hi"])
+                #expect(run.stdout.isEmpty, "\(json): stdout: \(run.out)")
+                run.expectExit(2, saying: path)
+            }
+        }
     }
 
     @Test func defaultConfigUnderXDGConfigHomeIsRead() throws {
@@ -131,9 +117,8 @@ import Testing
         let fixtures = try Fixtures()
         let config = try fixtures.writeConfig("[picker]\nnonsense\n", at: "config/share/config")
         let run = try fixtures.share("--explain", "--text", "hi")
-        #expect(run.status == 2)
-        #expect(run.stdout.isEmpty)
-        #expect(run.err.contains("\(config.path):2:"), "stderr: \(run.err)")
+        #expect(run.stdout.isEmpty, "stdout: \(run.out)")
+        run.expectExit(2, saying: "\(config.path):2:")
     }
 
     @Test func helpAndVersionDoNotNeedAGoodConfig() throws {
@@ -156,13 +141,10 @@ import Testing
         #expect(try fixtures.share("--config", good.path, "--list", "--text", "x").status == 0)
         let unknown = try fixtures.writeConfig("[keys]\nsend = C-s\nlaunch = C-l\n", at: "unknown.conf")
         let run = try fixtures.share("--config", unknown.path, "--list", "--text", "x")
-        #expect(run.status == 2)
-        #expect(run.err.contains("unknown.conf:3: unknown key action 'launch'"), "stderr: \(run.err)")
-        #expect(run.err.contains("send") && run.err.contains("pick"))
+        run.expectExit(2, saying: "unknown.conf:3: unknown key action 'launch'", "send", "pick")
         let typed = try fixtures.writeConfig("[keys]\nsend = x\n", at: "typed.conf")
         let typedRun = try fixtures.share("--config", typed.path, "--list", "--text", "x")
-        #expect(typedRun.status == 2)
-        #expect(typedRun.err.contains("typed.conf:2: send needs a key that is not typed text"), "stderr: \(typedRun.err)")
+        typedRun.expectExit(2, saying: "typed.conf:2: send needs a key that is not typed text")
         let nonsense = try fixtures.writeConfig("[keys]\nhelp = Hyper-h\n", at: "nonsense.conf")
         #expect(try fixtures.share("--config", nonsense.path, "--list", "--text", "x").err.contains("'Hyper-h' is not a key"))
     }

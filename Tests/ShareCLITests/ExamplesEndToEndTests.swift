@@ -16,10 +16,8 @@ import Testing
 
     /// Seed 000: the provider computes the report only for Mail Report, which opens the compose screen prefilled.
     @Test func customMailActivityFedByAnItemProviderSendsTheReport() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let session = try start("example-custom-mail", world, ["--json"])
         // Mail Report is an application activity: first in the share row, so Enter picks it.
         var screen = try session.waitFor("Mail Report")
@@ -36,10 +34,7 @@ import Testing
         #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
         let completion = try Completion.parse(ShareRun(status: 0, stdout: Data(session.stdout.utf8), stderr: Data()))
         #expect(completion.activityType == "com.example.report-mail" && completion.outcome == "sent", "\(completion)")
-        let received = try server.messages()
-        try #require(received.count == 1, "log: \(server.log)")
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let check = try server.onlyMessage().check
         #expect(check.header("Subject") == "Q4 report")
         #expect(check.attachments.map(\.filename) == ["Q4 report.csv"])
         #expect(check.textParts.first?.normalizedText?.contains("the Q4 numbers are attached.") == true)

@@ -20,21 +20,21 @@ final class Fixtures {
     let files: URL
 
     /// A 1×1 PNG.
-    let png: URL
+    var png: URL { files.appendingPathComponent("pic.png") }
     /// The same PNG bytes under a `.txt` name: content type comes from the bytes.
-    let pngNamedText: URL
+    var pngNamedText: URL { files.appendingPathComponent("pic.txt") }
     /// A small UTF-8 text file.
-    let text: URL
+    var text: URL { files.appendingPathComponent("note.txt") }
     /// A minimal valid PDF.
-    let pdf: URL
+    var pdf: URL { files.appendingPathComponent("Q4 Projections.pdf") }
     /// A directory.
-    let directory: URL
+    var directory: URL { files.appendingPathComponent("folder", isDirectory: true) }
     /// A named pipe (FIFO).
-    let fifo: URL
+    var fifo: URL { files.appendingPathComponent("pipe") }
     /// A Unix-domain socket file.
-    let socket: URL
+    var socket: URL { files.appendingPathComponent("sock") }
     /// A symbolic link whose target does not exist.
-    let danglingLink: URL
+    var danglingLink: URL { files.appendingPathComponent("dangling") }
 
     /// Creates the world under `base` (the system temporary directory by default).
     init(base: URL = FileManager.default.temporaryDirectory) throws {
@@ -49,15 +49,6 @@ final class Fixtures {
                                         attributes: [.posixPermissions: 0o755])
             try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         }
-
-        png = files.appendingPathComponent("pic.png")
-        pngNamedText = files.appendingPathComponent("pic.txt")
-        text = files.appendingPathComponent("note.txt")
-        pdf = files.appendingPathComponent("Q4 Projections.pdf")
-        directory = files.appendingPathComponent("folder", isDirectory: true)
-        fifo = files.appendingPathComponent("pipe")
-        socket = files.appendingPathComponent("sock")
-        danglingLink = files.appendingPathComponent("dangling")
 
         try FixtureBytes.png.write(to: png)
         try FixtureBytes.png.write(to: pngNamedText)
@@ -144,6 +135,17 @@ final class Fixtures {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
         try Data(contents.utf8).write(to: url)
+        return url
+    }
+
+    /// Makes a named pipe (FIFO) at `relativePath` under ``root``, with the
+    /// folders above it, and returns its URL.
+    @discardableResult
+    func makeFIFO(at relativePath: String) throws -> URL {
+        let url = root.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        try #require(mkfifo(url.path, 0o644) == 0, "mkfifo \(url.path): errno \(errno)")
         return url
     }
 

@@ -55,10 +55,8 @@ struct HistoryTests {
     }
 
     @Test func mailKeepsRecipientsAndFileNamesButNeverTheMessage() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let pdf = try world.file("Q4 보고서.pdf", FixtureBytes.pdf)
         let run = try world.share(["--activity", "mail", "--send", "--to", "박지성 <park@example.com>", "--cc", "lee@example.com",
                                    "--subject", "secret subject", "--body", "the secret body", pdf.path])
@@ -168,10 +166,8 @@ struct HistoryTests {
 /// Share row; picking them opens Mail with them in To.
 struct PeopleRowEndToEndTests {
     @Test func aRecipientOfTheHistoryIsOfferedAndPickingThemFillsTo() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let sent = try world.share(["--activity", "mail", "--send", "--to", "박지성 <park@example.com>", "--body", "first"])
         #expect(sent.status == 0, "stderr: \(sent.err)")
 

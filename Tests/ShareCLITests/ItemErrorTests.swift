@@ -9,8 +9,6 @@ import Testing
         case bareWord, directory, fifo, socket, danglingSymlink, missingFileOption, fileURLToMissingFile,
              fileURLToDirectory, urlWithoutScheme, urlWithSpace
 
-        var testDescription: String { rawValue }
-
         /// The arguments naming the bad item, and the texts stderr must contain.
         func arguments(_ fixtures: Fixtures) -> (arguments: [String], mentions: [String]) {
             switch self {

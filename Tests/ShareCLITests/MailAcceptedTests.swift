@@ -18,10 +18,8 @@ import Testing
     }
 
     @Test func aSentMessageWhoseCopyCannotBeFiledIsSentWithAWarningAndKeptInDrafts() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         try Self.breakSent(world)
         let run = try Self.send(world, subject: "once only")
         #expect(run.status == 0, "stderr: \(run.err)")
@@ -33,21 +31,20 @@ import Testing
         #expect(try server.messages().count == 1)
         // The message is not lost: it stays in drafts, and nothing waits to be sent again.
         #expect(world.allMessages(in: world.drafts).count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.outbox)
     }
 
     @Test func aFlushedMessageWhoseCopyCannotBeFiledLeavesTheOutboxAndIsNeverSentTwice() throws {
         let world = try MailWorld()
         let queued = try Self.send(world, subject: "queued")
         #expect(queued.status == 1, "stderr: \(queued.err)")
-        let server = try SMTPServer(directory: world.root)
+        let server = try world.startServer()
         defer { server.stop() }
-        try world.use(server)
         try Self.breakSent(world)
         let flush = try world.share(["--flush"])
         #expect(flush.status == 0, "stderr: \(flush.err)")
         #expect(flush.out.hasPrefix("sent\t\t") && flush.out.contains("it is kept in drafts"), "stdout: \(flush.out)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.outbox)
         #expect(world.allMessages(in: world.drafts).count == 1, "\(world.folders)")
         let again = try world.share(["--flush"])
         #expect(again.err.contains("the outbox is empty"), "stderr: \(again.err)")
@@ -61,9 +58,8 @@ import Testing
             #expect(try Self.send(world, subject: subject).status == 1)
         }
         try #require(world.messages(in: world.outbox, "new").count == subjects.count, "\(world.folders)")
-        let server = try SMTPServer(directory: world.root)
+        let server = try world.startServer()
         defer { server.stop() }
-        try world.use(server)
 
         // Three flushes started together, each its own process.
         let binary = try Share.binary()
@@ -82,7 +78,7 @@ import Testing
         #expect(watchdogs.map { $0.finish() } == [false, false, false], "a flush hung")
         let received = try server.messages().map { try server.check($0).header("Subject") ?? "" }
         #expect(received.sorted() == subjects.sorted(), "each exactly once: \(received)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.outbox)
         #expect(world.allMessages(in: world.sent).count == subjects.count, "\(world.folders)")
     }
 

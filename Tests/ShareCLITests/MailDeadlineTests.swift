@@ -11,8 +11,7 @@ import Testing
     static let message = ["--send", "--to", "park@example.com", "--subject", "deadline", "--body", "waiting"]
 
     @Test func aPasswordCommandThatHangsIsStoppedAndTheDraftKept() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
         try world.configure(["transport = smtp://user@127.0.0.1:\(server.port)", "tls = off", "password-command = sleep 600",
                              "command-timeout = 1"])
@@ -34,8 +33,7 @@ import Testing
         #expect(chmod(script.path, 0o755) == 0)
         try world.configure(["sendmail = \(script.path)", "command-timeout = 1"])
         let run = try world.share(Self.message)
-        #expect(run.status == 3, "stderr: \(run.err)")
-        #expect(run.err.contains("\(script.path) did not finish within 1 s ([mail] command-timeout); it was stopped"), "stderr: \(run.err)")
+        run.expectExit(3, saying: "\(script.path) did not finish within 1 s ([mail] command-timeout); it was stopped")
         #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
     }
 
@@ -43,7 +41,6 @@ import Testing
         let world = try MailWorld()
         try world.configure(["command-timeout = soon"])
         let run = try world.share(Self.message)
-        #expect(run.status == 2)
-        #expect(run.err.contains("command-timeout is a number of seconds (such as 30), not 'soon'"), "stderr: \(run.err)")
+        run.expectExit(2, saying: "command-timeout is a number of seconds (such as 30), not 'soon'")
     }
 }

@@ -19,16 +19,14 @@ import Testing
     ]
 
     @Test func koreanMessageWithAttachmentsRoundTripsThroughRealServer() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let body = try world.file("body.txt", Data((Self.bodyLines.joined(separator: "\n") + "\n").utf8))
         let pdf = try world.file(Self.pdfName, FixtureBytes.pdf)
         let png = world.fixtures.png
 
-        let run = try world.share([
+        let sent = try world.send([
             "--activity", "mail", "--send", "--json",
             "--to", "박지성 <park@example.com>, \"Lee, J\" <lee@example.com>",
             "--cc", "kim@bücher.example",
@@ -38,26 +36,21 @@ import Testing
             "--attach", pdf.path,
             "--attach", png.path,
             Self.url,
-        ])
-        #expect(run.status == 0, "stderr: \(run.err)")
-        let completion = try Completion.parse(run)
+        ], to: server)
+        let completion = try Completion.parse(sent.run)
         #expect(completion.activityType == "mail")
         #expect(completion.outcome == "sent")
         #expect(completion.completed)
         #expect(!completion.hasError, "\(completion)")
         #expect(completion.returnedItems.isEmpty)
-
-        let received = try server.messages()
-        try #require(received.count == 1, "server received \(received.count) messages; log: \(server.log)")
-        let message = received[0]
+        let message = sent.message
 
         // The envelope: every recipient (Bcc too), IDN as punycode.
         #expect(message.envelope.mailFrom == MailWorld.fromAddress)
         #expect(message.envelope.rcptTos.sorted()
             == ["hidden@example.com", "kim@xn--bcher-kva.example", "lee@example.com", "park@example.com"])
 
-        let check = try server.check(message)
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let check = sent.check
         #expect(check.header("Subject") == Self.koreanSubject)
         #expect(check.addresses["from"] == [.init(name: "김민수", addr: "kim@example.com")])
         #expect(check.addresses["to"] == [.init(name: "박지성", addr: "park@example.com"),
@@ -115,36 +108,24 @@ import Testing
         #expect(lines.contains(Self.url), "the URL item goes into the body: \(text.debugDescription)")
 
         // Folders: the sent copy keeps Bcc; drafts and outbox are empty.
-        let sentCopies = world.allMessages(in: world.sent)
-        try #require(sentCopies.count == 1, "\(world.folders)")
-        #expect(sentCopies[0].deletingLastPathComponent().lastPathComponent == "cur")
-        #expect(maildirFlags(sentCopies[0])?.contains("S") == true, "sent copy flags: \(sentCopies[0].lastPathComponent)")
-        let sentCheck = try MailCheck.run(file: sentCopies[0])
+        let sentCheck = try MailCheck.run(file: world.onlyMessage(in: world.sent, flagged: "S"))
         #expect(sentCheck.defects.isEmpty, "sent copy defects: \(sentCheck.defects)")
         #expect(sentCheck.hasBccHeader)
         #expect(sentCheck.addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")])
         #expect(sentCheck.header("Subject") == Self.koreanSubject)
         #expect(sentCheck.header("Message-ID") == check.header("Message-ID"), "the sent copy is the message that was sent")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts, world.outbox)
     }
 
     @Test func htmlBodyIsMultipartAlternativePlainFirst() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let html = "<html><body><p>안녕하세요 <b>지성</b> 님,</p><p>See <a href=\"https://example.com\">the report</a>.</p></body></html>"
-        let run = try world.share(["--send", "--json", "--to", "park@example.com", "--subject", "HTML 메일",
-                                   "--html", "--body", html])
-        #expect(run.status == 0, "stderr: \(run.err)")
-        #expect(try Completion.parse(run).outcome == "sent")
-
-        let received = try server.messages()
-        try #require(received.count == 1, "server received \(received.count) messages; log: \(server.log)")
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let sent = try world.send(["--send", "--json", "--to", "park@example.com", "--subject", "HTML 메일",
+                                   "--html", "--body", html], to: server)
+        #expect(try Completion.parse(sent.run).outcome == "sent")
+        let check = sent.check
         #expect(check.bareLf == 0)
         let types = check.parts.map(\.type)
         #expect(types == ["multipart/alternative", "text/plain", "text/html"], "parts: \(types)")
@@ -156,28 +137,19 @@ import Testing
     }
 
     @Test func htmlBodyWithAttachmentIsAlternativeInsideMixed() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
-        let run = try world.share(["--send", "--json", "--to", "park@example.com", "--subject", "Picture",
-                                   "--html", "--body", "<p>The <i>picture</i>.</p>", "--attach", world.fixtures.png.path])
-        #expect(run.status == 0, "stderr: \(run.err)")
-        let received = try server.messages()
-        try #require(received.count == 1, "server received \(received.count) messages; log: \(server.log)")
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let check = try world.send(["--send", "--json", "--to", "park@example.com", "--subject", "Picture",
+                                    "--html", "--body", "<p>The <i>picture</i>.</p>", "--attach", world.fixtures.png.path], to: server).check
         let types = check.parts.map(\.type)
         #expect(types == ["multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/png"], "parts: \(types)")
         #expect(check.attachments.first?.sha256 == (try sha256(of: world.fixtures.png)))
     }
 
     @Test func saveDraftKeepsTheMessageInDraftsAndSendsNothing() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let run = try world.share(["--save-draft", "--json", "--to", "park@example.com", "--bcc", "hidden@example.com",
                                    "--subject", "초안", "--body", "not yet"])
@@ -187,41 +159,29 @@ import Testing
         #expect(!completion.completed)
 
         #expect(try server.messages().isEmpty)
-        let drafts = world.allMessages(in: world.drafts)
-        try #require(drafts.count == 1, "\(world.folders)")
-        #expect(drafts[0].deletingLastPathComponent().lastPathComponent == "cur")
-        #expect(maildirFlags(drafts[0])?.contains("D") == true, "draft flags: \(drafts[0].lastPathComponent)")
-        let check = try MailCheck.run(file: drafts[0])
+        let check = try MailCheck.run(file: world.onlyMessage(in: world.drafts, flagged: "D"))
         #expect(check.defects.isEmpty, "defects: \(check.defects)")
         #expect(check.header("Subject") == "초안")
         #expect(check.addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")], "a draft keeps Bcc")
-        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.outbox)
     }
 
     @Test func mailtoNeverAttachesFiles() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let mailto = "mailto:park@example.com?subject=Hello&body=See%20you&attach=/etc/passwd&attachment=/etc/passwd"
-        let run = try world.share(["--send", "--json", mailto])
-        #expect(run.status == 0, "stderr: \(run.err)")
-        #expect(try Completion.parse(run).outcome == "sent")
-
-        let received = try server.messages()
-        try #require(received.count == 1, "server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.rcptTos == ["park@example.com"])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let sent = try world.send(["--send", "--json", mailto], to: server)
+        #expect(try Completion.parse(sent.run).outcome == "sent")
+        #expect(sent.message.envelope.rcptTos == ["park@example.com"])
+        let check = sent.check
         #expect(check.header("Subject") == "Hello")
         #expect(check.attachments.isEmpty, "mailto: attached \(check.attachments.map { $0.filename ?? "" })")
         #expect(check.parts.map(\.type) == ["text/plain"], "parts: \(check.parts.map(\.type))")
         #expect(check.textParts.first?.normalizedText?.contains("See you") == true)
         let passwd = try Data(contentsOf: URL(fileURLWithPath: "/etc/passwd"))
         let firstLine = String(decoding: passwd.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        #expect(!String(decoding: received[0].raw, as: UTF8.self).contains(firstLine), "/etc/passwd leaked into the message")
+        #expect(!String(decoding: sent.message.raw, as: UTF8.self).contains(firstLine), "/etc/passwd leaked into the message")
     }
 
     struct SubjectCase: Sendable, CustomTestStringConvertible {
@@ -240,30 +200,23 @@ import Testing
     ]
 
     @Test(arguments: subjects) func subjectsRoundTripWithinLineLimits(_ subjectCase: SubjectCase) throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
-        let run = try world.share(["--send", "--json", "--to", "park@example.com", "--subject", subjectCase.subject, "--body", "x"])
-        #expect(run.status == 0, "stderr: \(run.err)")
-        let received = try server.messages()
-        try #require(received.count == 1, "server log: \(server.log)")
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let sent = try world.send(["--send", "--json", "--to", "park@example.com", "--subject", subjectCase.subject, "--body", "x"],
+                                  to: server)
+        let check = sent.check
         #expect(check.header("Subject") == subjectCase.subject)
         #expect(check.maxLine <= 998)
         #expect(check.maxHeaderLine <= 78)
         #expect(check.longestEncodedWord <= 75)
         #expect(check.bareLf == 0)
-        expectWholeEncodedWords(RawMessage(received[0].raw))
+        expectWholeEncodedWords(RawMessage(sent.message.raw))
     }
 
     @Test func longKoreanDisplayNamesRoundTrip() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let names = ["대한민국 국가대표 축구팀 전 주장 박지성 선수님께 드리는 아주 긴 표시 이름입니다",
                      "이영표, 국가대표 수비수", "손흥민 \"캡틴\" 토트넘"]
@@ -272,13 +225,9 @@ import Testing
             "\"\(names[1])\" <lee@example.com>",
             "\"손흥민 \\\"캡틴\\\" 토트넘\" <son@한국.example>",
         ].joined(separator: ", ")
-        let run = try world.share(["--send", "--json", "--to", to, "--subject", "명단", "--body", "x"])
-        #expect(run.status == 0, "stderr: \(run.err)")
-        let received = try server.messages()
-        try #require(received.count == 1, "server log: \(server.log)")
-        #expect(received[0].envelope.rcptTos == ["park@example.com", "lee@example.com", "son@xn--3e0b707e.example"])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let sent = try world.send(["--send", "--json", "--to", to, "--subject", "명단", "--body", "x"], to: server)
+        #expect(sent.message.envelope.rcptTos == ["park@example.com", "lee@example.com", "son@xn--3e0b707e.example"])
+        let check = sent.check
         let addresses = check.addresses["to"] ?? []
         #expect(addresses.map(\.addr) == ["park@example.com", "lee@example.com", "son@xn--3e0b707e.example"])
         // Python splits long encoded display names with extra spaces (CPython
@@ -286,20 +235,18 @@ import Testing
         // text with an RFC 2047 §6.2 decoding of the raw header.
         let squeezed = { (text: String) in text.filter { $0 != " " } }
         #expect(addresses.map { squeezed($0.name) } == names.map(squeezed), "display names: \(addresses)")
-        let raw = RawMessage(received[0].raw)
+        let raw = RawMessage(sent.message.raw)
         let decoded = RawMessage.decodingEncodedWords(raw.head.values("To").first ?? "")
         #expect(decoded.contains("\(names[0]) <park@example.com>"), "To decodes to \(decoded)")
         #expect(check.maxHeaderLine <= 78)
         #expect(check.longestEncodedWord <= 75)
-        expectWholeEncodedWords(RawMessage(received[0].raw))
+        expectWholeEncodedWords(raw)
     }
 
     /// SPEC §5: attachments streamed (memory does not grow with attachment size).
     @Test func attachmentsAreStreamed() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let small = try world.file("small.bin", Self.noise(count: 64 * 1024))
         let big = try world.file("big.bin", Self.noise(count: 32 * 1024 * 1024))

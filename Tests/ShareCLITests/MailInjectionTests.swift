@@ -42,10 +42,8 @@ import Testing
     ]
 
     @Test(arguments: attempts) func injectionIsRefused(_ attempt: Attempt) throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
 
         let run = try world.share(["--send", "--json", "--body", "hello"] + attempt.arguments)
         #expect(run.status == 2, "\(attempt.name): exit \(run.status), stdout: \(run.out) stderr: \(run.err)")
@@ -57,17 +55,13 @@ import Testing
         }
         let received = try server.messages()
         #expect(received.isEmpty, "\(attempt.name): the server received \(received.map(\.envelope))")
-        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "exit 2 means nothing done: \(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.sent, world.drafts, world.outbox, because: "exit 2 means nothing done")
     }
 
     /// A file name is a header parameter: a line break in it must not start a new header.
     @Test func attachmentNameWithLineBreakCannotInjectAHeader() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         let name = "report\r\nBcc: evil@x.com\r\nX-Injected: yes.txt"
         let file = try world.file(name, Data("numbers\n".utf8))
 
@@ -76,16 +70,14 @@ import Testing
         let received = try server.messages()
         if run.status == 2 {
             #expect(received.isEmpty, "refused but sent")
-            #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+            world.expectEmpty(world.sent)
             return
         }
         #expect(run.status == 0, "either refused (2) or sent safely (0): \(run.status), stderr: \(run.err)")
-        try #require(received.count == 1, "server log: \(server.log)")
-        #expect(received[0].envelope.rcptTos == ["park@example.com"])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.rcptTos == ["park@example.com"])
         #expect(check.headers["x-injected"] == nil && !check.hasBccHeader, "headers: \(check.headers.keys.sorted())")
-        let raw = RawMessage(received[0].raw)
+        let raw = RawMessage(message.raw)
         #expect(raw.partHeads.allSatisfy { $0.values("X-Injected").isEmpty && $0.values("Bcc").isEmpty },
                 "a part header was injected: \(raw.partHeads.map(\.lines))")
         #expect(check.attachments.map(\.filename) == [name])

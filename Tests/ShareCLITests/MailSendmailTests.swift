@@ -56,25 +56,16 @@ import Testing
         #expect(check.addresses["to"] == [.init(name: "박지성", addr: "park@example.com")])
         #expect(check.textParts.first?.normalizedText?.components(separatedBy: "\n").contains(".") == true)
 
-        let sent = world.allMessages(in: world.sent)
-        try #require(sent.count == 1, "\(world.folders)")
-        #expect(try MailCheck.run(file: sent[0]).addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")])
-        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        let sent = try world.onlyMessage(in: world.sent, flagged: "S")
+        #expect(try MailCheck.run(file: sent).addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")])
+        world.expectEmpty(world.drafts, world.outbox)
     }
 
     @Test func sendmailTemporaryFailureQueues() throws {
         let world = try MailWorld()
         _ = try Self.sendmail(in: world, status: 75, stderr: "deferred: connection timed out")
 
-        let run = try world.share(Self.message)
-        #expect(run.status == 1, "stdout: \(run.out) stderr: \(run.err)")
-        let completion = try Completion.parse(run)
-        #expect(completion.outcome == "queued")
-        #expect(!completion.completed)
-        #expect(world.messages(in: world.outbox, "new").count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
+        try world.expectQueued(try world.share(Self.message))
     }
 
     @Test func sendmailRefusalFailsWithItsWordsAndKeepsDraft() throws {
@@ -83,13 +74,8 @@ import Testing
         _ = try Self.sendmail(in: world, status: 1, stderr: words)
 
         let run = try world.share(Self.message)
-        #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
-        let completion = try Completion.parse(run)
-        #expect(completion.outcome == "failed")
-        #expect(completion.hasError)
-        #expect(run.err.contains(words), "stderr must carry sendmail's words: \(run.err)")
-        #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
-        #expect(world.allMessages(in: world.outbox).isEmpty, "\(world.folders)")
+        // stderr carries sendmail's words.
+        try world.expectFailedKeepingDraft(run, saying: words)
+        #expect(try Completion.parse(run).hasError)
     }
 }

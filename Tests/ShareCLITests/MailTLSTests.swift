@@ -35,100 +35,87 @@ import Testing
         try world.configure(lines)
     }
 
+    /// Starts a server in `world` that offers STARTTLS with a certificate
+    /// made for the test and requires AUTH as ``user`` with ``password``, and
+    /// configures the world for it (``configure(_:port:password:caFile:)``)
+    /// with `password`, trusting the certificate if `trusted`.
+    static func startTLSServer(in world: MailWorld, password: String = MailTLSTests.password, trusted: Bool = true) throws -> SMTPServer {
+        let certificate = try makeCertificate(in: world.root)
+        let server = try SMTPServer(directory: world.root, arguments: [
+            "--starttls", certificate.cert.path, certificate.key.path, "--auth", "\(user):\(MailTLSTests.password)",
+        ])
+        do {
+            try configure(world, port: server.port, password: password, caFile: trusted ? certificate.cert : nil)
+        } catch {
+            server.stop()
+            throw error
+        }
+        return server
+    }
+
     static let message = ["--send", "--json", "--to", "park@example.com", "--bcc", "hidden@example.com",
                           "--subject", "보안 연결", "--body", "over TLS"]
 
     @Test func starttlsAndAuthDeliver() throws {
         let world = try MailWorld()
-        let certificate = try Self.makeCertificate(in: world.root)
-        let server = try SMTPServer(directory: world.root, arguments: [
-            "--starttls", certificate.cert.path, certificate.key.path, "--auth", "\(Self.user):\(Self.password)",
-        ])
+        let server = try Self.startTLSServer(in: world)
         defer { server.stop() }
-        try Self.configure(world, port: server.port, caFile: certificate.cert)
 
-        let run = try world.share(Self.message)
-        #expect(run.status == 0, "stderr: \(run.err); server log: \(server.log)")
+        let sent = try world.send(Self.message, to: server)
+        let run = sent.run
         #expect(try Completion.parse(run).outcome == "sent")
         #expect(!run.out.contains(Self.password) && !run.err.contains(Self.password), "the password must never be shown")
 
-        let received = try server.messages()
-        try #require(received.count == 1, "server received \(received.count) messages; log: \(server.log)")
-        #expect(received[0].envelope.tls, "the message went in clear text")
+        let envelope = sent.message.envelope
+        #expect(envelope.tls, "the message went in clear text")
         // The server requires AUTH (auth_required) and its authenticator checks
         // user and password, so a received message proves the login. Its
         // envelope's `login` stays null while smtp_server.py's authenticator
         // returns no auth_data; when it is there, it must be our user.
-        if let login = received[0].envelope.login {
+        if let login = envelope.login {
             #expect(login == Self.user)
         }
-        #expect(received[0].envelope.rcptTos.sorted() == ["hidden@example.com", "park@example.com"])
-        let check = try server.check(received[0])
-        #expect(check.defects.isEmpty, "defects: \(check.defects)")
-        #expect(!check.hasBccHeader)
+        #expect(envelope.rcptTos.sorted() == ["hidden@example.com", "park@example.com"])
+        #expect(!sent.check.hasBccHeader)
         #expect(world.allMessages(in: world.sent).count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.drafts).isEmpty, "\(world.folders)")
+        world.expectEmpty(world.drafts)
         #expect(!Self.filesContain(world.root, Self.password, except: world.root.appendingPathComponent("password.txt")),
                 "the password was stored in a file")
     }
 
     @Test func tlsOnAgainstServerWithoutStarttlsFailsAndKeepsDraft() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
         try world.configure(["transport = smtp://127.0.0.1:\(server.port)", "tls = on"])
 
         let run = try world.share(Self.message)
-        #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
-        let completion = try Completion.parse(run)
-        #expect(completion.outcome == "failed")
-        #expect(!completion.completed)
-        #expect(completion.hasError)
+        try world.expectFailedKeepingDraft(run)
+        #expect(try Completion.parse(run).hasError)
         #expect(!run.err.isEmpty)
         #expect(try server.messages().isEmpty, "sent in clear text although tls = on")
-        let drafts = world.messages(in: world.drafts, "cur")
-        #expect(drafts.count == 1, "\(world.folders)")
-        #expect(drafts.allSatisfy { maildirFlags($0)?.contains("D") == true }, "\(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }
 
     @Test func untrustedCertificateIsRefused() throws {
         let world = try MailWorld()
-        let certificate = try Self.makeCertificate(in: world.root)
-        let server = try SMTPServer(directory: world.root, arguments: [
-            "--starttls", certificate.cert.path, certificate.key.path, "--auth", "\(Self.user):\(Self.password)",
-        ])
-        defer { server.stop() }
         // No ca-file: the self-signed certificate is not trusted by the system.
-        try Self.configure(world, port: server.port, caFile: nil)
+        let server = try Self.startTLSServer(in: world, trusted: false)
+        defer { server.stop() }
 
         let run = try world.share(Self.message)
-        #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
-        #expect(try Completion.parse(run).outcome == "failed")
+        try world.expectFailedKeepingDraft(run, saying: "certificate verification failed for smtp://localhost:\(server.port) (set ca-file for a private server)")
         #expect(try server.messages().isEmpty, "delivered to a server whose certificate is not trusted")
-        #expect(run.err.contains("certificate verification failed for smtp://localhost:\(server.port) (set ca-file for a private server)"),
-                "stderr: \(run.err)")
-        #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }
 
     @Test func wrongPasswordFailsWithoutShowingIt() throws {
         let world = try MailWorld()
-        let certificate = try Self.makeCertificate(in: world.root)
-        let server = try SMTPServer(directory: world.root, arguments: [
-            "--starttls", certificate.cert.path, certificate.key.path, "--auth", "\(Self.user):\(Self.password)",
-        ])
-        defer { server.stop() }
         let wrong = "wrong-pass-7391"
-        try Self.configure(world, port: server.port, password: wrong, caFile: certificate.cert)
+        let server = try Self.startTLSServer(in: world, password: wrong)
+        defer { server.stop() }
 
         let run = try world.share(Self.message)
-        #expect(run.status == 3, "stdout: \(run.out) stderr: \(run.err)")
-        #expect(try Completion.parse(run).outcome == "failed")
+        try world.expectFailedKeepingDraft(run)
         #expect(!run.out.contains(wrong) && !run.err.contains(wrong), "the password must never be shown: \(run.err)")
         #expect(try server.messages().isEmpty)
-        #expect(world.messages(in: world.drafts, "cur").count == 1, "\(world.folders)")
-        #expect(world.allMessages(in: world.sent).isEmpty, "\(world.folders)")
     }
 
     /// Whether any regular file under `directory` (except `except`) contains `text`.

@@ -9,48 +9,33 @@ import Testing
                           "--body", "hello"]
 
     @Test func aRefusedRecipientIsNamedWithTheServersReply() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "550 5.1.1 No such user here"])
+        let (world, server) = try MailWorld.withServer(["--rcpt-reply", "550 5.1.1 No such user here"])
         defer { server.stop() }
-        try world.use(server)
         let run = try world.share(Self.message)
-        #expect(run.status == 3, "stderr: \(run.err)")
-        #expect(run.err.contains("550 5.1.1 No such user here (recipient <park@example.com>) — smtp://127.0.0.1:\(server.port) did not accept the message"),
-                "stderr: \(run.err)")
+        try world.expectFailedKeepingDraft(
+            run, saying: "550 5.1.1 No such user here (recipient <park@example.com>) — smtp://127.0.0.1:\(server.port) did not accept the message")
         #expect(!run.err.lowercased().contains("221 bye"), "not the goodbye: \(run.err)")
     }
 
     @Test func aTemporaryRefusalSaysSoAndQueues() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--rcpt-reply", "451 4.3.0 Try again later"])
+        let (world, server) = try MailWorld.withServer(["--rcpt-reply", "451 4.3.0 Try again later"])
         defer { server.stop() }
-        try world.use(server)
-        let run = try world.share(Self.message)
-        #expect(run.status == 1, "stderr: \(run.err)")
-        #expect(run.err.contains("451 4.3.0 Try again later (recipient <park@example.com>)"), "stderr: \(run.err)")
-        #expect(world.messages(in: world.outbox, "new").count == 1, "\(world.folders)")
+        try world.expectQueued(world.share(Self.message), saying: "451 4.3.0 Try again later (recipient <park@example.com>)")
     }
 
     @Test func aConnectionDroppedDuringDataSaysSo() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root, arguments: ["--drop-mid-data"])
+        let (world, server) = try MailWorld.withServer(["--drop-mid-data"])
         defer { server.stop() }
-        try world.use(server)
         let body = String(repeating: "a long line of the body that goes on\n", count: 40)
         let run = try world.share(["--send", "--to", "park@example.com", "--subject", "drop", "--body", body])
-        #expect(run.status == 3, "stderr: \(run.err)")
-        #expect(run.err.contains("the connection closed during DATA"), "stderr: \(run.err)")
+        run.expectExit(3, saying: "the connection closed during DATA")
         #expect(world.messages(in: world.drafts, "cur").count == 1, "the message stays in drafts: \(world.folders)")
     }
 
     @Test func theGreetingIsTheSendersDomain() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
-        let run = try world.share(Self.message)
-        #expect(run.status == 0, "stderr: \(run.err)")
-        let received = try #require(try server.messages().first)
+        let received = try world.send(Self.message, to: server).message
         #expect(received.envelope.ehlo == "example.com", "EHLO \(received.envelope.ehlo ?? "-")")
     }
 }

@@ -69,6 +69,106 @@ final class MailWorld {
     }
 }
 
+extension MailWorld {
+    /// A fresh world and a fresh SMTP server (smtp_server.py with
+    /// `arguments`, see ``SMTPServer``) that its config points at, in plain
+    /// text. The caller stops the server.
+    static func withServer(_ arguments: [String] = []) throws -> (MailWorld, SMTPServer) {
+        let world = try MailWorld()
+        return (world, try world.startServer(arguments))
+    }
+
+    /// Starts an SMTP server (smtp_server.py with `arguments`) in this world
+    /// and points the config at it, in plain text. The caller stops it.
+    func startServer(_ arguments: [String] = []) throws -> SMTPServer {
+        let server = try SMTPServer(directory: root, arguments: arguments)
+        do {
+            try use(server)
+        } catch {
+            server.stop()
+            throw error
+        }
+        return server
+    }
+
+    /// What one `share` run sent: the run, the one message the server
+    /// accepted, and check_mail.py's reading of it.
+    struct Delivery {
+        var run: ShareRun
+        var message: SMTPServer.Message
+        var check: MailCheck
+    }
+
+    /// Runs `share --config CONFIG ARGUMENTS…`, which must exit 0 having sent
+    /// `server` one message with no defects (``SMTPServer/onlyMessage(sourceLocation:)``).
+    func send(_ arguments: [String], to server: SMTPServer, sourceLocation: SourceLocation = #_sourceLocation) throws -> Delivery {
+        let run = try share(arguments)
+        #expect(run.status == 0, "stderr: \(run.err)", sourceLocation: sourceLocation)
+        let (message, check) = try server.onlyMessage(sourceLocation: sourceLocation)
+        return Delivery(run: run, message: message, check: check)
+    }
+}
+
+extension MailWorld {
+    /// Expects each of `folders` (of drafts, sent and the outbox) to hold no
+    /// message; `reason` leads the failure's listing of the folders.
+    func expectEmpty(_ folders: URL..., because reason: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+        for folder in folders {
+            #expect(allMessages(in: folder).isEmpty, "\(reason.isEmpty ? "" : reason + ": ")\(self.folders)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Expects `run` (of `share --json …`) to have failed (exit 3), saying
+    /// each of `words` on stderr, and kept its message in drafts: the one
+    /// message of drafts' `cur`, flagged D, and nothing in sent or the
+    /// outbox. Returns the draft.
+    @discardableResult
+    func expectFailedKeepingDraft(_ run: ShareRun, saying words: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        try expectKept(run, status: 3, outcome: "failed", saying: words, in: drafts, "cur", flagged: "D", sourceLocation: sourceLocation)
+    }
+
+    /// Expects `run` (of `share --json …`) to have queued its message (exit
+    /// 1), saying each of `words` on stderr: the one message of the outbox,
+    /// in its `new`, and nothing in drafts or sent. Returns the queued
+    /// message.
+    @discardableResult
+    func expectQueued(_ run: ShareRun, saying words: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        try expectKept(run, status: 1, outcome: "queued", saying: words, in: outbox, "new", sourceLocation: sourceLocation)
+    }
+
+    /// Expects `run` to have exited with `status` and `outcome`, not
+    /// completed, saying each of `words` on stderr, with its message the one
+    /// of `folder` (``onlyMessage(in:_:flagged:sourceLocation:)``) and
+    /// nothing in the other two folders. Returns the message.
+    private func expectKept(_ run: ShareRun, status: Int32, outcome: String, saying words: [String], in folder: URL, _ subfolder: String,
+                            flagged flag: Character? = nil, sourceLocation: SourceLocation) throws -> URL {
+        #expect(run.status == status, "stdout: \(run.out) stderr: \(run.err)", sourceLocation: sourceLocation)
+        for text in words {
+            #expect(run.err.contains(text), "stderr: \(run.err)", sourceLocation: sourceLocation)
+        }
+        let completion = try Completion.parse(run)
+        #expect(completion.outcome == outcome && !completion.completed, "\(completion)", sourceLocation: sourceLocation)
+        for other in [drafts, sent, outbox] where other != folder {
+            expectEmpty(other, sourceLocation: sourceLocation)
+        }
+        return try onlyMessage(in: folder, subfolder, flagged: flag, sourceLocation: sourceLocation)
+    }
+
+    /// The one message of `folder` (of drafts, sent and the outbox), which
+    /// must be in its `subfolder` and, given a `flag`, flagged so (S sent,
+    /// D draft).
+    func onlyMessage(in folder: URL, _ subfolder: String = "cur", flagged flag: Character? = nil,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let all = allMessages(in: folder)
+        try #require(all.count == 1, "\(folders)", sourceLocation: sourceLocation)
+        #expect(all[0].deletingLastPathComponent().lastPathComponent == subfolder, "\(folders)", sourceLocation: sourceLocation)
+        if let flag {
+            #expect(maildirFlags(all[0])?.contains(flag) == true, "flags: \(all[0].lastPathComponent)", sourceLocation: sourceLocation)
+        }
+        return all[0]
+    }
+}
+
 /// The Maildir flags of a message file name (`…:2,DS` → `DS`), or `nil`.
 func maildirFlags(_ file: URL) -> String? {
     let name = file.lastPathComponent

@@ -68,14 +68,30 @@ final class XMPPServer {
         return try fixtures.writeConfig("[message]\n" + lines.joined(separator: "\n") + "\n")
     }
 
+    /// A server that takes uploads up to 1,000 bytes, alice's config for it,
+    /// and a file of 5,000 bytes. The caller stops the server.
+    static func startUploadLimited(_ fixtures: Fixtures) throws -> (xmpp: XMPPServer, config: URL, big: URL) {
+        let xmpp = try XMPPServer(root: fixtures.root, uploadLimit: 1000)
+        do {
+            return (xmpp, try config(fixtures, xmpp), try fixtures.file("big.bin", Data(repeating: 7, count: 5000)))
+        } catch {
+            xmpp.stop()
+            throw error
+        }
+    }
+
+    /// Runs Message: `share --config CONFIG --activity message --to RECIPIENT ARGUMENTS…`.
+    static func message(_ fixtures: Fixtures, _ config: URL, to recipient: String, _ arguments: [String]) throws -> ShareRun {
+        try fixtures.share(["--config", config.path, "--activity", "message", "--to", recipient] + arguments)
+    }
+
     @Test func textAndAFileReachTheReceiverAndTheUploadHoldsTheFilesBytes() throws {
         let fixtures = try Fixtures()
         let xmpp = try XMPPServer(root: fixtures.root)
         defer { xmpp.stop() }
         let config = try Self.config(fixtures, xmpp)
         let text = "Q4 numbers & <notes> 안녕 🎉\nsecond line"
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost",
-                                      "--body", text, "--json", fixtures.png.path])
+        let run = try Self.message(fixtures, config, to: "bob@localhost", ["--body", text, "--json", fixtures.png.path])
         #expect(run.status == 0, "stderr: \(run.err)\n\(xmpp.log)")
         let completion = try Self.completion(run)
         #expect(completion["outcome"] as? String == "sent")
@@ -104,7 +120,7 @@ final class XMPPServer {
         defer { xmpp.stop() }
         let port = try String(contentsOf: xmpp.directory.appendingPathComponent("direct-tls-port"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let config = try Self.config(fixtures, xmpp, ["server": "xmpps://127.0.0.1:\(port)"])
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "over direct TLS"])
+        let run = try Self.message(fixtures, config, to: "bob@localhost", ["--text", "over direct TLS"])
         #expect(run.status == 0, "stderr: \(run.err)\n\(xmpp.log)")
         #expect(try xmpp.nextMessage()["body"] as? String == "over direct TLS")
         // prosody's log lines are "DATE TIME SESSION\tLEVEL\tTEXT": share's session is the one that sent the message.
@@ -122,8 +138,8 @@ final class XMPPServer {
         let xmpp = try XMPPServer(root: fixtures.root, users: ["alice:wonderland", "carol:singer"])
         defer { xmpp.stop() }
         let config = try Self.config(fixtures, xmpp)
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost, carol@localhost",
-                                      "--to", "nobody@localhost", "--json", "--text", "see you at 10"])
+        let run = try Self.message(fixtures, config, to: "bob@localhost, carol@localhost",
+                                   ["--to", "nobody@localhost", "--json", "--text", "see you at 10"])
         #expect(run.status == 0, "stderr: \(run.err)\n\(xmpp.log)")
         let completion = try Self.completion(run)
         #expect(completion["outcome"] as? String == "sent")
@@ -136,51 +152,43 @@ final class XMPPServer {
         #expect(message["to"] as? String == "bob@localhost")
     }
 
-    @Test func aWrongPasswordSaysAuthenticationFailed() throws {
-        let fixtures = try Fixtures()
-        let xmpp = try XMPPServer(root: fixtures.root)
-        defer { xmpp.stop() }
-        let config = try Self.config(fixtures, xmpp, ["password-command": "printf not-the-password"])
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
-        #expect(run.status == 3)
-        #expect(run.err.contains("authentication failed for alice@localhost"), "stderr: \(run.err)")
-        #expect(!run.err.contains("not-the-password") && !run.out.contains("not-the-password"), "the password is never shown")
+    /// A send that fails on the way: alice's password (what her
+    /// password-command prints), the config's other `changes`, the
+    /// recipient, and the words stderr must hold; `PORT` in `changes` and
+    /// `words` stands for the server's STARTTLS port.
+    struct Failure: Sendable, CustomTestStringConvertible {
+        var name: String
+        var password = "wonderland"
+        var changes: [String: String?] = [:]
+        var recipient = "bob@localhost"
+        var words: [String]
+        var testDescription: String { name }
     }
 
-    @Test func oneRefusedRecipientIsNamedInTheError() throws {
-        let fixtures = try Fixtures()
-        let xmpp = try XMPPServer(root: fixtures.root)
-        defer { xmpp.stop() }
-        let config = try Self.config(fixtures, xmpp)
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "nobody@localhost", "--text", "hi"])
-        #expect(run.status == 3)
-        #expect(run.err.contains("nobody got the message: nobody@localhost: service-unavailable"), "stderr: \(run.err)")
-    }
+    static let failures = [
+        Failure(name: "a wrong password says authentication failed", password: "not-the-password",
+                words: ["authentication failed for alice@localhost"]),
+        Failure(name: "one refused recipient is named in the error", recipient: "nobody@localhost",
+                words: ["nobody got the message: nobody@localhost: service-unavailable"]),
+        Failure(name: "direct TLS to a STARTTLS port says what", changes: ["server": "xmpps://127.0.0.1:PORT"],
+                words: ["the TLS handshake with 127.0.0.1:PORT failed", "is this a direct-TLS port?"]),
+        Failure(name: "a name that does not resolve says what", changes: ["server": "xmpp://no-such-host.invalid:5222"],
+                words: ["cannot connect to no-such-host.invalid:5222: the name does not resolve"]),
+        Failure(name: "an untrusted certificate names ca-file", changes: ["ca-file": nil],
+                words: ["certificate verification failed", "set ca-file for a private server"]),
+    ]
 
-    @Test func directTLSToAStartTLSPortAndANameThatDoesNotResolveSayWhat() throws {
+    @Test(arguments: failures) func aFailedSendSaysWhyAndNeverShowsThePassword(_ failure: Failure) throws {
         let fixtures = try Fixtures()
         let xmpp = try XMPPServer(root: fixtures.root)
         defer { xmpp.stop() }
-        let wrongPort = try Self.config(fixtures, xmpp, ["server": "xmpps://127.0.0.1:\(xmpp.server.port)"])
-        let handshake = try fixtures.share(["--config", wrongPort.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
-        #expect(handshake.status == 3)
-        #expect(handshake.err.contains("the TLS handshake with 127.0.0.1:\(xmpp.server.port) failed")
-                && handshake.err.contains("is this a direct-TLS port?"), "stderr: \(handshake.err)")
-        let nowhere = try Self.config(fixtures, xmpp, ["server": "xmpp://no-such-host.invalid:5222"])
-        let unresolved = try fixtures.share(["--config", nowhere.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
-        #expect(unresolved.status == 3)
-        #expect(unresolved.err.contains("cannot connect to no-such-host.invalid:5222: the name does not resolve"), "stderr: \(unresolved.err)")
-    }
-
-    @Test func anUntrustedCertificateNamesCaFile() throws {
-        let fixtures = try Fixtures()
-        let xmpp = try XMPPServer(root: fixtures.root)
-        defer { xmpp.stop() }
-        let config = try Self.config(fixtures, xmpp, ["ca-file": nil])
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
-        #expect(run.status == 3)
-        #expect(run.err.contains("certificate verification failed") && run.err.contains("set ca-file for a private server"),
-                "stderr: \(run.err)")
+        let port = String(xmpp.server.port)
+        var changes = failure.changes.mapValues { $0?.replacingOccurrences(of: "PORT", with: port) }
+        changes["password-command"] = "printf \(failure.password)"
+        let config = try Self.config(fixtures, xmpp, changes)
+        let run = try Self.message(fixtures, config, to: failure.recipient, ["--text", "hi"])
+        run.expectExit(3, saying: failure.words.map { $0.replacingOccurrences(of: "PORT", with: port) })
+        #expect(!run.err.contains(failure.password) && !run.out.contains(failure.password), "the password is never shown")
     }
 
     @Test func aServerThatIsDownIsNamed() throws {
@@ -189,28 +197,43 @@ final class XMPPServer {
         let address = xmpp.address
         let config = try Self.config(fixtures, xmpp)
         xmpp.stop()
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", "--text", "hi"])
-        #expect(run.status == 3)
-        #expect(run.err.contains("cannot connect to \(address.dropFirst("xmpp://".count)): connection refused"), "stderr: \(run.err)")
+        let run = try Self.message(fixtures, config, to: "bob@localhost", ["--text", "hi"])
+        run.expectExit(3, saying: "cannot connect to \(address.dropFirst("xmpp://".count)): connection refused")
     }
 
     @Test func aFileOverTheServersUploadLimitIsRefusedWithBothSizes() throws {
         let fixtures = try Fixtures()
-        let xmpp = try XMPPServer(root: fixtures.root, uploadLimit: 1000)
+        let (xmpp, config, big) = try Self.startUploadLimited(fixtures)
         defer { xmpp.stop() }
-        let config = try Self.config(fixtures, xmpp)
-        let big = try fixtures.file("big.bin", Data(repeating: 7, count: 5000))
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bob@localhost", big.path])
-        #expect(run.status == 3)
-        #expect(run.err.contains("big.bin is 5.0 KB; the server takes uploads up to 1.0 KB"), "stderr: \(run.err)")
+        let run = try Self.message(fixtures, config, to: "bob@localhost", [big.path])
+        run.expectExit(3, saying: "big.bin is 5.0 KB; the server takes uploads up to 1.0 KB")
     }
 
-    @Test func aRecipientThatIsNotAJIDIsRefusedBeforeConnecting() throws {
+    /// A message refused before anything is sent: the config, the
+    /// recipient, the exit status and the words of stderr.
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        var config: String
+        var recipient: String
+        var status: Int32
+        var words: String
+        var testDescription: String { words }
+    }
+
+    /// A Slack-style webhook `team` and no XMPP account.
+    static let team = "[message.team]\ntype = slack\nurl = http://127.0.0.1:1/\n"
+
+    static let refusals = [
+        Refusal(config: "[message]\njid = alice@localhost\npassword-command = false\nserver = xmpp://127.0.0.1:1\n",
+                recipient: "not-a-jid", status: 2, words: "'not-a-jid' is not a JID"),
+        Refusal(config: team, recipient: "tema", status: 2, words: "'tema' is not a JID nor a webhook (team)"),
+        Refusal(config: team, recipient: "kim@example.com", status: 3, words: "no XMPP account is configured ([message] jid)"),
+    ]
+
+    @Test(arguments: refusals) func aMessageRefusedBeforeSendingSaysWhy(_ refusal: Refusal) throws {
         let fixtures = try Fixtures()
-        let config = try fixtures.writeConfig("[message]\njid = alice@localhost\npassword-command = false\nserver = xmpp://127.0.0.1:1\n")
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "not-a-jid", "--text", "hi"])
-        #expect(run.status == 2, "stderr: \(run.err)")
-        #expect(run.err.contains("'not-a-jid' is not a JID"), "stderr: \(run.err)")
+        let config = try fixtures.writeConfig(refusal.config)
+        let run = try Self.message(fixtures, config, to: refusal.recipient, ["--text", "hi"])
+        run.expectExit(refusal.status, saying: refusal.words)
     }
 
     @Test func withoutAnAccountExplainSaysWhatIsMissing() throws {
@@ -252,8 +275,8 @@ final class XMPPServer {
         let hook = try Hook(root: fixtures.root)
         defer { hook.stop() }
         let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = \(hook.url)\n")
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", "--subject", "Q4",
-                                      "--json", "--text", "numbers & 안녕 \"quoted\"", "https://example.com/a?b=1&c=2"])
+        let run = try MessageTests.message(fixtures, config, to: "team", ["--subject", "Q4", "--json",
+                                                                          "--text", "numbers & 안녕 \"quoted\"", "https://example.com/a?b=1&c=2"])
         #expect(run.status == 0, "stderr: \(run.err)")
         #expect(try MessageTests.completion(run)["outcome"] as? String == "sent")
         let request = try hook.next()
@@ -267,8 +290,7 @@ final class XMPPServer {
         let hook = try Hook(root: fixtures.root)
         defer { hook.stop() }
         let config = try fixtures.writeConfig("[message.phone]\ntype = ntfy\nurl-command = printf '\(hook.url)'\n")
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "phone", "--subject", "Résumé",
-                                      "--text", "on its way", fixtures.png.path])
+        let run = try MessageTests.message(fixtures, config, to: "phone", ["--subject", "Résumé", "--text", "on its way", fixtures.png.path])
         #expect(run.status == 0, "stderr: \(run.err)")
         let text = try hook.next()
         #expect(text.method == "POST" && String(decoding: text.body, as: UTF8.self) == "on its way")
@@ -283,8 +305,7 @@ final class XMPPServer {
         let hook = try Hook(root: fixtures.root)
         defer { hook.stop() }
         let config = try fixtures.writeConfig("[message.bot]\ntype = json\nurl = \(hook.url)\n")
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "bot", "--text", "hello",
-                                      "https://example.com", fixtures.pdf.path])
+        let run = try MessageTests.message(fixtures, config, to: "bot", ["--text", "hello", "https://example.com", fixtures.pdf.path])
         #expect(run.status == 0, "stderr: \(run.err)")
         let body = try Self.json(try hook.next().body)
         #expect(body["subject"] is NSNull)
@@ -303,36 +324,28 @@ final class XMPPServer {
         let hook = try Hook(root: fixtures.root, fail: 500)
         defer { hook.stop() }
         let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = \(hook.url)\n")
-        let refused = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", "--text", "hi"])
-        #expect(refused.status == 3)
-        #expect(refused.err.contains("the server answered HTTP 500: the webhook refuses this on purpose"), "stderr: \(refused.err)")
+        let refused = try MessageTests.message(fixtures, config, to: "team", ["--text", "hi"])
+        refused.expectExit(3, saying: "the server answered HTTP 500: the webhook refuses this on purpose")
         _ = try hook.next()
 
         // Known before anything is sent: refused as bad input.
-        let file = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", fixtures.pdf.path])
-        #expect(file.status == 2)
-        #expect(file.err.contains("team is a Slack-style webhook, which takes text only; Q4 Projections.pdf cannot go there"), "stderr: \(file.err)")
+        let file = try MessageTests.message(fixtures, config, to: "team", [fixtures.pdf.path])
+        file.expectExit(2, saying: "team is a Slack-style webhook, which takes text only; Q4 Projections.pdf cannot go there")
     }
 
     @Test func aURLCommandsOutputIsNeverRepeated() throws {
         let fixtures = try Fixtures()
         let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl-command = printf 'hunter2-secret\\nhttps://x.example/'\n")
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "team", "--text", "hi"])
-        #expect(run.status == 3)
-        #expect(run.err.contains("[message.team] url-command's first line is not an http:// or https:// address"), "stderr: \(run.err)")
+        let run = try MessageTests.message(fixtures, config, to: "team", ["--text", "hi"])
+        run.expectExit(3, saying: "[message.team] url-command's first line is not an http:// or https:// address")
         #expect(!run.err.contains("hunter2"), "a secret is never repeated: \(run.err)")
     }
 
-    @Test func aNameThatIsNeitherAJIDNorAWebhookIsRefused() throws {
+    @Test func aWebhookAloneMakesMessageAvailable() throws {
         let fixtures = try Fixtures()
-        let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = http://127.0.0.1:1/\n")
-        let run = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "tema", "--text", "hi"])
-        #expect(run.status == 2, "stderr: \(run.err)")
-        #expect(run.err.contains("'tema' is not a JID nor a webhook (team)"), "stderr: \(run.err)")
-        let jid = try fixtures.share(["--config", config.path, "--activity", "message", "--to", "kim@example.com", "--text", "hi"])
-        #expect(jid.status == 3 && jid.err.contains("no XMPP account is configured ([message] jid)"), "stderr: \(jid.err)")
-        let explained = try fixtures.share(["--config", config.path, "--list", "--text", "hi"])
-        #expect(explained.out.contains("message\t"), "a webhook alone makes Message available: \(explained.out)")
+        let config = try fixtures.writeConfig(MessageTests.team)
+        let listed = try fixtures.share(["--config", config.path, "--list", "--text", "hi"])
+        #expect(listed.out.contains("message\t"), "a webhook alone makes Message available: \(listed.out)")
     }
 
     @Test func aWebhookSectionWithoutATypeOrAURLIsAConfigError() throws {
@@ -397,10 +410,8 @@ final class XMPPServer {
 extension MessageFormTests {
     @Test func aFileOverTheUploadLimitKeepsTheFormOpenWithBothSizes() throws {
         let fixtures = try Fixtures()
-        let xmpp = try XMPPServer(root: fixtures.root, uploadLimit: 1000)
+        let (xmpp, config, big) = try MessageTests.startUploadLimited(fixtures)
         defer { xmpp.stop() }
-        let config = try MessageTests.config(fixtures, xmpp)
-        let big = try fixtures.file("big.bin", Data(repeating: 7, count: 5000))
         let q = TmuxSession.quote
         let session = try TmuxSession(([try Share.binary().path, "--config", config.path, "--activity", "message", big.path])
             .map(q).joined(separator: " "), width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)

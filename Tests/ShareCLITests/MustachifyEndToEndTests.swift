@@ -43,10 +43,7 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: kept.path), "nothing is kept before Done")
 
         try session.send("Enter")
-        #expect(try session.waitForExit() == 0, "stdout: \(session.stdout) stderr: \(session.stderr)")
-        let result = try Self.completion(session)
-        #expect(result["activityType"] as? String == "com.nshipster.mustachify", "stdout: \(session.stdout)")
-        #expect(result["outcome"] as? String == "performed" && result["completed"] as? Bool == true, "stdout: \(session.stdout)")
+        let result = try Self.expectEnd(session, status: 0, outcome: "performed")
         #expect(result["error"] is NSNull, "stdout: \(session.stdout)")
         let returned = try #require(result["returnedItems"] as? [[String: Any]], "stdout: \(session.stdout)")
         try #require(returned.count == 1, "one returned item; stdout: \(session.stdout)")
@@ -80,7 +77,13 @@ import TestSupport
         /// Nothing listens on the port: connection refused.
         case unreachable
 
-        var testDescription: String { rawValue }
+        /// What the error says, on the screen and in the completion object.
+        var words: String {
+            self == .rejected ? "answered 400: the mustache service is refusing work today" : "cannot reach the service"
+        }
+
+        /// The completion object's error code.
+        var code: String { self == .rejected ? "service-rejected" : "service-unreachable" }
     }
 
     @Test(arguments: ServiceFailure.allCases)
@@ -94,10 +97,9 @@ import TestSupport
         let session = try world.pickMustachify(service: url)
 
         let screen = try session.waitFor("Mustachify failed")
-        let expected = failure == .rejected ? "answered 400: the mustache service is refusing work today" : "cannot reach the service"
         // The message may be wrapped: compare with the lines joined.
         let shown = screen.lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        #expect(shown.contains(expected), "screen:\n\(screen.text)")
+        #expect(shown.contains(failure.words), "screen:\n\(screen.text)")
         let colors = try session.capture(colors: true)
         #expect(Self.isDim("[ Done ]", in: colors), "Done is disabled (dim); screen:\n\(colors.text)")
         #expect(!colors.isSelected("[ Done ]"), "screen:\n\(colors.text)")
@@ -110,14 +112,12 @@ import TestSupport
         #expect(!session.hasExited, "Enter on a disabled Done ended the program; stdout: \(session.stdout)")
 
         try session.send("Escape")
-        #expect(try session.waitForExit() == 3, "stdout: \(session.stdout) stderr: \(session.stderr)")
-        let result = try Self.completion(session)
-        #expect(result["outcome"] as? String == "failed" && result["completed"] as? Bool == false, "stdout: \(session.stdout)")
+        let result = try Self.expectEnd(session, status: 3, outcome: "failed")
         #expect((result["returnedItems"] as? [Any])?.isEmpty == true, "stdout: \(session.stdout)")
         let error = try #require(result["error"] as? [String: Any], "stdout: \(session.stdout)")
-        #expect(error["code"] as? String == (failure == .rejected ? "service-rejected" : "service-unreachable"), "error: \(error)")
+        #expect(error["code"] as? String == failure.code, "error: \(error)")
         let message = try #require(error["message"] as? String)
-        #expect(message.contains(expected), "error: \(error)")
+        #expect(message.contains(failure.words), "error: \(error)")
         #expect(session.stderr.contains(message), "the message is on stderr: \(session.stderr)")
         if let service {
             let requests = try service.requests()
@@ -138,13 +138,14 @@ import TestSupport
         /// c once the image arrived.
         case afterTheImageArrived
 
-        var testDescription: String { rawValue }
+        /// The service's options: it holds the request while waiting.
+        var serviceArguments: [String] { self == .whileWaiting ? ["--hold"] : [] }
     }
 
     @Test(arguments: CancelMoment.allCases)
     func cancelEndsCancelledAndKeepsNothing(moment: CancelMoment) throws {
         let world = try World()
-        let service = try MustacheService(directory: world.fixtures.root, arguments: moment == .whileWaiting ? ["--hold"] : [])
+        let service = try MustacheService(directory: world.fixtures.root, arguments: moment.serviceArguments)
         defer { service.stop() }
         let session = try world.pickMustachify(service: service.url)
 
@@ -162,10 +163,7 @@ import TestSupport
             try session.send("c")
         }
 
-        #expect(try session.waitForExit() == 1, "stdout: \(session.stdout) stderr: \(session.stderr)")
-        let result = try Self.completion(session)
-        #expect(result["activityType"] as? String == "com.nshipster.mustachify", "stdout: \(session.stdout)")
-        #expect(result["outcome"] as? String == "cancelled" && result["completed"] as? Bool == false, "stdout: \(session.stdout)")
+        let result = try Self.expectEnd(session, status: 1, outcome: "cancelled")
         #expect((result["returnedItems"] as? [Any])?.isEmpty == true, "no returned item; stdout: \(session.stdout)")
         #expect(result["error"] is NSNull, "stdout: \(session.stdout)")
         #expect(session.stderr.isEmpty, "stderr: \(session.stderr)")
@@ -230,6 +228,19 @@ import TestSupport
         #expect(out.hasSuffix("\n") && out.filter { $0 == "\n" }.count == 1, "one JSON line: \(out)", sourceLocation: sourceLocation)
         let object = try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any]
         return try #require(object, "stdout: \(out)", sourceLocation: sourceLocation)
+    }
+
+    /// Waits for the program to exit with `status`; returns its completion
+    /// object, which must be Mustachify's and end in `outcome`, completed
+    /// only when performed.
+    static func expectEnd(_ session: TmuxSession, status: Int32, outcome: String,
+                          sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        #expect(try session.waitForExit() == status, "stdout: \(session.stdout) stderr: \(session.stderr)", sourceLocation: sourceLocation)
+        let result = try completion(session, sourceLocation: sourceLocation)
+        #expect(result["activityType"] as? String == "com.nshipster.mustachify", "stdout: \(session.stdout)", sourceLocation: sourceLocation)
+        #expect(result["outcome"] as? String == outcome && result["completed"] as? Bool == (outcome == "performed"),
+                "stdout: \(session.stdout)", sourceLocation: sourceLocation)
+        return result
     }
 
     /// Whether `text` is drawn dim in a colour capture: the last SGR before it on its line has attribute 2.

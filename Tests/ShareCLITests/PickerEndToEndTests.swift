@@ -58,144 +58,138 @@ import Testing
 
     // MARK: - 2. Picking
 
-    @Test func enterPicksTheFirstTile() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        let titles = try Self.tileTitles(session)
-        try session.send("Enter")
-        try Self.expectPicked(titles[0], session)
-    }
-
-    @Test func digitPicksByPosition() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        let titles = try Self.tileTitles(session)
-        try session.send("3")
-        try Self.expectPicked(titles[2], session)
+    /// Enter picks the first tile; a digit picks by position.
+    @Test(arguments: [("Enter", 0), ("3", 2)])
+    func aKeyPicksItsTile(key: String, place: Int) throws {
+        try Self.withFixturePicker { session in
+            let titles = try Self.tileTitles(session)
+            try session.send(key)
+            try Self.expectPicked(titles[place], session)
+        }
     }
 
     @Test func rightThenEnterPicksTheSecondTile() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        let titles = try Self.tileTitles(session)
-        try session.send("Right")
-        // The selection (reverse video) moves to the second title before Enter.
-        try session.waitUntil("the selection on \(titles[1])", colors: true) { $0.isSelected(titles[1]) }
-        try session.send("Enter")
-        try Self.expectPicked(titles[1], session)
+        try Self.withFixturePicker { session in
+            let titles = try Self.tileTitles(session)
+            try session.send("Right")
+            // The selection (reverse video) moves to the second title before Enter.
+            try session.waitUntil("the selection on \(titles[1])", colors: true) { $0.isSelected(titles[1]) }
+            try session.send("Enter")
+            try Self.expectPicked(titles[1], session)
+        }
     }
 
     @Test func clickOnATitlePicksThatTile() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        _ = try Self.tileTitles(session)
-        let target = "Activity 4"
-        let screen = try session.capture()
-        let cell = try #require(screen.find(target), "screen:\n\(screen.text)")
-        try session.click(column: cell.column + 2, row: cell.row)
-        try Self.expectPicked(target, session)
+        try Self.withFixturePicker { session in
+            _ = try Self.tileTitles(session)
+            let target = "Activity 4"
+            let screen = try session.capture()
+            let cell = try #require(screen.find(target), "screen:\n\(screen.text)")
+            try session.click(column: cell.column + 2, row: cell.row)
+            try Self.expectPicked(target, session)
+        }
     }
 
     // MARK: - 3. Filter
 
     @Test func filterNarrowsTheTilesAndEnterPicksTheMatch() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        try session.send("/")
-        try session.sendLiteral("ty 4")
-        let screen = try session.waitUntil("the filter line \"/ty 4\"") { $0.lines.last?.hasPrefix("/ty 4") == true }
-        #expect(Self.gridTitles(screen) == ["Activity 4"], "only the match is shown; screen:\n\(screen.text)")
-        try session.send("Enter")
-        try Self.expectPicked("Activity 4", session)
+        try Self.withFixturePicker { session in
+            try session.send("/")
+            try session.sendLiteral("ty 4")
+            let screen = try session.waitUntil("the filter line \"/ty 4\"") { $0.lines.last?.hasPrefix("/ty 4") == true }
+            #expect(Self.gridTitles(screen) == ["Activity 4"], "only the match is shown; screen:\n\(screen.text)")
+            try session.send("Enter")
+            try Self.expectPicked("Activity 4", session)
+        }
     }
 
     @Test func escapeClearsTheFilterThenCancels() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        let all = try Self.tileTitles(session)
-        try session.send("/")
-        try session.sendLiteral("ty")
-        let filtered = try session.waitUntil("the filter line \"/ty\"") { $0.lines.last?.hasPrefix("/ty") == true }
-        #expect(Self.gridTitles(filtered) == ["Activity 1", "Activity 3", "Activity 5", "Activity 2", "Activity 4"],
-                "only titles with \"ty\"; screen:\n\(filtered.text)")
-        try session.send("Escape")
-        let cleared = try session.waitFor("Mail")
-        #expect(Self.gridTitles(cleared) == all, "every tile is back; screen:\n\(cleared.text)")
-        #expect(cleared.lines.last?.hasPrefix("/") == false, "the filter line is gone; screen:\n\(cleared.text)")
-        #expect(!session.hasExited, "the first Esc only clears the filter; stdout: \(session.stdout)")
-        try session.send("Escape")
-        #expect(try session.waitForExit() == 1)
-        #expect(session.stdout == Self.cancelled)
+        try Self.withFixturePicker { session in
+            let all = try Self.tileTitles(session)
+            try session.send("/")
+            try session.sendLiteral("ty")
+            let filtered = try session.waitUntil("the filter line \"/ty\"") { $0.lines.last?.hasPrefix("/ty") == true }
+            #expect(Self.gridTitles(filtered) == ["Activity 1", "Activity 3", "Activity 5", "Activity 2", "Activity 4"],
+                    "only titles with \"ty\"; screen:\n\(filtered.text)")
+            try session.send("Escape")
+            let cleared = try session.waitFor("Mail")
+            #expect(Self.gridTitles(cleared) == all, "every tile is back; screen:\n\(cleared.text)")
+            #expect(cleared.lines.last?.hasPrefix("/") == false, "the filter line is gone; screen:\n\(cleared.text)")
+            #expect(!session.hasExited, "the first Esc only clears the filter; stdout: \(session.stdout)")
+            try session.send("Escape")
+            #expect(try session.waitForExit() == 1)
+            #expect(session.stdout == Self.cancelled)
+        }
     }
 
     // MARK: - 4. Resize
 
     @Test func survivesResizeToTheListAndBack() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        let all = try Self.tileTitles(session)
-        try session.send("Right")
-        try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
+        try Self.withFixturePicker { session in
+            let all = try Self.tileTitles(session)
+            try session.send("Right")
+            try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
 
-        try session.resize(width: 40, height: 12)
-        let list = try session.waitUntil("the list at 40×12") { screen in
-            screen.lines.count == 12 && !screen.contains("╭") && screen.contains("Activity 3")
+            try session.resize(width: 40, height: 12)
+            let list = try session.waitUntil("the list at 40×12") { screen in
+                screen.lines.count == 12 && !screen.contains("╭") && screen.contains("Activity 3")
+            }
+            // One activity per line, icon then title, in the same order as the tiles.
+            let rows = list.matches(of: /Activity \d+|Mail/)
+            #expect(rows.map(\.text) == Self.fixtureTitles.filter { title in rows.contains { $0.text == title } },
+                    "in the same order; screen:\n\(list.text)")
+            #expect(Set(rows.map(\.row)).count == rows.count, "one per line; screen:\n\(list.text)")
+            #expect(list.lines.allSatisfy { Screen.columns($0) <= 40 }, "screen:\n\(list.text)")
+            let colored = try session.capture(colors: true)
+            let selected = colored.reversed.joined().filter { $0.contains("Activity") || $0.contains("Mail") }
+            #expect(selected.count == 1 && selected.first?.hasSuffix("Activity 3") == true,
+                    "the selection survives the resize: \(colored.reversed)")
+
+            try session.send("Down")
+            try session.waitUntil("the selection on Activity 5 in the list", colors: true) { $0.isSelected("Activity 5") }
+
+            try session.resize(width: 100, height: 30)
+            let grid = try session.waitUntil("the grid at 100×30") { screen in
+                screen.lines.count == 30 && screen.lines.first?.hasPrefix("╭") == true && screen.contains("Activity 4")
+            }
+            #expect(Self.gridTitles(grid) == all, "screen:\n\(grid.text)")
+            #expect(!session.hasExited)
+            try session.send("Enter")
+            try Self.expectPicked("Activity 5", session)
         }
-        // One activity per line, icon then title, in the same order as the tiles.
-        let rows = list.matches(of: /Activity \d+|Mail/)
-        #expect(rows.map(\.text) == Self.fixtureTitles.filter { title in rows.contains { $0.text == title } },
-                "in the same order; screen:\n\(list.text)")
-        #expect(Set(rows.map(\.row)).count == rows.count, "one per line; screen:\n\(list.text)")
-        #expect(list.lines.allSatisfy { Screen.columns($0) <= 40 }, "screen:\n\(list.text)")
-        let colored = try session.capture(colors: true)
-        let selected = colored.reversed.joined().filter { $0.contains("Activity") || $0.contains("Mail") }
-        #expect(selected.count == 1 && selected.first?.hasSuffix("Activity 3") == true,
-                "the selection survives the resize: \(colored.reversed)")
-
-        try session.send("Down")
-        try session.waitUntil("the selection on Activity 5 in the list", colors: true) { $0.isSelected("Activity 5") }
-
-        try session.resize(width: 100, height: 30)
-        let grid = try session.waitUntil("the grid at 100×30") { screen in
-            screen.lines.count == 30 && screen.lines.first?.hasPrefix("╭") == true && screen.contains("Activity 4")
-        }
-        #expect(Self.gridTitles(grid) == all, "screen:\n\(grid.text)")
-        #expect(!session.hasExited)
-        try session.send("Enter")
-        try Self.expectPicked("Activity 5", session)
     }
 
     /// ncurses sends only differences after the first frame: after a move,
     /// the screen must be exactly what ncurses draws from scratch for the
     /// same state (forced by a resize away and back).
     @Test func aMoveLeavesTheScreenAsADrawFromScratch() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        try session.send("Right")
-        let moved = try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
-        try session.resize(width: 40, height: 12)
-        try session.waitUntil("the list at 40×12") { $0.lines.count == 12 && !$0.contains("╭") }
-        try session.resize(width: 100, height: 30)
-        let redrawn = try session.waitUntil("the grid drawn again by ncurses, as before the resize", colors: true) {
-            $0.text == moved.text
+        try Self.withFixturePicker { session in
+            try session.send("Right")
+            let moved = try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
+            try session.resize(width: 40, height: 12)
+            try session.waitUntil("the list at 40×12") { $0.lines.count == 12 && !$0.contains("╭") }
+            try session.resize(width: 100, height: 30)
+            let redrawn = try session.waitUntil("the grid drawn again by ncurses, as before the resize", colors: true) {
+                $0.text == moved.text
+            }
+            #expect(redrawn.text == moved.text)
+            try session.send("Escape")
+            #expect(try session.waitForExit() == 1)
         }
-        #expect(redrawn.text == moved.text)
-        try session.send("Escape")
-        #expect(try session.waitForExit() == 1)
     }
 
     /// Escape sequences ncurses does not know (F13 is `ESC [ 25 ~`, a
     /// modified F1 `ESC [ 1 ; 5 P`, an SS3 F1 `ESC O P`) are read whole and
     /// ignored: their digits never pick a tile by position.
     @Test func unknownEscapeSequencesAreIgnoredWhole() throws {
-        let (fixtures, session) = try Self.fixtureSession(count: 5)
-        defer { withExtendedLifetime(fixtures) {} }
-        try session.sendLiteral("\u{1B}[25~\u{1B}[1;5P\u{1B}OP\u{1B}[2~")
-        try session.send("Right")
-        try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
-        #expect(!session.hasExited, "a digit of a sequence picked a tile")
-        try session.send("Enter")
-        try Self.expectPicked("Activity 3", session)
+        try Self.withFixturePicker { session in
+            try session.sendLiteral("\u{1B}[25~\u{1B}[1;5P\u{1B}OP\u{1B}[2~")
+            try session.send("Right")
+            try session.waitUntil("the selection on Activity 3", colors: true) { $0.isSelected("Activity 3") }
+            #expect(!session.hasExited, "a digit of a sequence picked a tile")
+            try session.send("Enter")
+            try Self.expectPicked("Activity 3", session)
+        }
     }
 
     /// Outside UTF-8 the picker draws and picks as ever.
@@ -336,6 +330,13 @@ import Testing
     }
 
     /// The fixture with `count` activities and a text item, at 100×30, once Mail is drawn.
+    /// Opens the fixture's picker (five activities, ``fixtureSession(count:)``)
+    /// and runs `body` with its session; the fixtures live until `body` returns.
+    static func withFixturePicker(_ body: (TmuxSession) throws -> Void) throws {
+        let (fixtures, session) = try fixtureSession(count: 5)
+        try withExtendedLifetime(fixtures) { try body(session) }
+    }
+
     static func fixtureSession(count: Int) throws -> (Fixtures, TmuxSession) {
         let fixtures = try Fixtures()
         let command = try fixture(["--count", String(count), "--", "--json", "--text", "hello"])

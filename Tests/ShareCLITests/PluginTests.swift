@@ -31,6 +31,16 @@ import TestSupport
         return script
     }
 
+    /// Writes plugin `id` (`Type=com.example.ID`) called `name`, with the
+    /// manifest's other `lines`, whose Exec runs a ``recorder(_:exit:stderr:sleep:)``
+    /// with `arguments`.
+    private func recordingPlugin(_ fixtures: Fixtures, _ id: String, name: String, _ lines: [String] = [], arguments: String = "",
+                                 exit status: Int32 = 0, stderr: String = "", sleep seconds: Int = 0) throws {
+        let script = try recorder(fixtures, exit: status, stderr: stderr, sleep: seconds)
+        let exec = "Exec=\(script.path)" + (arguments.isEmpty ? "" : " " + arguments)
+        try plugin(fixtures, id, (["[Activity]", "Type=com.example.\(id)", "Name=\(name)"] + lines + [exec]).joined(separator: "\n") + "\n")
+    }
+
     private func argv(_ fixtures: Fixtures) throws -> [String] {
         let text = try String(contentsOf: fixtures.files.appendingPathComponent("argv.txt"), encoding: .utf8)
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
@@ -38,14 +48,7 @@ import TestSupport
 
     @Test func hostileTextReachesArgvByteForByteAndStdoutLinesComeBack() throws {
         let fixtures = try Fixtures()
-        let script = try recorder(fixtures)
-        try plugin(fixtures, "echo", """
-        [Activity]
-        Type=com.example.echo
-        Name=Echo
-        Accepts=string;file;
-        Exec=\(script.path) --text %s --files %F "quoted %f" %%
-        """)
+        try recordingPlugin(fixtures, "echo", name: "Echo", ["Accepts=string;file;"], arguments: #"--text %s --files %F "quoted %f" %%"#)
         let hostile = "$(touch /tmp/pwned) `id` ; rm -rf ~ \"quoted\" 'single' \\back"
         let run = try fixtures.share("--activity", "com.example.echo", "--json", "--text", hostile, fixtures.pdf.path, fixtures.text.path)
         #expect(run.status == 0, "stderr: \(run.err)")
@@ -59,14 +62,7 @@ import TestSupport
 
     @Test func jsonInputAndFieldsReachTheProgram() throws {
         let fixtures = try Fixtures()
-        let script = try recorder(fixtures)
-        try plugin(fixtures, "json", """
-        [Activity]
-        Type=com.example.json
-        Name=JSON
-        Input=json
-        Exec=\(script.path)
-        """)
+        try recordingPlugin(fixtures, "json", name: "JSON", ["Input=json"])
         let run = try fixtures.share("--activity", "com.example.json", "--text", "PIN 4821", "https://nshipster.com")
         #expect(run.status == 0, "stderr: \(run.err)")
         let input = try Data(contentsOf: fixtures.files.appendingPathComponent("stdin.txt"))
@@ -77,8 +73,7 @@ import TestSupport
 
     @Test func aFailingPluginFailsWithItsStderr() throws {
         let fixtures = try Fixtures()
-        let script = try recorder(fixtures, exit: 7, stderr: "quota exceeded for today")
-        try plugin(fixtures, "fail", "[Activity]\nType=com.example.fail\nName=Fail\nExec=\(script.path)\n")
+        try recordingPlugin(fixtures, "fail", name: "Fail", exit: 7, stderr: "quota exceeded for today")
         let run = try fixtures.share("--activity", "com.example.fail", "--json", "--text", "x")
         #expect(run.status == 3)
         #expect(run.err.contains("quota exceeded for today"), "stderr: \(run.err)")
@@ -87,8 +82,7 @@ import TestSupport
 
     @Test func aPluginPastItsTimeoutIsStoppedAndFails() throws {
         let fixtures = try Fixtures()
-        let script = try recorder(fixtures, sleep: 30)
-        try plugin(fixtures, "slow", "[Activity]\nType=com.example.slow\nName=Slow\nTimeout=1\nExec=\(script.path)\n")
+        try recordingPlugin(fixtures, "slow", name: "Slow", ["Timeout=1"], sleep: 30)
         let started = Date()
         let run = try fixtures.share("--activity", "com.example.slow", "--json", "--text", "x")
         #expect(run.status == 3)
@@ -129,16 +123,7 @@ import TestSupport
 
     @Test func eligibilityByKindMimeGlobAndCount() throws {
         let fixtures = try Fixtures()
-        let script = try recorder(fixtures)
-        try plugin(fixtures, "png", """
-        [Activity]
-        Type=com.example.png
-        Name=PNG only
-        Accepts=image;
-        MimeType=image/png;
-        MaxItems=1
-        Exec=\(script.path) %f
-        """)
+        try recordingPlugin(fixtures, "png", name: "PNG only", ["Accepts=image;", "MimeType=image/png;", "MaxItems=1"], arguments: "%f")
         func reason(_ items: [String]) throws -> String? {
             let rows = try ActivityRow.parse(try fixtures.share(["--explain", "--json"] + items))
             return try rows.row("com.example.png").reason
@@ -153,8 +138,7 @@ import TestSupport
     /// machine-readable and lists `Name` in every language.
     @Test func nameForTheLanguageAndNameForTheList() throws {
         let fixtures = try Fixtures()
-        let script = try recorder(fixtures)
-        try plugin(fixtures, "mustache", "[Activity]\nType=com.example.mustache\nName=Mustachify\nName[ko]=콧수염\nExec=\(script.path)\n")
+        try recordingPlugin(fixtures, "mustache", name: "Mustachify", ["Name[ko]=콧수염"])
         let manifest = try PluginManifest(text: "[Activity]\nType=com.example.mustache\nName=Mustachify\nName[ko]=콧수염\nExec=/bin/true\n",
                                           path: "mustache.activity", language: "ko", findExecutable: { $0 })
         #expect(manifest.localizedName == "콧수염" && manifest.name == "Mustachify")

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 /// A real CUPS scheduler for one test: `Tests/Support/cups_server.py` runs

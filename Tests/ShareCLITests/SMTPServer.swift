@@ -87,6 +87,17 @@ final class SMTPServer {
     func check(_ message: Message) throws -> MailCheck {
         try MailCheck.run(file: message.file)
     }
+
+    /// The one message the server accepted, and check_mail.py's reading of
+    /// it, which must find no defects; the test stops here when the server
+    /// holds none or more than one.
+    func onlyMessage(sourceLocation: SourceLocation = #_sourceLocation) throws -> (message: Message, check: MailCheck) {
+        let received = try messages()
+        try #require(received.count == 1, "the server received \(received.count) messages; log: \(log)", sourceLocation: sourceLocation)
+        let check = try self.check(received[0])
+        #expect(check.defects.isEmpty, "defects: \(check.defects)", sourceLocation: sourceLocation)
+        return (received[0], check)
+    }
 }
 
 enum SMTPServerError: Error {

@@ -18,6 +18,23 @@ struct ShareRun: Sendable {
     var err: String { String(decoding: stderr, as: UTF8.self) }
 }
 
+extension ShareRun {
+    /// Expects the run to have exited with `status`, saying each of `words`
+    /// on stderr.
+    func expectExit(_ status: Int32, saying words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
+        expectExit(status, saying: words, sourceLocation: sourceLocation)
+    }
+
+    /// Expects the run to have exited with `status`, saying each of `words`
+    /// on stderr.
+    func expectExit(_ status: Int32, saying words: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(self.status == status, "exit \(self.status); stderr: \(err)", sourceLocation: sourceLocation)
+        for text in words {
+            #expect(err.contains(text), "stderr: \(err)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
 /// Finds and runs the `share` binary under test.
 enum Share {
     /// The binary: `$SHARE_BIN`, else `share` next to the test bundle,

@@ -31,21 +31,20 @@ import Testing
                                      "XDG_DATA_HOME": directory.path + "/data", "PATH": "/usr/bin:/bin"])
     }
 
+    /// The exit status when `ShareCommand.start` ends the run itself, or
+    /// `nil` when it leaves work for an activity.
+    func exitStatus(_ arguments: [String]) -> Int32? {
+        guard case .exit(let code) = ShareCommand.start(arguments, console: console) else { return nil }
+        return code
+    }
+
     @Test func aListingEndsInTheSynchronousPart() {
-        guard case .exit(let code) = ShareCommand.start(["--list", "https://example.com"], console: console) else {
-            Issue.record("--list left work for an activity")
-            return
-        }
-        #expect(code == ExitCode.completed)
+        #expect(exitStatus(["--list", "https://example.com"]) == ExitCode.completed, "--list ended, leaving no work for an activity")
         #expect(streams.out.withLock { $0 }.contains("addToReadingList\t"))
     }
 
     @Test func aUsageErrorEndsThereWithItsMessage() {
-        guard case .exit(let code) = ShareCommand.start(["--no-such-option", "https://example.com"], console: console) else {
-            Issue.record("a usage error left work for an activity")
-            return
-        }
-        #expect(code == ExitCode.usage)
+        #expect(exitStatus(["--no-such-option", "https://example.com"]) == ExitCode.usage, "a usage error ended, leaving no work for an activity")
         #expect(streams.err.withLock { $0 }.contains("--no-such-option"))
         #expect(streams.out.withLock { $0 }.isEmpty)
     }

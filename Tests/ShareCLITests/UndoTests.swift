@@ -78,10 +78,8 @@ struct UndoTests {
     }
 
     @Test func aSentMessageCannotBeUnsentAndShareSaysSo() throws {
-        let world = try MailWorld()
-        let server = try SMTPServer(directory: world.root)
+        let (world, server) = try MailWorld.withServer()
         defer { server.stop() }
-        try world.use(server)
         #expect(try world.share(["--activity", "mail", "--send", "--to", "park@example.com", "--body", "hi"]).status == 0)
         let undo = try world.share(["--undo"])
         #expect(undo.status == 3)

@@ -43,22 +43,12 @@ import Testing
         var entries: [Entry] = []
         var current: (keyword: String, value: String)?
         var fields: [(keyword: String, value: String)] = []
+        // A .po string is a C string literal; with the escapes the catalogs
+        // use (\n, \t, \" and \\) it reads as a JSON string, and any other
+        // escape is an error rather than a guess.
         func unquote(_ line: Substring) throws -> String {
-            let body = try #require(line.hasPrefix("\"") && line.hasSuffix("\"") && line.count >= 2 ? line.dropFirst().dropLast() : nil,
-                                    "not a quoted string: \(line)")
-            var result = ""
-            var escaped = false
-            for character in body {
-                if escaped {
-                    result.append(character == "n" ? "\n" : character == "t" ? "\t" : character)
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else {
-                    result.append(character)
-                }
-            }
-            return result
+            try #require(line.hasPrefix("\"") && line.hasSuffix("\"") && line.count >= 2, "not a quoted string: \(line)")
+            return try JSONDecoder().decode(String.self, from: Data(line.utf8))
         }
         func flush() {
             if let field = current { fields.append(field) }

@@ -41,35 +41,13 @@ done > "$WORK/keys"
 
 cases=()
 for n in $SIZES; do
-  "$PY" - "$n" "$WORK" <<'EOF'
-import sys
-n, work = int(sys.argv[1]), sys.argv[2]
-lines = []
-for i in range(1, n + 1):
-    if i % 3 == 0:
-        lines.append("%05d 3분기 보고서의 수치를 다시 확인했습니다 — 매출 %d원" % (i, i * 7))
-    else:
-        lines.append("%05d The quick brown fox jumps over the lazy dog; total %d" % (i, i * 13))
-middle = n // 2
-open("%s/body-%d.txt" % (work, n), "w").write("\n".join(lines) + "\n")
-open("%s/first-%d.txt" % (work, n), "w").write("\n".join(lines[:middle]))
-# A signature is read up to 1 MiB: the second half is cut to fit (at 50,000
-# lines the body then has 25,000 lines above the cursor and about 17,000 below).
-second, size = [], 0
-for line in lines[middle:]:
-    size += len(line.encode()) + 1
-    if size > 1000000:
-        break
-    second.append(line)
-open("%s/second-%d.txt" % (work, n), "w").write("\n".join(second))
-EOF
+  "$PY" bench/compose/texts.py "$n" "$WORK/$n"
   middle=$((n / 2 + 1))
-  printf '[mail]\nfrom = 김민수 <kim@example.com>\nsignature-file = %s\n' "$WORK/second-$n.txt" > "$WORK/config-$n"
-  cases+=(--setup "Tab Tab Tab Tab" --case "share $n" "New Message" -- "$SHARE" --config "$WORK/config-$n" --activity mail
-          --to park@example.com --subject Q4 --body-file "$WORK/first-$n.txt" ";;")
-  cases+=(--case "nano $n" "Help" -- nano --ignorercfiles "+$middle" "$WORK/body-$n.txt" ";;")
+  cases+=(--setup "Tab Tab Tab Tab" --case "share $n" "New Message" -- "$SHARE" --config "$WORK/$n/config" --activity mail
+          --to park@example.com --subject Q4 --body-file "$WORK/$n/first.txt" ";;")
+  cases+=(--case "nano $n" "Help" -- nano --ignorercfiles "+$middle" "$WORK/$n/body.txt" ";;")
   cases+=(--case "vim $n" "-- INSERT --" -- vim -N -u NONE -n -c 'inoremap <C-k> <C-o>D' -c startinsert
-          "+$middle" "$WORK/body-$n.txt" ";;")
+          "+$middle" "$WORK/$n/body.txt" ";;")
 done
 
 echo "bench/compose: $RUNS runs, 200 keys each, 100×30; $(date -u +%Y-%m-%dT%H:%MZ)"

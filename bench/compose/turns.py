@@ -5,9 +5,9 @@ minutes, taking turns key by key: what one change is worth.
 Separate runs of bench/compose/run.sh move every program by more than one
 change does (the machine's load varies from minute to minute). Here every
 program is started at once, each in its own 100x30 pty (keys_bench.py's
-Run), on the text run.sh makes (LINES lines, every third Korean; share
-with the first half as the body and the second as the signature, four
-Tabs to the body; nano at the middle line). Then each of run.sh's 200 keys
+Run), on the text run.sh edits (texts.py: LINES lines, every third
+Korean; share with the first half as the body and the second as the
+signature, four Tabs to the body; nano at the middle line). Then each of run.sh's 200 keys
 is sent to each program in turn, and settled (SILENCE seconds with no
 byte) before the next; the order of the programs rotates through every
 permutation from key to key, so that none is always first after the pause.
@@ -33,36 +33,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pty_bench import Run, application_cursor_keys  # noqa: E402
 from keys_bench import key_bytes  # noqa: E402
+from texts import write as texts  # noqa: E402
 
 KEYS = ["a", "b", " ", "가", "나", " ", "x", "1", "다", " ", "Down", "Right", "Up", "Left", "PgDn", "PgUp",
         "C-k", "C-k", "Enter", "BSpace"] * 10
-
-
-def texts(lines, work):
-    """run.sh's text: the whole file (nano), the body and the signature (share)."""
-    rows = []
-    for i in range(1, lines + 1):
-        if i % 3 == 0:
-            rows.append("%05d 3분기 보고서의 수치를 다시 확인했습니다 — 매출 %d원" % (i, i * 7))
-        else:
-            rows.append("%05d The quick brown fox jumps over the lazy dog; total %d" % (i, i * 13))
-    middle = lines // 2
-    second, size = [], 0
-    for row in rows[middle:]:
-        size += len(row.encode()) + 1
-        if size > 1000000:
-            break
-        second.append(row)
-    paths = {name: os.path.join(work, name) for name in ("body.txt", "first.txt", "second.txt", "config")}
-    with open(paths["body.txt"], "w") as f:
-        f.write("\n".join(rows) + "\n")
-    with open(paths["first.txt"], "w") as f:
-        f.write("\n".join(rows[:middle]))
-    with open(paths["second.txt"], "w") as f:
-        f.write("\n".join(second))
-    with open(paths["config"], "w") as f:
-        f.write("[mail]\nfrom = 김민수 <kim@example.com>\nsignature-file = %s\n" % paths["second.txt"])
-    return paths
 
 
 def cpu_by_thread(pid):
