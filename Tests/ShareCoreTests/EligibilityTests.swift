@@ -102,7 +102,7 @@ struct EligibilityTests {
 
 /// A system activity narrower than its row: it takes URLs only, and says so.
 @MainActor
-private final class URLOnlyStandIn: ItemNarrowing, SubjectReceiving {
+private final class URLOnlyStandIn: SubjectReceiving {
     let activityType = ActivityType.postToFacebook
     let activityTitle = "Facebook"
     var offeredSubject: String?

@@ -18,7 +18,7 @@ import ShareSupport
 /// What a way cannot carry is shown in the form; a share with nothing it
 /// can carry is `unsupported-items` with the reason.
 @MainActor
-public final class SocialPostActivity: ItemNarrowing, FormCounting, SubjectReceiving, MetadataReceiving, ActivityExplaining {
+public final class SocialPostActivity: FormCounting, SubjectReceiving, MetadataReceiving, ActivityExplaining {
     /// The service.
     public let service: SocialService
     private let settings: SocialSettings

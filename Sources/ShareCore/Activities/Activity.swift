@@ -33,8 +33,22 @@ public protocol Activity: AnyObject {
     var supportedKinds: Set<ItemKind> { get }
     /// Whether the activity can run on this machine now, apart from the items.
     var availability: Availability { get }
+    /// ``availability`` when it is known without asking anything slow, else
+    /// `nil` (an ``AvailabilityChecking`` activity that has not asked yet).
+    var settledAvailability: Availability? { get }
     /// Whether the activity can act on these items (the ones of its kinds).
     func canPerform(with items: [ShareItem]) -> Bool
+    /// Why none of `items` (the placeholders of the kinds it takes) can go,
+    /// in words for people; `nil` when at least one can.
+    ///
+    /// A system activity takes less than its row of the support table only
+    /// this way, when that is the truth of the service: Facebook's share
+    /// link carries one URL, a share link cannot carry a local image. The
+    /// share sheet asks after the kinds are checked: when the activity
+    /// refuses every item it is `unsupported-items` with these words as the
+    /// detail. An activity refuses only what it cannot take at all, cheaply
+    /// and without side effects, and leaves out the rest itself.
+    func refusal(of items: [ShareItem]) -> String?
     /// Receives the real items before the form or `perform`; throw to fail the run.
     func prepare(with items: [ShareItem]) async throws
     /// The form to show before `perform`, or `nil` to perform at once.
@@ -54,8 +68,12 @@ extension Activity {
     public var supportedKinds: Set<ItemKind> { Set(ItemKind.allCases) }
     /// By default an activity is available.
     public var availability: Availability { .available }
+    /// By default the availability asks nothing slow.
+    public var settledAvailability: Availability? { availability }
     /// By default an activity can perform when it was handed at least one item.
     public func canPerform(with items: [ShareItem]) -> Bool { !items.isEmpty }
+    /// By default an activity takes every item of its kinds.
+    public func refusal(of items: [ShareItem]) -> String? { nil }
     /// By default there is nothing to prepare.
     public func prepare(with items: [ShareItem]) async throws {}
     /// By default an activity has no form.
@@ -63,34 +81,18 @@ extension Activity {
 }
 
 /// An activity that knows whether it can run only by asking something slow
-/// (a print server: `lpstat` takes 10 ms and more). The picker paints
-/// without waiting for the answer and adds the tile when it comes; `--list`,
+/// (a print server: `lpstat` takes 10 ms and more). Its
+/// ``Activity/settledAvailability`` is `nil` until the answer is known
+/// without asking (no `lp` at all) or asked. The picker paints without
+/// waiting for the answer and adds the tile when it comes; `--list`,
 /// `--explain` and `--activity` read ``Activity/availability``, which asks
 /// and waits.
 @MainActor
 public protocol AvailabilityChecking: Activity {
-    /// The availability when it is known without asking (no `lp` at all, or
-    /// asked already), else `nil`.
-    var settledAvailability: Availability? { get }
     /// The question, to be run on another thread; its answer goes to ``settle(_:)``.
     func availabilityCheck() -> @Sendable () -> Availability
-    /// Keeps the answer: ``settledAvailability`` and ``Activity/availability`` give it from now on.
+    /// Keeps the answer: ``Activity/settledAvailability`` and ``Activity/availability`` give it from now on.
     func settle(_ availability: Availability)
-}
-
-/// A system activity that takes less than its row of the support table
-/// when that is the truth of the service: Facebook's share link carries
-/// one URL, a share link cannot carry a local image.
-///
-/// The share sheet asks after the kinds are checked: when the activity
-/// refuses every item it is `unsupported-items` with these words as the
-/// detail. Conformers refuse only what they cannot take at all, cheaply
-/// and without side effects, and leave out the rest themselves.
-@MainActor
-public protocol ItemNarrowing: Activity {
-    /// Why none of `items` (the placeholders of the kinds it takes) can go,
-    /// in words for people; `nil` when at least one can.
-    func refusal(of items: [ShareItem]) -> String?
 }
 
 /// An activity whose form starts from the subject offered to it:

@@ -83,8 +83,13 @@ public final class ShareSheet {
         let placeholders = activityItems.map(\.placeholder)
         var eligible: [any Activity] = []
         var pending: [any AvailabilityChecking] = []
+        // Through the activities' own requirements: a cast (`as? any P`) of
+        // each type to a protocol it does not conform to scans every
+        // conformance record of the program, 140 K instructions each.
         for activity in ordered() where refusal(activity, items: placeholders, explaining: false) == nil {
-            if let checking = activity as? any AvailabilityChecking, checking.settledAvailability == nil {
+            if let settled = activity.settledAvailability {
+                if settled.isAvailable { eligible.append(activity) }
+            } else if let checking = activity as? any AvailabilityChecking {
                 pending.append(checking)
             } else if activity.availability.isAvailable {
                 eligible.append(activity)
@@ -130,12 +135,11 @@ public final class ShareSheet {
                                       detail: explaining ? unsupportedDetail(kinds: kinds, items: placeholders,
                                                                              askedActivity: !supported.isEmpty) : nil)
         }
-        if let narrowing = activity as? any ItemNarrowing, let why = narrowing.refusal(of: supported) {
+        if let why = activity.refusal(of: supported) {
             return ActivityEvaluation(activity: activity, reason: .unsupportedItems, detail: why)
         }
         return nil
     }
-
 
     /// The kinds an activity takes: the support table's for system types, its own otherwise.
     public func supportedKinds(of activity: any Activity) -> Set<ItemKind> {

@@ -16,7 +16,7 @@ public struct SystemActivityDescriptor: Sendable, Equatable {
 /// The support table of SPEC §2, exactly, in table order.
 ///
 /// The table is the upper bound: an implementation cannot widen the kinds
-/// it takes, and narrows them only as an ``ItemNarrowing`` activity, which
+/// it takes, and narrows them only through ``Activity/refusal(of:)``, which
 /// says why (a share link that carries one URL).
 public enum SupportTable {
     /// Every row, in table order.
