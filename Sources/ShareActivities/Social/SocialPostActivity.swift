@@ -27,8 +27,10 @@ public final class SocialPostActivity: FormCounting, SubjectReceiving, MetadataR
     public var offeredMetadata: [LinkMetadata] = []
     /// The most the post may count: the service's, or the Mastodon server's own.
     private var limit: Int?
-    /// Made once per form: the tries of one post share Mastodon's idempotency key through it.
-    private let formIdentity = UUID().uuidString
+    /// Made once per form, at its first try: the tries of one post share
+    /// Mastodon's idempotency key through it. Not at start-up, where each
+    /// service's activity would read /dev/urandom before the first paint.
+    private lazy var formIdentity = UUID().uuidString
     /// How many bytes each of Vimeo's PATCH requests carries.
     var vimeoChunkSize = VimeoPoster.defaultChunkSize
 
