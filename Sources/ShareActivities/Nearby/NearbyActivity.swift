@@ -37,8 +37,9 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
 
     private let request: NearbyRequest
     private let configuredBind: String?
-    /// The `wormhole` command, when installed, and its settings.
-    private let wormhole: String?
+    /// Where the `wormhole` command is looked for when sharing (not at
+    /// start-up: a search of $PATH before the first paint), and its settings.
+    private let environment: [String: String]
     private let wormholeSettings: Wormhole.Settings
     private let temporary: String
     private let title: String?
@@ -48,7 +49,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         let section = context.section("nearby")
         configuredBind = section.entry("bind")?.value.trimmingWhitespace()
         title = context.title
-        wormhole = ProgramSearch.executable("wormhole", environment: context.environment)
+        environment = context.environment
         wormholeSettings = Wormhole.Settings(relay: section.entry("wormhole-relay")?.value.trimmingWhitespace(),
                                              transit: section.entry("wormhole-transit")?.value.trimmingWhitespace())
         temporary = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -80,6 +81,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         }
         defer { server.stop() }
         let url = "http://\(address.urlHost):\(port)/\(server.token)/"
+        let wormhole = ProgramSearch.executable("wormhole", environment: environment)
         var model = NearbyStatus(url: url, address: address, items: session.items, wormhole: wormhole != nil)
         // Done: the link, and who (or which wormhole code) took the share.
         func performed(by client: String) {
