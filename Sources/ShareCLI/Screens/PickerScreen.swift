@@ -43,11 +43,12 @@ enum PickerSession {
         let program = PickerProgram(state: state, sheet: sheet, activities: activities, pending: pending, items: items,
                                     togglePin: togglePin)
         let loop = ScreenLoop<PickerProgram.Message>(terminal: terminal)
+        // The people row is read from the history on a thread of its own, started after the
+        // first paint: making the thread (70 µs here) would delay it.
+        if let people { loop.post(.readPeople(people)) }
         // The thumbnail and image icons come after the first paint, so they never delay it.
         if terminal.paletteSize >= 256 { loop.post(.drawImages) }
         let poster = loop.poster
-        // The people row is read from the history on a thread of its own, so it never delays the first paint.
-        if let people, !BackgroundThread.start({ poster.post(.people(people())) }) { loop.post(.people(people())) }
         for activity in pending {
             let type = activity.activityType
             let check = activity.availabilityCheck()
@@ -109,6 +110,8 @@ enum PickerSession {
 @MainActor
 final class PickerProgram: ScreenProgram {
     enum Message: Sendable {
+        /// Read the people row from the history on another thread (after the first paint).
+        case readPeople(@Sendable () -> [SharedPerson])
         /// Draw the items' thumbnail and the plugins' image icons (after the first paint).
         case drawImages
         /// A pending activity's availability, asked on another thread.
@@ -157,6 +160,9 @@ final class PickerProgram: ScreenProgram {
                     refreshTiles()
                 }
             }
+        case .message(.readPeople(let read)):
+            let poster = loop.poster
+            if !BackgroundThread.start({ poster.post(.people(read())) }) { loop.post(.people(read())) }
         case .message(.drawImages):
             drawImages()
         case .message(.availability(let type, let availability)):
