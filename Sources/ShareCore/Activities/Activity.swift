@@ -63,7 +63,7 @@ extension Activity {
 }
 
 /// An activity that knows whether it can run only by asking something slow
-/// (a print server: `lpstat` takes 10 ms and more). The picker paints
+/// (a print server: asking CUPS takes 10 ms and more). The picker paints
 /// without waiting for the answer and adds the tile when it comes; `--list`,
 /// `--explain` and `--activity` read ``Activity/availability``, which asks
 /// and waits.
