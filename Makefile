@@ -7,15 +7,16 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # Build: libmagic (content types from bytes), libidn2 (IDN domains), libcurl (SMTP),
 # ncursesw (the picker), libpng/libturbojpeg headers and libchafa (thumbnails, loaded
-# at run time), libstrophe (XMPP for Message, loaded at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
+# at run time), libstrophe (XMPP for Message, loaded at run time), libcups2 (Print,
+# loaded at run time), libxml2 (HTML read, loaded at run time). Tests: Debian's python3-aiosmtpd (a real SMTP server), openssl (a
 # test certificate), tmux (the picker driven end to end), python3-vobject (vCards
-# read by another program), CUPS (a real scheduler; lp and lpstat for Print) and
+# read by another program), CUPS (a real scheduler for Print; lpadmin sets it up) and
 # groff (the man page renders without a warning), zsh and fish (their completions),
 # mblaze (a second MIME parser beside Python's email), gettext (msgfmt compiles the
 # translations) and locales (the Korean locale the translation tests make), prosody
 # with lua-sec (a real XMPP server) and python3-slixmpp (an independent XMPP client).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
-                libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 libstrophe-dev \
+                libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 libstrophe-dev libcups2 libxml2 \
                 python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales \
                 prosody lua-sec python3-slixmpp libqrencode4 zbar-tools libmicrohttpd-dev libarchive-dev curl \
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay libssl3 python3-oauthlib

@@ -27,14 +27,16 @@ let package = Package(
         // libmicrohttpd and libarchive, loaded when Nearby serves (an HTTP server, a zip streamed).
         .target(name: "CMicrohttpd", dependencies: ["CLoader"]),
         .target(name: "CArchive", dependencies: ["CLoader"]),
-        // OpenSSL's libcrypto, loaded when a request is signed (OAuth 1.0a's HMAC-SHA1).
+        // OpenSSL's libcrypto, loaded when a request is signed (OAuth 1.0a's HMAC-SHA1) or a digest taken (SHA-256).
         .target(name: "CCrypto", dependencies: ["CLoader"]),
+        // libxml2's HTML parser, loaded when HTML is read (a page's title, an HTML mail's plain text).
+        .target(name: "CXML", dependencies: ["CLoader"]),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
         // What the other targets stand on: processes, local files, SHA-256, threads,
         // INI and JSON, password commands, config locations, translations (POSIX and glibc).
-        .target(name: "ShareSupport", dependencies: ["CGettext"]),
+        .target(name: "ShareSupport", dependencies: ["CGettext", "CCrypto", "CXML"]),
         // The shared core: the API an iOS developer knows (items, sources, providers,
         // activities, eligibility, forms, results) and the history.
         .target(name: "ShareCore", dependencies: ["ShareSupport", "CMagic"]),

@@ -14,6 +14,14 @@ static struct {
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
+    curl_mime *(*mime_init)(CURL *);
+    void (*mime_free)(curl_mime *);
+    curl_mimepart *(*mime_addpart)(curl_mime *);
+    CURLcode (*mime_name)(curl_mimepart *, const char *);
+    CURLcode (*mime_filename)(curl_mimepart *, const char *);
+    CURLcode (*mime_type)(curl_mimepart *, const char *);
+    CURLcode (*mime_data)(curl_mimepart *, const char *, size_t);
+    CURLcode (*mime_data_cb)(curl_mimepart *, curl_off_t, curl_read_callback, curl_seek_callback, curl_free_callback, void *);
 } curl;
 
 static int initialize(char *error, size_t size) {
@@ -29,7 +37,11 @@ static struct share_library library = {
         {"curl_easy_cleanup", &curl.easy_cleanup}, {"curl_easy_perform", &curl.easy_perform},
         {"curl_easy_strerror", &curl.easy_strerror}, {"curl_easy_setopt", &curl.easy_setopt},
         {"curl_easy_getinfo", &curl.easy_getinfo}, {"curl_slist_append", &curl.slist_append},
-        {"curl_slist_free_all", &curl.slist_free_all}, {NULL, NULL}},
+        {"curl_slist_free_all", &curl.slist_free_all}, {"curl_mime_init", &curl.mime_init},
+        {"curl_mime_free", &curl.mime_free}, {"curl_mime_addpart", &curl.mime_addpart},
+        {"curl_mime_name", &curl.mime_name}, {"curl_mime_filename", &curl.mime_filename},
+        {"curl_mime_type", &curl.mime_type}, {"curl_mime_data", &curl.mime_data},
+        {"curl_mime_data_cb", &curl.mime_data_cb}, {NULL, NULL}},
     .initialize = initialize,
 };
 
@@ -45,6 +57,22 @@ struct curl_slist *share_curl_slist_append(struct curl_slist *list, const char *
     return curl.slist_append(list, text);
 }
 void share_curl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+curl_mime *share_curl_mime_init(CURL *handle) { return curl.mime_init(handle); }
+void share_curl_mime_free(curl_mime *mime) { curl.mime_free(mime); }
+curl_mimepart *share_curl_mime_addpart(curl_mime *mime) { return curl.mime_addpart(mime); }
+CURLcode share_curl_mime_name(curl_mimepart *part, const char *name) { return curl.mime_name(part, name); }
+CURLcode share_curl_mime_filename(curl_mimepart *part, const char *filename) { return curl.mime_filename(part, filename); }
+CURLcode share_curl_mime_type(curl_mimepart *part, const char *type) { return curl.mime_type(part, type); }
+CURLcode share_curl_mime_data(curl_mimepart *part, const void *data, size_t length) {
+    return curl.mime_data(part, data, length);
+}
+CURLcode share_curl_mime_data_cb(curl_mimepart *part, curl_off_t length, curl_read_callback read,
+                                 curl_seek_callback seek, void *context) {
+    return curl.mime_data_cb(part, length, read, seek, NULL, context);
+}
+CURLcode share_curl_setopt_mime(CURL *handle, CURLoption option, curl_mime *mime) {
+    return curl.easy_setopt(handle, option, mime);
+}
 
 CURLcode share_curl_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl.easy_setopt(handle, option, value);

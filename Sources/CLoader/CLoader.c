@@ -40,6 +40,7 @@ static int open_and_resolve(struct share_library *library) {
         /* A function pointer has the size of a data pointer (POSIX's dlsym). */
         memcpy(symbol->slot, &address, sizeof address);
     }
+    if (library->set_up) (*library->set_up)();
     if (library->initialize && library->initialize(library->error, sizeof library->error) != 0) {
         clear(library);
         return -1;

@@ -4,17 +4,10 @@
 
 static struct share_strophe table;
 
-static int initialize(char *error, size_t size) {
-    (void)error;
-    (void)size;
-    table.xmpp_initialize();
-    return 0;
-}
-
 static struct share_library library = {
     .sonames = {"libstrophe.so.0"},
     .symbols = (const struct share_symbol[]){SHARE_STROPHE_FUNCTIONS(SHARE_TABLE_SYMBOL) {NULL, NULL}},
-    .initialize = initialize,
+    .set_up = &table.xmpp_initialize,
 };
 
 const struct share_strophe *share_strophe_load(char *error, size_t size) {

@@ -8,8 +8,9 @@ import ShareSupport
 
 /// One HTTP request with libcurl, for the activities that talk to a web
 /// API (a social service's, a webhook, an upload slot): any method, a
-/// body streamed from memory and files in pieces (a multipart form whose
-/// file is read as it goes, so memory stays flat whatever its size), the
+/// body streamed from memory and files in pieces (or a multipart form,
+/// written by libcurl, whose files are read as they go), so memory stays
+/// flat whatever a file's size; the
 /// answer's status, headers and first megabyte, progress as bytes go out,
 /// and a stop asked for from the progress callback.
 ///
@@ -31,7 +32,7 @@ struct HTTPClient {
         var timedOut = false
     }
 
-    /// What is sent: pieces in order, and its type.
+    /// What is sent: pieces in order and its type, or a form's parts.
     struct Body: Sendable {
         enum Piece: Sendable {
             case bytes([UInt8])
@@ -49,8 +50,12 @@ struct HTTPClient {
         var pieces: [Piece]
         /// The `Content-Type` header (`nil`: none sent).
         var contentType: String?
-        /// How many bytes it is.
+        /// The parts of a `multipart/form-data` body, which libcurl writes
+        /// (boundary, headers, type): `pieces` is empty then.
+        var parts: [Part] = []
+        /// How many bytes the pieces are.
         var count: Int { pieces.reduce(0) { $0 + $1.count } }
+        var isEmpty: Bool { pieces.isEmpty && parts.isEmpty }
 
         /// No body at all (a GET).
         static let none = Body(pieces: [], contentType: nil)
@@ -82,37 +87,7 @@ struct HTTPClient {
         }
 
         /// A `multipart/form-data` body of `parts` (RFC 7578), its files read as they go.
-        static func multipart(_ parts: [Part]) -> Body {
-            var generator = SystemRandomNumberGenerator()
-            let boundary = "share-" + (0..<2).map { _ in String(generator.next() as UInt64, radix: 36) }.joined(separator: "-")
-            var pieces: [Piece] = []
-            for part in parts {
-                var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(part.name))\""
-                if let filename = part.filename { head += "; filename=\"\(quoted(filename))\"" }
-                head += "\r\n"
-                if let type = part.type { head += "Content-Type: \(type)\r\n" }
-                pieces.append(.bytes(Array((head + "\r\n").utf8)))
-                pieces.append(part.value)
-                pieces.append(.bytes(Array("\r\n".utf8)))
-            }
-            pieces.append(.bytes(Array("--\(boundary)--\r\n".utf8)))
-            return Body(pieces: pieces, contentType: "multipart/form-data; boundary=\(boundary)")
-        }
-
-        /// A name in a part's header: quotes and line breaks escaped as
-        /// browsers escape them (HTML's form-data encoding).
-        private static func quoted(_ text: String) -> String {
-            var out = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "%22"
-                case "\r": out += "%0D"
-                case "\n": out += "%0A"
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out
-        }
+        static func multipart(_ parts: [Part]) -> Body { Body(pieces: [], contentType: nil, parts: parts) }
     }
 
     /// The server's answer.
@@ -193,10 +168,16 @@ struct HTTPClient {
         // libcurl would send "Expect: 100-continue" and wait for it; these servers answer at once.
         list = share_curl_slist_append(list, "Expect:")
         defer { share_curl_slist_free_all(list) }
+        // The form's files are read by readers of their own, as libcurl asks for their bytes.
+        var readers = [PieceReader(body.pieces)]
+        let form = body.parts.isEmpty ? nil : HTTPClient.form(body.parts, for: handle, readers: &readers)
+        guard body.parts.isEmpty || form != nil else { throw Failure(reason: "libcurl could not make the form") }
+        // Before the handle's cleanup: freeing a form unbinds it from its handle.
+        defer { share_curl_mime_free(form) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let (code, exchange): (CURLcode, Exchange) = withoutActuallyEscaping(progress ?? { _, _ in true }) { progress in
           withoutActuallyEscaping(receive ?? { _ in true }) { sink in
-            let exchange = Exchange(pieces: body.pieces, limit: maximumAnswer, progress: progress, receive: receive == nil ? nil : sink)
+            let exchange = Exchange(limit: maximumAnswer, progress: progress, receive: receive == nil ? nil : sink)
             let code = errorBuffer.withUnsafeMutableBufferPointer { errors in
                 share_curl_setopt_string(handle, CURLOPT_URL, url)
                 share_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, protocols)
@@ -205,10 +186,13 @@ struct HTTPClient {
                     share_curl_setopt_long(handle, CURLOPT_MAXREDIRS, maximumRedirects)
                     share_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, protocols)
                 }
-                if method == "GET" && body.pieces.isEmpty {
+                if method == "GET" && body.isEmpty {
                     share_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
                 } else if method == "HEAD" {
                     share_curl_setopt_long(handle, CURLOPT_NOBODY, 1)
+                } else if let form {
+                    share_curl_setopt_mime(handle, CURLOPT_MIMEPOST, form)
+                    if method != "POST" { share_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method) }
                 } else {
                     share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
                     share_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, method)
@@ -226,13 +210,8 @@ struct HTTPClient {
                 if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
                 share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
                 let context = Unmanaged.passUnretained(exchange).toOpaque()
-                share_curl_setopt_read_function(handle) { buffer, size, count, context in
-                    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
-                    let got = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
-                        .read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-                    return got < 0 ? Int(CURL_READFUNC_ABORT) : got
-                }
-                share_curl_setopt_pointer(handle, CURLOPT_READDATA, context)
+                share_curl_setopt_read_function(handle, HTTPClient.readPieces)
+                share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(readers[0]).toOpaque())
                 share_curl_setopt_write_function(handle) { data, size, count, context in
                     guard let data, let context else { return size * count }
                     // Fewer bytes than given make curl stop with CURLE_WRITE_ERROR.
@@ -253,7 +232,7 @@ struct HTTPClient {
                     return Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue().progress?(Int(now), Int(total)) == false ? 1 : 0
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
-                let code = withExtendedLifetime(exchange) { share_curl_easy_perform(handle) }
+                let code = withExtendedLifetime((exchange, readers)) { share_curl_easy_perform(handle) }
                 // The callbacks must not outlive this block, which the exchange does.
                 exchange.progress = nil
                 exchange.receive = nil
@@ -266,7 +245,7 @@ struct HTTPClient {
         }
         // An error page read up to the answer's limit is an answer, stopped on purpose.
         guard code == CURLE_OK || (code == CURLE_WRITE_ERROR && exchange.errorPageKept) else {
-            if let failure = exchange.failure { throw Failure(reason: failure, local: true) }
+            if let failure = readers.lazy.compactMap(\.failure).first { throw Failure(reason: failure, local: true) }
             let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
             switch code {
@@ -294,34 +273,64 @@ struct HTTPClient {
         fields.map { ShareLink.encoded($0.0) + "=" + ShareLink.encoded($0.1) }.joined(separator: "&")
     }
 
-    /// One request's bytes both ways: the body read piece by piece (a
-    /// file opened when its turn comes), the answer's start and headers.
-    private final class Exchange {
+    /// libcurl's multipart form of `parts` on `handle` (names and file
+    /// names escaped as browsers escape them): text copied, each file read
+    /// as it is sent by a reader added to `readers`. `nil` when libcurl fails.
+    private static func form(_ parts: [Body.Part], for handle: UnsafeMutableRawPointer, readers: inout [PieceReader]) -> OpaquePointer? {
+        guard let form = share_curl_mime_init(handle) else { return nil }
+        for part in parts {
+            guard let added = share_curl_mime_addpart(form) else {
+                share_curl_mime_free(form)
+                return nil
+            }
+            var codes = [share_curl_mime_name(added, part.name)]
+            if let filename = part.filename { codes.append(share_curl_mime_filename(added, filename)) }
+            if let type = part.type { codes.append(share_curl_mime_type(added, type)) }
+            switch part.value {
+            case .bytes(let bytes):
+                // Never a null pointer: libcurl takes that for "no data" rather than an empty value.
+                codes.append((bytes.isEmpty ? [0] : bytes).withUnsafeBytes { share_curl_mime_data(added, $0.baseAddress, bytes.count) })
+            case .file:
+                let reader = PieceReader([part.value])
+                readers.append(reader)
+                codes.append(share_curl_mime_data_cb(added, curl_off_t(part.value.count), readPieces, seekPieces,
+                                                     Unmanaged.passUnretained(reader).toOpaque()))
+            }
+            guard codes.allSatisfy({ $0 == CURLE_OK }) else {
+                share_curl_mime_free(form)
+                return nil
+            }
+        }
+        return form
+    }
+
+    /// libcurl's read callback over a ``PieceReader`` (the body's, or a form's file).
+    private static let readPieces: curl_read_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+        let got = Unmanaged<PieceReader>.fromOpaque(context).takeUnretainedValue()
+            .read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        return got < 0 ? Int(CURL_READFUNC_ABORT) : got
+    }
+
+    /// libcurl's seek callback over a ``PieceReader``: back to a position
+    /// from the start (a form sent again, after a redirect or a refusal).
+    private static let seekPieces: curl_seek_callback = { context, position, origin in
+        guard let context, origin == SEEK_SET else { return CURL_SEEKFUNC_CANTSEEK }
+        return Unmanaged<PieceReader>.fromOpaque(context).takeUnretainedValue().seek(to: Int(position)) ? CURL_SEEKFUNC_OK : CURL_SEEKFUNC_FAIL
+    }
+
+    /// Pieces read in order as libcurl asks for them: a file opened when
+    /// its turn comes, and why it could not be read when it could not.
+    private final class PieceReader {
         let pieces: [Body.Piece]
-        let limit: Int
-        var progress: ((Int, Int) -> Bool)?
-        var receive: ((UnsafeRawBufferPointer) -> Bool)?
-        /// The receiver asked to stop.
-        var refused = false
-        /// An error page's start is kept and the rest not read.
-        var errorPageKept = false
         var index = 0
         /// How far into the current piece.
         var offset = 0
         var descriptor: Int32 = -1
-        var answer: [UInt8] = []
-        var headers: [(name: String, value: String)] = []
-        /// The status of the last status line (a redirect's, then the final answer's).
-        var status = 0
         /// Why the body could not be read, when it could not.
         var failure: String?
 
-        init(pieces: [Body.Piece], limit: Int, progress: @escaping (Int, Int) -> Bool, receive: ((UnsafeRawBufferPointer) -> Bool)?) {
-            self.pieces = pieces
-            self.limit = limit
-            self.progress = progress
-            self.receive = receive
-        }
+        init(_ pieces: [Body.Piece]) { self.pieces = pieces }
 
         deinit { if descriptor >= 0 { close(descriptor) } }
 
@@ -360,6 +369,40 @@ struct HTTPClient {
                 offset = 0
             }
             return 0
+        }
+
+        /// Goes back (or on) to `position` bytes from the start; false when the pieces are shorter.
+        func seek(to position: Int) -> Bool {
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+            (index, offset) = (0, position)
+            while index < pieces.count, offset >= pieces[index].count, offset > 0 {
+                offset -= pieces[index].count
+                index += 1
+            }
+            return index < pieces.count || offset == 0
+        }
+    }
+
+    /// One request's answer: its start (or its receiver) and headers, and
+    /// the progress of the body going out.
+    private final class Exchange {
+        let limit: Int
+        var progress: ((Int, Int) -> Bool)?
+        var receive: ((UnsafeRawBufferPointer) -> Bool)?
+        /// The receiver asked to stop.
+        var refused = false
+        /// An error page's start is kept and the rest not read.
+        var errorPageKept = false
+        var answer: [UInt8] = []
+        var headers: [(name: String, value: String)] = []
+        /// The status of the last status line (a redirect's, then the final answer's).
+        var status = 0
+
+        init(limit: Int, progress: @escaping (Int, Int) -> Bool, receive: ((UnsafeRawBufferPointer) -> Bool)?) {
+            self.limit = limit
+            self.progress = progress
+            self.receive = receive
         }
 
         /// Hands the answer to its receiver, or keeps its first `limit` bytes; false to stop.

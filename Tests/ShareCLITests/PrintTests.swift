@@ -144,12 +144,19 @@ final class CUPSServer {
         #expect(noTerminal.err.contains("no terminal for the Print form; add --printer NAME to print without it"), "stderr: \(noTerminal.err)")
     }
 
-    @Test func withoutLpExplainSaysSo() throws {
+    /// libcups is all Print needs: without `lp` or `lpstat` on PATH it lists and prints.
+    @Test func withoutLpOnPathItStillPrints() throws {
         let fixtures = try Self.world()
+        let cups = try CUPSServer(root: fixtures.root, queues: ["Office"])
+        defer { cups.stop() }
         let bin = fixtures.root.appendingPathComponent("bin-without-lp", isDirectory: true)
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        let run = try fixtures.share(["--explain", fixtures.pdf.path], changes: ["PATH": bin.path])
-        #expect(run.out.contains("unavailable: no `lp` on PATH (Debian: apt install cups-client)"), "stdout: \(run.out)")
+        let changes = ["PATH": bin.path, "CUPS_SERVER": cups.address]
+        let explained = try fixtures.share(["--explain", fixtures.pdf.path], changes: changes)
+        #expect(explained.out.split(separator: "\n").contains { $0.contains(" print ") && $0.hasSuffix(" eligible") }, "stdout: \(explained.out)")
+        let run = try fixtures.share(["--activity", "print", "--printer", "Office", "--json", fixtures.pdf.path], changes: changes)
+        #expect(run.status == 0, "stderr: \(run.err)\n\(cups.errors)")
+        #expect(cups.printed("Office").starts(with: Data("%PDF-".utf8)))
     }
 
     @Test func badOptionsAreUsageErrors() throws {
@@ -213,7 +220,7 @@ final class CUPSServer {
 }
 
 /// The picker asks CUPS on a thread of its own: the other tiles paint at
-/// once, and Print joins them when lpstat has answered.
+/// once, and Print joins them when CUPS has answered.
 @Suite struct PrintPickerTests {
     @Test func thePrintTileJoinsThePickerOnceCUPSAnswers() throws {
         let fixtures = try PrintTests.world()

@@ -123,6 +123,29 @@ final class DisplayLog: Sendable {
         return (session, activity)
     }
 
+    // MARK: - Forms
+
+    /// libcurl writes a form: names escaped as browsers escape them, an
+    /// empty field kept, and a file's piece read as it is sent.
+    @Test func aFormKeepsItsNamesAndSendsAFilePiece() throws {
+        let server = try SocialServer("mastodon")
+        let bytes = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+        let url = try server.fixtures.file("form.bin", bytes)
+        let body = HTTPClient.Body.multipart([
+            .text("say \"hi\"", "서울 & more"),
+            .text("empty", ""),
+            HTTPClient.Body.Part(name: "file", value: .file(path: url.path, offset: 1000, length: 2000), filename: "a \"b\".png", type: "image/png"),
+        ])
+        _ = try HTTPClient(caFile: server.certificate.cert.path).perform("POST", server.origin + "/api/v2/media", body: body)
+        let parts = SocialServer.parts(try server.next())
+        #expect(parts.count == 3, "\(parts)")
+        #expect(parts.first?["name"] as? String == "say %22hi%22" && parts.first?["text"] as? String == "서울 & more", "\(parts)")
+        #expect(parts.dropFirst().first?["name"] as? String == "empty" && parts.dropFirst().first?["text"] as? String == "", "\(parts)")
+        let file = try #require(parts.last)
+        #expect(file["filename"] as? String == "a %22b%22.png" && file["type"] as? String == "image/png", "\(file)")
+        #expect(file["size"] as? Int == 2000 && file["sha256"] as? String == SHA256.hex(Array(bytes[1000..<3000])), "\(file)")
+    }
+
     // MARK: - Mastodon
 
     @Test func mastodonUploadsWaitsForProcessingAndPostsWithTheMediaIDs() async throws {

@@ -53,6 +53,14 @@ struct MIMEWriterTests {
         #expect(!text.contains("x()\r\n--") || text.contains("<script>"))
     }
 
+    @Test func htmlsPlainTextDecodesEveryEntityAndKeepsListsAndNoBreakSpaces() throws {
+        let html = "<h1>Caf&eacute; &amp; cr&#xE8;me</h1><ul><li>one&nbsp;&nbsp;two<li>&lt;b&gt; &#8211; &quot;q&quot;</ul>"
+            + "<style>h1 { color: red }</style><p>a\n   b &bogus; &amp c"
+        // A list item ends in a line break, closed or not, and the next one starts on a line of its own.
+        let plain = try HTMLText.plainText(from: html)
+        #expect(plain == "Café & crème\n\n- one  two\n\n- <b> – \"q\"\na b &bogus; &amp c", "\(plain.debugDescription)")
+    }
+
     @Test func attachmentsMakeMultipartMixedWithStreamedBase64() throws {
         let bytes = Data((0..<10_000).map { UInt8($0 % 251) })
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mime-\(UUID().uuidString).bin")

@@ -27,6 +27,22 @@ struct SHA256Tests {
             let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(SHA256.hex(bytes) == String(output.prefix(64)), "\(count) bytes")
+            #expect(SHA256.hex(ofFile: file.path) == String(output.prefix(64)), "a file of \(count) bytes")
         }
+        #expect(SHA256.hex(ofFile: "/nonexistent/sha-file") == nil)
+    }
+
+    @Test func aDigestAddedInPiecesAndItsCopiesAreEachTheirOwn() {
+        var digest = SHA256()
+        digest.add(Array("abc".utf8))
+        // A copy shares libcrypto's context until one of them adds more.
+        var copy = digest
+        digest.add(Array("dbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        copy.add((0..<3).lazy.map { UInt8(ascii: "x") + UInt8($0) })
+        #expect(digest.finish() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(copy.finish() == SHA256.hex(Array("abcxyz".utf8)))
+        // After finish, what is added starts a new digest.
+        digest.add(Array("abc".utf8))
+        #expect(digest.finish() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 }

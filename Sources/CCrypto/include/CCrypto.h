@@ -1,14 +1,29 @@
 #ifndef SHARE_CCRYPTO_H
 #define SHARE_CCRYPTO_H
-/* OpenSSL's libcrypto from Swift, for the signatures of OAuth 1.0a.
+/* OpenSSL's libcrypto from Swift, for the signatures of OAuth 1.0a and
+   SHA-256 digests.
 
-   libcrypto is loaded with dlopen the first time a request is signed
-   (libcurl loads it anyway for TLS), so share's start never pays for it.
-   Only the one-shot HMAC and the SHA-1 digest are used. */
+   libcrypto is loaded with dlopen the first time it is needed (libcurl
+   loads it anyway for TLS), so share's start never pays for it. Only the
+   one-shot HMAC and the EVP digests SHA-1 and SHA-256 are used. */
 #include <stddef.h>
 
 /* HMAC-SHA1 of data under key into out (20 bytes). Returns 0, or -1 with
    a message in error (libcrypto missing). */
 int share_hmac_sha1(const void *key, size_t key_length, const void *data, size_t length,
                     unsigned char out[20], char *error, size_t error_size);
+
+/* A SHA-256 digest under way: libcrypto's EVP_MD_CTX. */
+struct evp_md_ctx_st;
+
+/* A new digest, or NULL with a message in error (libcrypto missing). */
+struct evp_md_ctx_st *share_sha256_new(char *error, size_t error_size);
+/* Adds length bytes to digest. Returns 0, or -1 when libcrypto fails. */
+int share_sha256_add(struct evp_md_ctx_st *digest, const void *data, size_t length);
+/* The digest of what was added, into out (32 bytes); digest starts afresh.
+   Returns 0, or -1 when libcrypto fails. */
+int share_sha256_finish(struct evp_md_ctx_st *digest, unsigned char out[32]);
+/* A copy of digest, at the same point; NULL when libcrypto fails. */
+struct evp_md_ctx_st *share_sha256_copy(const struct evp_md_ctx_st *digest);
+void share_sha256_free(struct evp_md_ctx_st *digest);
 #endif

@@ -24,10 +24,25 @@ const char *share_curl_easy_strerror(CURLcode code);
 struct curl_slist *share_curl_slist_append(struct curl_slist *list, const char *text);
 void share_curl_slist_free_all(struct curl_slist *list);
 
+/* A multipart/form-data body (CURLOPT_MIMEPOST): its parts' names, file
+   names and types escaped and written by libcurl. A part's bytes are
+   copied (share_curl_mime_data) or read as they are sent, through read
+   and seek with context (no free function: context is the caller's). */
+curl_mime *share_curl_mime_init(CURL *handle);
+void share_curl_mime_free(curl_mime *mime);
+curl_mimepart *share_curl_mime_addpart(curl_mime *mime);
+CURLcode share_curl_mime_name(curl_mimepart *part, const char *name);
+CURLcode share_curl_mime_filename(curl_mimepart *part, const char *filename);
+CURLcode share_curl_mime_type(curl_mimepart *part, const char *type);
+CURLcode share_curl_mime_data(curl_mimepart *part, const void *data, size_t length);
+CURLcode share_curl_mime_data_cb(curl_mimepart *part, curl_off_t length, curl_read_callback read,
+                                 curl_seek_callback seek, void *context);
+
 CURLcode share_curl_setopt_long(CURL *handle, CURLoption option, long value);
 CURLcode share_curl_setopt_string(CURL *handle, CURLoption option, const char *value);
 CURLcode share_curl_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode share_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+CURLcode share_curl_setopt_mime(CURL *handle, CURLoption option, curl_mime *value);
 CURLcode share_curl_setopt_read_function(CURL *handle, curl_read_callback callback);
 CURLcode share_curl_setopt_debug_function(CURL *handle, curl_debug_callback callback);
 CURLcode share_curl_setopt_write_function(CURL *handle, curl_write_callback callback);

@@ -23,7 +23,7 @@ struct share_symbol {
    declares: the X of FUNCTIONS(SHARE_TABLE_FIELD) inside the struct. */
 #define SHARE_TABLE_FIELD(name) __typeof__(name) *name;
 
-/* A library to load. The shim sets the first four fields (in a static
+/* A library to load. The shim sets the first five fields (in a static
    object, so the rest starts at zero); the loader keeps the rest. */
 struct share_library {
     /* The sonames to try, in order, up to the first NULL. */
@@ -39,6 +39,10 @@ struct share_library {
        own set-up): 0, or non-zero with the reason in error. It must not
        load a library itself. */
     int (*initialize)(char *error, size_t size);
+    /* NULL, or the slot of one of the symbols, a function of no arguments
+       called once after every symbol is resolved: the library's own set-up
+       that cannot fail (xmpp_initialize, xmlInitParser). */
+    void (**set_up)(void);
 
     int state;          /* 0 not tried yet, 1 loaded, -1 failed: the loader's */
     char error[256];    /* why it failed: the loader's */

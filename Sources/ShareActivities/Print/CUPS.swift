@@ -1,41 +1,26 @@
 import CCups
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
-import ShareCore
 import ShareSupport
 
-/// CUPS through its own command-line programs (`lp`, `lpstat`), as a
-/// person at the terminal would use it: whatever server, queues and
-/// options they have set up (`CUPS_SERVER`, `~/.cups/client.conf`,
+/// CUPS through its own client library (libcups, which `lp` and `lpstat`
+/// use), as a person at the terminal would use it: whatever server, queues
+/// and options they have set up (`CUPS_SERVER`, `~/.cups/client.conf`,
 /// `lpoptions`) apply to share too.
 ///
-/// The programs run with `LC_ALL=C`, so that their words can be read, and
-/// with a time limit, so that an unreachable server never hangs share.
+/// Each request goes on a connection of its own that waits at most
+/// ``timeout`` for the scheduler, so an unreachable server never hangs share.
 struct CUPS: Sendable {
-    /// The environment the programs run in (share's own, in the C locale).
-    let environment: [String: String]
-    /// `lp`.
-    let lp: String
-    /// `lpstat`.
-    let lpstat: String
+    /// The scheduler (`CUPS_SERVER`); `nil` for libcups' own choice.
+    let server: String?
 
-    /// How long one `lp` or `lpstat` may take.
+    /// How long the scheduler may take to connect, and then to answer.
     static let timeout = 15.0
 
-    /// CUPS for `environment`, or why it cannot be used (no `lp`, no `lpstat`).
-    static func find(environment: [String: String]) -> Result<CUPS, CUPSError> {
-        guard let lp = ProgramSearch.executable("lp", environment: environment) else {
-            return .failure(CUPSError("no `lp` on PATH (Debian: apt install cups-client)"))
-        }
-        guard let lpstat = ProgramSearch.executable("lpstat", environment: environment) else {
-            return .failure(CUPSError("no `lpstat` on PATH (Debian: apt install cups-client)"))
-        }
-        var environment = environment
-        environment["LC_ALL"] = "C"
-        environment["LANG"] = "C"
-        return .success(CUPS(environment: environment, lp: lp, lpstat: lpstat))
+    /// CUPS for `environment`: its `CUPS_SERVER` is the scheduler asked.
+    init(environment: [String: String]) {
+        server = environment["CUPS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     // MARK: - Destinations
@@ -46,31 +31,21 @@ struct CUPS: Sendable {
         var preferred: String?
     }
 
-    /// The destinations for `environment`, or why they cannot be asked for.
-    static func destinations(environment: [String: String], home: String) -> Result<Destinations, CUPSError> {
-        find(environment: environment).flatMap { cups in Result { () throws(CUPSError) in try cups.destinations(home: home) } }
-    }
-
-    /// The destinations, and the one to preselect: `$LPDEST`, `$PRINTER`,
-    /// the `Default` of `~/.cups/lpoptions`, then the server's default
-    /// (`lpstat -d`), the first of them that `lpstat -e` lists.
-    func destinations(home: String) throws(CUPSError) -> Destinations {
-        let output = try run(lpstat, ["-e", "-d"])
-        var names: [String] = []
-        var serverDefault: String?
-        for line in output.split(separator: "\n").map(String.init) {
-            if line.hasPrefix("system default destination: ") {
-                serverDefault = String(line.dropFirst("system default destination: ".count)).trimmingWhitespace()
-            } else if line.hasPrefix("no system default destination") {
-                continue
-            } else if !line.isEmpty, !line.contains(" ") {
-                names.append(line)
+    /// The destinations, and the one to preselect as lp chooses it:
+    /// `$LPDEST`, `$PRINTER`, the `Default` of lpoptions, then the server's default.
+    func destinations() throws(CUPSError) -> Destinations {
+        try connected { http, error throws(CUPSError) in
+            var count: Int32 = 0, preferred: Int32 = -1
+            guard let list = share_cups_destinations(http, &count, &preferred, &error, error.count) else { throw CUPSError(error) }
+            defer { free(list) }
+            var names: [String] = []
+            var name = UnsafePointer(list)
+            for _ in 0..<count {
+                names.append(String(cString: name))
+                name += strlen(name) + 1
             }
+            return Destinations(names: names, preferred: names.indices.contains(Int(preferred)) ? names[Int(preferred)] : nil)
         }
-        let candidates = [environment["LPDEST"], environment["PRINTER"],
-                          CUPS.setting("Default", inFile: home + "/.cups/lpoptions"), serverDefault]
-        let preferred = candidates.compactMap { $0 }.first { names.contains($0) }
-        return Destinations(names: names, preferred: preferred)
     }
 
     /// Why the scheduler is surely not there, found without asking it:
@@ -80,7 +55,7 @@ struct CUPS: Sendable {
     /// that does not exist, or nothing listens there. `nil` when it may be
     /// there (a remote server is never judged here).
     static func schedulerDown(environment: [String: String], home: String) -> String? {
-        let configured = environment["CUPS_SERVER"].flatMap { $0.isEmpty ? nil : $0 }
+        let configured = CUPS(environment: environment).server
             ?? setting("ServerName", inFile: home + "/.cups/client.conf") ?? setting("ServerName", inFile: "/etc/cups/client.conf")
         if let server = configured {
             guard server.hasPrefix("/") else { return nil }
@@ -110,7 +85,7 @@ struct CUPS: Sendable {
     static let defaultSocket = "/run/cups/cups.sock"
 
     /// The value of the first `KEY value` line of a CUPS file (`ServerName`
-    /// of client.conf, `Default` of lpoptions), the key without case.
+    /// of client.conf), the key without case.
     static func setting(_ key: String, inFile path: String) -> String? {
         guard case .success(let bytes) = LocalFiles.contents(ofFile: path) else { return nil }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
@@ -122,42 +97,29 @@ struct CUPS: Sendable {
 
     // MARK: - Jobs
 
-    /// Sends `files` to `printer`; returns the job id `lp` reports (`Office-12`).
+    /// Sends `files` to `printer` as one job, each file a document read as
+    /// it goes; returns the job's id as lp names it (`Office-12`).
     func submit(_ files: [String], request: PrintRequest, printer: String, title: String) throws(CUPSError) -> String {
-        // lp names each document after its file. Debian 12's cupsd (2.4.2-3+deb12u10)
-        // crashes on a document name with white space in it, so such a file goes to
-        // lp through a link whose name has "_" instead; the job keeps the real title.
-        var links: [String] = []
-        var folder: String?
-        defer {
-            for link in links { unlink(link) }
-            if let folder { rmdir(folder) }
-        }
-        var named: [String] = []
-        for file in files {
-            let name = PathText.lastComponent(of: file)
-            guard name.unicodeScalars.contains(where: { $0.properties.isWhitespace }) else {
-                named.append(file)
-                continue
+        guard !files.isEmpty else { throw CUPSError("nothing to print") }
+        let job = try connected { http, error throws(CUPSError) in
+            let job = share_cups_create_job(http, printer, title, request.cupsOptions, &error, error.count)
+            guard job > 0 else { throw CUPSError(error) }
+            for (index, file) in files.enumerated() {
+                // Debian 12's cupsd (2.4.2-3+deb12u10) crashes on a document name with
+                // white space in it: such a name has "_" instead; the job keeps the real title.
+                let name = String(String.UnicodeScalarView(PathText.lastComponent(of: file).unicodeScalars.map {
+                    $0.properties.isWhitespace ? "_" : $0
+                }))
+                guard share_cups_send_document(http, printer, job, file, name, index == files.count - 1 ? 1 : 0, &error, error.count) == 0 else {
+                    // A job without all its documents never prints: cancelled, on a connection of its own.
+                    let failure = CUPSError(error)
+                    try? cancel(job, printer: printer)
+                    throw failure
+                }
             }
-            if folder == nil {
-                var template = Array(((environment["TMPDIR"] ?? "/tmp") + "/share-print-XXXXXX").utf8CString)
-                folder = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
-            }
-            guard let folder else { throw CUPSError("cannot make a temporary folder: \(FileError(code: errno).reason)") }
-            let link = folder + "/" + String(String.UnicodeScalarView(name.unicodeScalars.map { $0.properties.isWhitespace ? "_" : $0 }))
-            let target = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
-            guard symlink(target, link) == 0 else { throw CUPSError("cannot link \(file): \(FileError(code: errno).reason)") }
-            links.append(link)
-            named.append(link)
+            return job
         }
-        let output = try run(lp, request.lpArguments(printer: printer, title: title) + ["--"] + named)
-        // "request id is Office-12 (1 file(s))"
-        let line = output.split(separator: "\n").first { $0.hasPrefix("request id is ") }
-        guard let id = line?.dropFirst("request id is ".count).split(separator: " ").first else {
-            throw CUPSError("lp printed no job id: \(output.trimmingWhitespace(includingNewlines: true))")
-        }
-        return String(id)
+        return "\(printer.prefix { $0 != "/" })-\(job)"
     }
 
     /// Where a job is: its IPP state.
@@ -176,72 +138,73 @@ struct CUPS: Sendable {
     }
 
     /// The state of job `id` (`Office-12`) on `printer`, asked of the
-    /// scheduler through libcups (lpstat shows a cancelled job as it shows
-    /// a completed one).
+    /// scheduler (lpstat shows a cancelled job as it shows a completed one).
     func job(_ id: String, printer: String) throws(CUPSError) -> JobState {
-        guard let number = id.split(separator: "-").last.flatMap({ Int32($0) }) else { throw CUPSError("\(id) is not a CUPS job id") }
-        var reason = [CChar](repeating: 0, count: 256)
-        let state = share_cups_job_state(printer, number, &reason, reason.count)
-        guard state >= 0 else {
-            throw CUPSError(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        let number = try CUPS.number(of: id)
+        let state = try connected { http, error throws(CUPSError) in
+            let state = share_cups_job_state(http, printer, number, &error, error.count)
+            guard state >= 0 else { throw CUPSError(error) }
+            return state
         }
         return JobState(rawValue: state) ?? .unknown
     }
 
-    /// CUPS' words about job `id`: its `Status:` (the printer's message for
-    /// it) and `Alerts:` (its state reasons), from `lpstat -l -o`.
-    func words(about id: String, printer: String) -> String? {
-        guard let output = try? run(lpstat, ["-W", "all", "-l", "-o", printer]) else { return nil }
-        var inJob = false
-        var words: [String] = []
-        for line in output.split(separator: "\n") {
-            if !line.hasPrefix("\t") && !line.hasPrefix(" ") {
-                inJob = line.split(separator: " ").first.map(String.init) == id
-                continue
-            }
-            let text = line.trimmingWhitespace()
-            guard inJob else { continue }
-            if text.hasPrefix("Status: ") { words.append(String(text.dropFirst("Status: ".count))) }
-            if text.hasPrefix("Alerts: "), text != "Alerts: none" { words.append(String(text.dropFirst("Alerts: ".count))) }
+    /// CUPS' words about job `id`, as `lpstat -l` shows them: its printer's
+    /// message for it (`Status:`) and its state reasons (`Alerts:`).
+    func words(about id: String) -> String? {
+        guard let number = try? CUPS.number(of: id) else { return nil }
+        let words = try? connected { http, error throws(CUPSError) in
+            var words = [CChar](repeating: 0, count: 1024)
+            guard share_cups_job_words(http, number, &words, words.count, &error, error.count) == 0 else { throw CUPSError(error) }
+            return CUPS.text(words)
         }
-        return words.isEmpty ? nil : words.joined(separator: "; ")
+        return words.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// Cancels job `id` (`cancel ID`).
-    func cancel(_ id: String) throws(CUPSError) {
-        guard let cancel = ProgramSearch.executable("cancel", environment: environment) else { throw CUPSError("no `cancel` on PATH") }
-        _ = try run(cancel, [id])
+    /// Cancels job `id` (`Office-12`) on `printer`.
+    func cancel(_ id: String, printer: String) throws(CUPSError) {
+        try cancel(try CUPS.number(of: id), printer: printer)
+    }
+
+    private func cancel(_ job: Int32, printer: String) throws(CUPSError) {
+        try connected { http, error throws(CUPSError) in
+            guard share_cups_cancel_job(http, printer, job, &error, error.count) == 0 else { throw CUPSError(error) }
+        }
     }
 
     /// Whether `printer` is stopped, and CUPS' words for why (its state
     /// message: the reason given to `cupsdisable -r`, "Paused").
     func stopped(_ printer: String) throws(CUPSError) -> String? {
-        // "printer Office disabled since Wed 02 Dec 2026 03:02:25 AM UTC -\n\tOut of paper\n"
-        let lines = try run(lpstat, ["-p", printer]).split(separator: "\n")
-        guard let first = lines.first, first.contains(" disabled since ") else { return nil }
-        let message = lines.dropFirst().first { $0.hasPrefix("\t") || $0.hasPrefix(" ") }?.trimmingWhitespace()
-        return message.flatMap { $0.isEmpty ? nil : String($0) } ?? "stopped"
+        try connected { http, error throws(CUPSError) in
+            var message = [CChar](repeating: 0, count: 1024)
+            switch share_cups_printer_stopped(http, printer, &message, message.count, &error, error.count) {
+            case 0: return nil
+            case 1: return CUPS.text(message).isEmpty ? "stopped" : CUPS.text(message)
+            default: throw CUPSError(error)
+            }
+        }
     }
 
-    // MARK: - Running
+    /// The number of job `id` (`Office-12`: 12).
+    private static func number(of id: String) throws(CUPSError) -> Int32 {
+        guard let number = id.split(separator: "-").last.flatMap({ Int32($0) }) else { throw CUPSError("\(id) is not a CUPS job id") }
+        return number
+    }
 
-    private func run(_ program: String, _ arguments: [String]) throws(CUPSError) -> String {
-        let outcome: Subprocess.Outcome
-        do {
-            // Short and bounded: an interrupt is left to share (these may run on
-            // a thread of their own while the picker handles signals).
-            outcome = try Subprocess.run(program, arguments: arguments, environment: environment, errorLimit: 4096,
-                                         supervision: Subprocess.Supervision(timeout: CUPS.timeout, stopsOnInterrupt: false))
-        } catch {
-            throw CUPSError(error.description)
-        }
-        let name = PathText.lastComponent(of: program)
-        if outcome.timedOut { throw CUPSError("\(name) did not answer within \(Int(CUPS.timeout)) s (is the CUPS server reachable?)") }
-        guard outcome.status == 0 else {
-            let words = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
-            throw CUPSError(words.isEmpty ? "\(name) exited with status \(outcome.status)" : words)
-        }
-        return String(decoding: outcome.output, as: UTF8.self)
+    // MARK: - Connecting
+
+    /// The text libcups wrote into `buffer`, up to its first NUL.
+    fileprivate static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `body` with a connection to the scheduler, closed after it, and a
+    /// buffer for libcups' words when it fails.
+    private func connected<Value>(_ body: (OpaquePointer, inout [CChar]) throws(CUPSError) -> Value) throws(CUPSError) -> Value {
+        var error = [CChar](repeating: 0, count: 512)
+        guard let http = share_cups_connect(server, CUPS.timeout, &error, error.count) else { throw CUPSError(error) }
+        defer { share_cups_close(http) }
+        return try body(http, &error)
     }
 }
 
@@ -249,4 +212,7 @@ struct CUPS: Sendable {
 struct CUPSError: Error, Sendable, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+
+    /// The words libcups wrote into `buffer`.
+    init(_ buffer: [CChar]) { description = CUPS.text(buffer) }
 }

@@ -2,8 +2,8 @@ import FoundationEssentials
 import ShareCore
 import ShareSupport
 
-/// Print: images and files sent to CUPS with `lp`, and followed until CUPS
-/// says the job is done.
+/// Print: images and files sent to CUPS through libcups, as `lp` sends
+/// them, and followed until CUPS says the job is done.
 ///
 /// The printer, copies, pages, sides and fit-to-page are chosen in a form
 /// (the printer preselected as CUPS would choose it), or given on the
@@ -26,7 +26,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     private let home: String
     private let request: PrintRequest
     private var items: [ShareItem] = []
-    /// The availability once known: at once without `lp` or a scheduler, else from lpstat.
+    /// The availability once known: at once without a scheduler, else from CUPS' list.
     private var answer: Availability?
     private var judgedWithoutAsking = false
 
@@ -41,9 +41,9 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
 
     // MARK: - Availability
 
-    /// Available when `lp` exists and `lpstat -e` lists a destination.
-    /// Without `lp`, or when the scheduler is surely not there (its socket
-    /// is missing), that is known at once; otherwise lpstat is asked.
+    /// Available when CUPS lists a destination (as `lpstat -e` does).
+    /// When the scheduler is surely not there (its socket is missing),
+    /// that is known at once, without loading libcups; otherwise it is asked.
     public var availability: Availability {
         if let settled = settledAvailability { return settled }
         let asked = availabilityCheck()()
@@ -54,9 +54,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     public var settledAvailability: Availability? {
         if answer == nil && !judgedWithoutAsking {
             judgedWithoutAsking = true
-            if case .failure(let error) = CUPS.find(environment: environment) {
-                answer = .unavailable(error.description)
-            } else if let down = CUPS.schedulerDown(environment: environment, home: home) {
+            if let down = CUPS.schedulerDown(environment: environment, home: home) {
                 answer = .unavailable("no printer: \(down)")
             }
         }
@@ -64,12 +62,12 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     }
 
     public func availabilityCheck() -> @Sendable () -> Availability {
-        let environment = self.environment
-        let home = self.home
+        let cups = CUPS(environment: environment)
         return {
-            switch CUPS.destinations(environment: environment, home: home) {
-            case .success(let found): found.names.isEmpty ? .unavailable("no printer: `lpstat -e` lists none") : .available
-            case .failure(let error): .unavailable("no printer: `lpstat -e` failed: \(error)")
+            do throws(CUPSError) {
+                return try cups.destinations().names.isEmpty ? .unavailable("no printer: `lpstat -e` lists none") : .available
+            } catch {
+                return .unavailable("no printer: \(error)")
             }
         }
     }
@@ -83,7 +81,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
 
     /// The destinations as CUPS lists them now (none when it cannot be asked).
     private func destinations() -> CUPS.Destinations {
-        (try? CUPS.destinations(environment: environment, home: home).get()) ?? CUPS.Destinations(names: [], preferred: nil)
+        (try? CUPS(environment: environment).destinations()) ?? CUPS.Destinations(names: [], preferred: nil)
     }
 
     public func prepare(with items: [ShareItem]) async throws {
@@ -160,13 +158,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
     // MARK: - Performing
 
     public func perform(_ session: ActivitySession) async {
-        let cups: CUPS
-        switch CUPS.find(environment: environment) {
-        case .success(let found): cups = found
-        case .failure(let error):
-            session.fail(ActivityError(code: ActivityError.Code.printFailed, message: error.description))
-            return
-        }
+        let cups = CUPS(environment: environment)
         let request: PrintRequest
         do { request = try self.request(from: session.formValues) } catch {
             session.fail(error)
@@ -185,7 +177,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
             files.append(path)
         }
         let title = session.subject ?? session.items.compactMap(\.fileItem).first?.name ?? "share"
-        // lp and lpstat wait on the server: off the main actor, so the screen stays responsive.
+        // libcups waits on the server: off the main actor, so the screen stays responsive.
         let (job, outcome) = await Task.detached {
             await PrintActivity.print(files, request: request, printer: printer, title: title, cups: cups)
         }.value
@@ -227,21 +219,21 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
                 return .success(id)
             case .cancelled:
                 return .failure(ActivityError(code: ActivityError.Code.cancelled, message: "job \(id) was cancelled"
-                    + (cups.words(about: id, printer: printer).map { " (\($0))" } ?? "")))
+                    + (cups.words(about: id).map { " (\($0))" } ?? "")))
             case .aborted, .stopped:
                 // A stopped job stays stopped until someone acts: cancelled, so that a failure never prints later.
-                let words = cups.words(about: id, printer: printer) ?? (state == .aborted ? "aborted" : "stopped")
-                let cancelled = state == .aborted || (try? cups.cancel(id)) != nil
+                let words = cups.words(about: id) ?? (state == .aborted ? "aborted" : "stopped")
+                let cancelled = state == .aborted || (try? cups.cancel(id, printer: printer)) != nil
                 return .failure(ActivityError(code: ActivityError.Code.printFailed,
                     message: "CUPS \(state == .aborted ? "aborted" : "stopped") job \(id): \(words)"
                         + (state == .stopped && !cancelled ? " (`cancel \(id)` removes it)" : "")))
             case .held:
                 return .failure(ActivityError(code: ActivityError.Code.queued,
-                    message: "job \(id) is held in \(printer)'s queue" + (cups.words(about: id, printer: printer).map { " (\($0))" } ?? "")))
+                    message: "job \(id) is held in \(printer)'s queue" + (cups.words(about: id).map { " (\($0))" } ?? "")))
             case .pending, .processing:
                 // A pending job on a stopped printer waits for a person: the printer's message says why.
                 if state == .pending, let why = (try? cups.stopped(printer)) ?? nil {
-                    let cancelled = (try? cups.cancel(id)) != nil
+                    let cancelled = (try? cups.cancel(id, printer: printer)) != nil
                     return .failure(ActivityError(code: ActivityError.Code.printerStopped,
                         message: "printer \(printer) is stopped: \(why); "
                             + (cancelled ? "job \(id) was cancelled, nothing will print" : "job \(id) waits in its queue (`cancel \(id)` removes it)")))

@@ -40,18 +40,14 @@ extension PrintActivity {
     nonisolated static func cancel(_ id: String, printer: String, server: String?, environment: [String: String]) -> Result<String, UndoRefusal> {
         var environment = environment
         if let server { environment["CUPS_SERVER"] = server }
-        let cups: CUPS
-        switch CUPS.find(environment: environment) {
-        case .success(let found): cups = found
-        case .failure(let error): return .failure(UndoRefusal(error.description))
-        }
+        let cups = CUPS(environment: environment)
         switch try? cups.job(id, printer: printer) {
         case .completed?: return .failure(UndoRefusal("job \(id) has printed already"))
         case .unknown?: return .failure(UndoRefusal("CUPS no longer knows job \(id) (printed, or removed)"))
         case .cancelled?, .aborted?: return .failure(UndoRefusal("job \(id) is not in the queue any more"))
         default: break
         }
-        do { try cups.cancel(id) } catch { return .failure(UndoRefusal("cancel \(id): \(error.description)")) }
+        do { try cups.cancel(id, printer: printer) } catch { return .failure(UndoRefusal("cancel \(id): \(error.description)")) }
         return .success("cancelled job \(id)")
     }
 }
@@ -67,7 +63,7 @@ extension UndoAction {
 }
 
 extension ActivityError.Code {
-    /// Print: `lp` refused the job, or CUPS aborted it.
+    /// Print: CUPS refused the job, or aborted it.
     public static let printFailed = "print-failed"
     /// Print: the printer is stopped, so the job waits in its queue.
     public static let printerStopped = "printer-stopped"

@@ -66,12 +66,12 @@ public struct PrintRequest: Sendable, Equatable {
         return number
     }
 
-    /// The options of `lp` for this request, printing to `printer`.
-    public func lpArguments(printer: String, title: String) -> [String] {
-        var arguments = ["-d", printer, "-n", String(copies), "-t", title]
-        if let pages { arguments += ["-o", "page-ranges=\(pages)"] }
-        if let sides { arguments += ["-o", "sides=\(sides.cupsValue)"] }
-        if fitToPage { arguments += ["-o", "fit-to-page"] }
-        return arguments
+    /// The job's options as `lp -o` takes them (`copies=2 page-ranges=1-3 sides=one-sided fit-to-page`).
+    public var cupsOptions: String {
+        var options = ["copies=\(copies)"]
+        if let pages { options.append("page-ranges=\(pages)") }
+        if let sides { options.append("sides=\(sides.cupsValue)") }
+        if fitToPage { options.append("fit-to-page") }
+        return options.joined(separator: " ")
     }
 }

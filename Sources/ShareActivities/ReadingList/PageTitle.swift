@@ -1,8 +1,9 @@
 import FoundationEssentials
+import ShareSupport
 
 /// The `<title>` of a web page, for the reading list: fetched within 3
-/// seconds from the first 256 KiB, entities decoded, white space folded
-/// into single spaces, on one line.
+/// seconds from the first 256 KiB, read by libxml2's HTML parser, white
+/// space folded into single spaces, on one line.
 enum PageTitle {
     static let timeoutSeconds = 3
     static let maximumBytes = 256 << 10
@@ -28,14 +29,21 @@ enum PageTitle {
         find("</title", in: lowered(bytes), from: 0) != nil
     }
 
-    /// The text of the first `<title>` element of `html`, decoded.
+    /// The text of the first `<title>` element of `html`, read by libxml2's
+    /// HTML parser (entities decoded, the page's own encoding); `nil`
+    /// without one, or without libxml2.
     static func title(in html: [UInt8]) -> String? {
-        let lower = lowered(html)
-        guard let open = find("<title", in: lower, from: 0),
-              let end = lower[open...].firstIndex(of: UInt8(ascii: ">")),
-              let close = find("</title", in: lower, from: end + 1) else { return nil }
-        let raw = String(decoding: html[(end + 1)..<close], as: UTF8.self)
-        let folded = decodeEntities(raw).split { $0.isWhitespace || $0.isNewline }.joined(separator: " ")
+        var text: String?
+        try? HTMLReader.read(html, encoding: nil) { event in
+            switch event {
+            case .start("title"): text = ""
+            case .end("title"): return false
+            case .text(let words): text? += words
+            default: break
+            }
+            return true
+        }
+        let folded = (text ?? "").split { $0.isWhitespace || $0.isNewline }.joined(separator: " ")
         return folded.isEmpty ? nil : folded
     }
 
@@ -52,36 +60,5 @@ enum PageTitle {
             if bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }
         }
         return nil
-    }
-
-    /// `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` `&#39;` `&#x27;` and other numeric references.
-    static func decodeEntities(_ text: String) -> String {
-        var out = ""
-        var rest = text[...]
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            let after = rest[rest.index(after: amp)...]
-            guard let semicolon = after.prefix(12).firstIndex(of: ";") else {
-                out += "&"
-                rest = after
-                continue
-            }
-            let name = String(after[..<semicolon])
-            let named: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "]
-            var decoded = named[name]
-            if decoded == nil, name.hasPrefix("#") {
-                let digits = name.dropFirst()
-                let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-                decoded = value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
-            }
-            if let decoded {
-                out += decoded
-                rest = after[after.index(after: semicolon)...]
-            } else {
-                out += "&"
-                rest = after
-            }
-        }
-        return out + rest
     }
 }

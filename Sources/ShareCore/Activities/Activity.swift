@@ -81,10 +81,10 @@ extension Activity {
 }
 
 /// An activity that knows whether it can run only by asking something slow
-/// (a print server: `lpstat` takes 10 ms and more). Its
+/// (a print server: asking CUPS takes 10 ms and more). Its
 /// ``Activity/settledAvailability`` is `nil` until the answer is known
-/// without asking (no `lp` at all) or asked. The picker paints without
-/// waiting for the answer and adds the tile when it comes; `--list`,
+/// without asking or asked. The picker paints without waiting for the
+/// answer and adds the tile when it comes; `--list`,
 /// `--explain` and `--activity` read ``Activity/availability``, which asks
 /// and waits.
 @MainActor

@@ -73,7 +73,7 @@ public struct MIMEWriter {
             let boundary = self.boundary(depth)
             try sink.write("Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"\r\n\r\n")
             try sink.write("--\(boundary)\r\n")
-            try writeTextPart(HTMLText.plainText(from: html), subtype: "plain", to: sink)
+            try writeTextPart(try HTMLText.plainText(from: html), subtype: "plain", to: sink)
             try sink.write("\r\n--\(boundary)\r\n")
             try writeTextPart(html, subtype: "html", to: sink)
             try sink.write("\r\n--\(boundary)--\r\n")
