@@ -86,7 +86,7 @@ public struct KeyMap<Action: Sendable & Equatable>: Sendable, Equatable {
     }
 
     /// The names the config's `[keys]` may rebind, in order.
-    public var names: [String] { bindings.compactMap(\.name) }
+    public var names: [String] { bindings.compactMap { $0.name } }
 
     /// Makes `events` the keys of `action` (of its first binding that is
     /// not fixed), in that order, once each, in place of its old keys; an
@@ -113,7 +113,7 @@ public struct KeyMap<Action: Sendable & Equatable>: Sendable, Equatable {
     }
 
     /// The bindings in the order the help lists their keys: the fixed ones last.
-    private var helpOrder: [KeyBinding<Action>] { bindings.filter { !$0.isFixed } + bindings.filter(\.isFixed) }
+    private var helpOrder: [KeyBinding<Action>] { bindings.filter { !$0.isFixed } + bindings.filter { $0.isFixed } }
 
     /// The keys of `binding` that do its action (a key does what its first binding says).
     private func counted(_ binding: KeyBinding<Action>) -> [InputEvent] {
@@ -127,7 +127,7 @@ public struct KeyMap<Action: Sendable & Equatable>: Sendable, Equatable {
     /// `words` gets each entry's action and words (`nil` for words the
     /// screen gives) and says what to show, `nil` for nothing.
     public func helpBar(separator: String = "  ", words: (Action, String?) -> String? = { $1 }) -> String {
-        entries(\.bar, label: KeyNames.label).compactMap { entry in
+        entries({ $0.bar }, label: KeyNames.label).compactMap { entry in
             guard let keys = entry.firstKeys, let words = words(entry.action, entry.words) else { return nil }
             return keys + " " + words
         }.joined(separator: separator)
@@ -136,14 +136,14 @@ public struct KeyMap<Action: Sendable & Equatable>: Sendable, Equatable {
     /// The help bar for narrow terminals: every entry's keys, without
     /// words, Enter as `⏎`: `←↓↑→ Tab ⏎ 1-9 / ? Esc`.
     public func shortHelpBar(words: (Action, String?) -> String? = { $1 }) -> String {
-        entries(\.bar, label: KeyNames.shortLabel).compactMap { entry in
+        entries({ $0.bar }, label: KeyNames.shortLabel).compactMap { entry in
             words(entry.action, entry.words) == nil ? nil : entry.firstKeys
         }.joined(separator: " ")
     }
 
     /// The list of keys (`?`): every key of each entry, and its words.
     public func keyList() -> [(keys: String, meaning: String)] {
-        entries(\.list, label: KeyNames.label).compactMap { entry in
+        entries({ $0.list }, label: KeyNames.label).compactMap { entry in
             guard let keys = entry.allKeys, let words = entry.words else { return nil }
             return (keys, words)
         }
@@ -159,7 +159,7 @@ public struct KeyMap<Action: Sendable & Equatable>: Sendable, Equatable {
         /// The first key of each action, run together when each is one
         /// column (`←↓↑→`, `hjkl`), else with slashes (`^B/↓/↑/^F`).
         var firstKeys: String? {
-            let labels = groups.compactMap(\.labels.first)
+            let labels = groups.compactMap { $0.labels.first }
             guard !labels.isEmpty else { return nil }
             return labels.joined(separator: labels.allSatisfy { DisplayWidth.of($0) == 1 } ? "" : "/")
         }
@@ -168,7 +168,7 @@ public struct KeyMap<Action: Sendable & Equatable>: Sendable, Equatable {
         /// each has as many (`← → h l`), else one action's after the
         /// other's (`a / → l`).
         var allKeys: String? {
-            let lists = groups.map(\.labels).filter { !$0.isEmpty }
+            let lists = groups.map { $0.labels }.filter { !$0.isEmpty }
             guard let first = lists.first else { return nil }
             if lists.count == 1 { return first.joined(separator: " ") }
             guard lists.allSatisfy({ $0.count == first.count }) else {
@@ -192,21 +192,25 @@ public struct KeyMap<Action: Sendable & Equatable>: Sendable, Equatable {
     }
 
     /// The entries of one help, in the order of their bindings.
-    private func entries(_ place: KeyPath<KeyBinding<Action>, KeyBinding<Action>.Help>, label: (InputEvent) -> String) -> [Entry] {
+    ///
+    /// This generic code reads properties through closures, never key paths
+    /// (`\.bar`): a key path of a generic type is made at run time from its
+    /// mangled pattern, 0.6 M instructions before the picker's first frame.
+    private func entries(_ place: (KeyBinding<Action>) -> KeyBinding<Action>.Help, label: (InputEvent) -> String) -> [Entry] {
         let ordered = helpOrder
         let counted = ordered.map(counted)
         var entries: [Entry] = []
         for (index, binding) in ordered.enumerated() {
             var entry: Entry
             let name: String?
-            switch binding[keyPath: place] {
+            switch place(binding) {
             case .words(let words, let keys): (entry, name) = (Entry(action: binding.action, words: words), keys)
             case .given: (entry, name) = (Entry(action: binding.action, words: nil), nil)
             case .hidden, .with: continue
             }
             entry.add(binding, keys: counted[index], name: name, label: label)
             for (other, member) in ordered.enumerated() {
-                guard case .with(let leader, let keys) = member[keyPath: place], leader == binding.action else { continue }
+                guard case .with(let leader, let keys) = place(member), leader == binding.action else { continue }
                 entry.add(member, keys: counted[other], name: keys, label: label)
             }
             entries.append(entry)
