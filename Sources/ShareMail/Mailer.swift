@@ -213,12 +213,13 @@ enum OutboxLock {
     static func holding<T>(_ outbox: Maildir, _ body: () -> T) throws(MailError) -> T {
         try outbox.create()
         let path = outbox.path + "/.share-flush.lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw MailError(.io, "cannot lock the outbox (\(path)): \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }  // closing drops the lock
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw MailError(.io, "cannot lock the outbox (\(path)): \(String(cString: strerror(errno)))") }
+        do {
+            return try FileLock.holding(path) { body() }
+        } catch {
+            switch error {
+            case .unlocked(let failure): throw MailError(.io, "cannot lock the outbox (\(path)): \(failure.reason)")
+            case .body(let never): switch never {}
+            }
         }
-        return body()
     }
 }

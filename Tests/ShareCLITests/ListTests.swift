@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TestSupport
 import Testing
 
 /// `share --list`: the eligible activities, TYPE<TAB>TITLE per line, or a
@@ -79,6 +81,29 @@ import Testing
         #expect(fields.dropFirst().first == "https://nshipster.com/uiactivityviewcontroller/")
         #expect(fields.last == "NSHipster weekly")
         #expect(fields.first?.hasSuffix("Z") == true && fields.first?.contains("T") == true)
+    }
+
+    /// Twenty shares adding twenty URLs at once: every one exits 0 and
+    /// every URL is on the list once (the list's lock, not luck).
+    @Test func twentyAddsAtOnceLoseNothing() throws {
+        let fixtures = try Fixtures()
+        let binary = try Share.binary(), environment = fixtures.environment, directory = fixtures.files
+        let urls = (1...20).map { "https://example.com/at-once/\($0)" }
+        let statuses = Mutex<[String: Int32]>([:])
+        let threads = urls.map { url in
+            Thread {
+                let status = (try? Share.run(binary, ["--activity", "addToReadingList", url], environment: environment,
+                                             directory: directory))?.status ?? -1
+                statuses.withLock { $0[url] = status }
+            }
+        }
+        for thread in threads { thread.start() }
+        try eventually("twenty adds to finish", timeout: 60) { statuses.withLock { $0.count } == urls.count }
+        #expect(statuses.withLock { $0 } == Dictionary(uniqueKeysWithValues: urls.map { ($0, Int32(0)) }))
+        let listed = try fixtures.share("--reading-list")
+        #expect(listed.status == 0, "stderr: \(listed.err)")
+        let listedURLs = listed.out.split(separator: "\n").compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).last.map(String.init) }
+        #expect(listedURLs.sorted() == urls.sorted(), "\(listedURLs.count) of 20 listed: \(listed.out)")
     }
 
     /// "\r\n" is one Character: the title's line breaks go scalar by scalar.

@@ -66,12 +66,19 @@ public final class ReadingListActivity: SystemActivity {
     public func perform(_ session: ActivitySession) async {
         let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item { url } else { nil } }
         do {
-            let existing = try ReadingListActivity.lines(atPath: path)
-            let known = Set(existing.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first })
+            // Titles first: a page is asked for outside the lock, for the URLs not listed yet.
+            let listedBefore = ReadingListActivity.urls(in: try ReadingListActivity.lines(atPath: path))
+            var labels: [String: String] = [:]
+            for url in urls.map(\.absoluteString) where !listedBefore.contains(url) && labels[url] == nil {
+                var label = ReadingListActivity.title(for: url, given: title, metadata: session.linkMetadata, count: urls.count)
+                if label.isEmpty, fetchesTitles, let page = URL(string: url) {
+                    // Off the main actor: the network is slow, and a title is worth 3 seconds at most.
+                    label = await Task.detached { PageTitle.fetch(page) }.value ?? ""
+                }
+                labels[url] = label
+            }
             let stamp = ReadingListActivity.timestamp(clock())
-
-            var added: [String] = []
-            for url in urls.map(\.absoluteString) where !known.contains(Substring(url)) && !added.contains(url) { added.append(url) }
+            let added = try ReadingListActivity.add(urls.map(\.absoluteString), labels: labels, stamp: stamp, toListAt: path)
             // A URL already on the list is refused, not written twice.
             guard !added.isEmpty else {
                 let listed = urls.map(\.absoluteString).joined(separator: ", ")
@@ -79,18 +86,6 @@ public final class ReadingListActivity: SystemActivity {
                                            message: "\(listed) \(urls.count == 1 ? "is" : "are") already on the reading list (\(path))"))
                 return
             }
-            var lines = existing
-            for url in added {
-                var label = ReadingListActivity.title(for: url, given: title, metadata: session.linkMetadata, count: urls.count)
-                if label.isEmpty, fetchesTitles, let page = URL(string: url) {
-                    // Off the main actor: the network is slow, and a title is worth 3 seconds at most.
-                    label = await Task.detached { PageTitle.fetch(page) }.value ?? ""
-                }
-                lines.append("\(stamp)\t\(url)\t\(label)")
-            }
-            let folder = PathText.parent(of: path)
-            if let failure = LocalFiles.createFolders(folder) { throw FileReplaceError("cannot create \(folder): \(failure.reason)") }
-            try LocalFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
             session.finish(.performed, returnedItems: urls.map { .url($0) },
                            undo: added.map { .removeFromReadingList(path: path, url: $0, added: stamp) })
         } catch {
@@ -98,9 +93,54 @@ public final class ReadingListActivity: SystemActivity {
         }
     }
 
+    /// Appends the URLs not on the list at `path` yet, each once, under the
+    /// list's lock, so that shares adding at the same time never lose one
+    /// another's lines; returns the URLs added.
+    nonisolated static func add(_ urls: [String], labels: [String: String], stamp: String, toListAt path: String) throws -> [String] {
+        let folder = PathText.parent(of: path)
+        if let failure = LocalFiles.createFolders(folder) { throw FileReplaceError("cannot create \(folder): \(failure.reason)") }
+        return try locked(path) { () throws -> [String] in
+            let existing = try lines(atPath: path)
+            let known = ReadingListActivity.urls(in: existing)
+            var added: [String] = []
+            for url in urls where !known.contains(url) && !added.contains(url) { added.append(url) }
+            guard !added.isEmpty else { return [] }
+            let lines = existing + added.map { "\(stamp)\t\($0)\t\(labels[$0] ?? "")" }
+            try LocalFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
+            return added
+        }
+    }
+
+    /// The URLs of the list's lines.
+    private nonisolated static func urls(in lines: [String]) -> Set<String> {
+        Set(lines.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first.map(String.init) })
+    }
+
+    /// Runs `body` holding the lock of the list at `path` (`PATH.lock` beside it).
+    private nonisolated static func locked<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try FileLock.holding(path + ".lock", body)
+        } catch {
+            switch error {
+            case .unlocked(let failure): throw FileReplaceError("cannot lock the reading list (\(path).lock): \(failure.reason)")
+            case .body(let failure): throw failure
+            }
+        }
+    }
+
     /// Removes the line of `url` added at `added` from the list at `path`
     /// (`share --undo`), rewriting it atomically.
     nonisolated static func remove(_ url: String, added: String, fromListAt path: String) -> Result<String, FileReplaceError> {
+        do {
+            return try locked(path) { removeUnlocked(url, added: added, fromListAt: path) }
+        } catch let error as FileReplaceError {
+            return .failure(error)
+        } catch {
+            return .failure(FileReplaceError(ErrorText.sentence(error)))
+        }
+    }
+
+    private nonisolated static func removeUnlocked(_ url: String, added: String, fromListAt path: String) -> Result<String, FileReplaceError> {
         do {
             let existing = try lines(atPath: path)
             // Only the line this share wrote: the URL, added at that time.
