@@ -36,6 +36,10 @@ struct Invocation {
         context.title = options.title
         context.requests = options.requests
         systemActivities = try SystemActivities.make(context)
+        var picker = KeyMap.picker
+        var form = KeyMap.form
+        KeyActions.apply(configuration.keys, picker: &picker, form: &form)
+        keys = (picker, form)
     }
 
     /// The share history, kept as the config says.
@@ -49,13 +53,8 @@ struct Invocation {
     /// Whether to draw without colours (`--no-color`, `NO_COLOR`).
     var noColor: Bool { options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty }
 
-    /// The config's keys applied to the picker's and the form's key maps.
-    var keys: (picker: KeyMap<PickerAction>, form: KeyMap<FormCommand>) {
-        var picker = KeyMap.picker
-        var form = KeyMap.form
-        KeyActions.apply(configuration.keys, picker: &picker, form: &form)
-        return (picker, form)
-    }
+    /// The config's keys applied to the picker's and the form's key maps, once.
+    let keys: (picker: KeyMap<PickerAction>, form: KeyMap<FormCommand>)
 
     /// Where an unfinished form is kept (`--resume`).
     var composeState: ComposeStateFile { ComposeStateFile(locations: locations) }
