@@ -60,6 +60,9 @@ let package = Package(
         // The real command line plus application activities from the Swift API,
         // for the picker's end-to-end tests, screenshots and benchmarks.
         .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "CStartArguments"]),
+        // share's state files changed through its own code, one change a run,
+        // for the tests that start twenty runs at once.
+        .executableTarget(name: "share-state-fixture", dependencies: ["ShareSupport", "ShareCore"]),
 
         // The seeds' examples of the Swift API (make examples).
         .executableTarget(name: "example-custom-mail", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareActivities", "ShareMail"],

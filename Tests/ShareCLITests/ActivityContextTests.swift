@@ -105,7 +105,7 @@ struct ReadingListTitleTests {
                                    systemActivities: SystemActivities.all(built: [list]))
             let result = await sheet.run(list)
             #expect(result.outcome == .performed, "\(result)")
-            let entries = try ReadingListActivity.entries(atPath: path)
+            let entries = try ReadingListActivity.read(atPath: path).entries
             #expect(entries.map(\.url) == [nshipster.absoluteString, other.absoluteString])
             #expect(entries.map(\.title) == [expected, given.map { _ in expected } ?? ""],
                     "the other URL has no metadata of its own")

@@ -82,8 +82,30 @@ struct HistoryTests {
         try handle.close()
         #expect(try Self.entries(fixtures.share("--history", "--json")).count == 1)
         #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/b").status == 0)
-        let entries = try Self.entries(fixtures.share("--history", "--json"))
+        let listed = try fixtures.share("--history", "--json")
+        let entries = try Self.entries(listed)
         #expect(entries.compactMap(\.items.first?.name) == ["https://example.com/b", "https://example.com/a"])
+        #expect(listed.err.contains("\(file.path) line 2 is not a history entry; kept as it is, and skipped"), "stderr: \(listed.err)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains(#"{"activity":"mail","id":"2026"# + "\n"), "the torn line stays as it was: \(text)")
+    }
+
+    /// A damaged line in the middle (a disk error, a hand edit, not UTF-8)
+    /// costs no entry around it, and is named in a warning.
+    @Test func aDamagedLineIsNamedAndCostsNoOtherEntry() throws {
+        let fixtures = try Fixtures()
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/a").status == 0)
+        let file = Self.historyFile(fixtures)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0xFF, 0x00, 0x7B, 0x0A]))
+        try handle.close()
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/b").status == 0)
+        let listed = try fixtures.share("--history")
+        #expect(listed.status == 0, "stderr: \(listed.err)")
+        #expect(listed.out.contains("https://example.com/a") && listed.out.contains("https://example.com/b"), "stdout: \(listed.out)")
+        #expect(listed.err.contains("line 2 is not a history entry"), "stderr: \(listed.err)")
+        #expect(try Data(contentsOf: file).range(of: Data([0x0A, 0xFF, 0x00, 0x7B, 0x0A])) != nil, "the damaged line is kept")
     }
 
     @Test func keepDropsOldEntriesAndOffWritesNothing() throws {
@@ -114,7 +136,7 @@ struct HistoryTests {
         let newer = #"{"kind":"from a newer share","time":"2099-01-01T00:00:00Z"}"#
         try Data((old + "\n" + newer + "\n").utf8).write(to: file)
         let keep = try fixtures.writeConfig("[history]\nkeep = 1d\n")
-        let processes = try (0..<4).map { index -> Process in
+        let processes = try (0..<20).map { index -> Process in
             let process = Process()
             process.executableURL = try Share.binary()
             process.arguments = ["--config", keep.path, "--activity", "addToReadingList", "https://example.com/\(index)"]
@@ -128,7 +150,7 @@ struct HistoryTests {
         for process in processes { process.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
         let entries = try Self.entries(fixtures.share("--history", "--json"))
-        #expect(Set(entries.compactMap(\.items.first?.name)) == Set((0..<4).map { "https://example.com/\($0)" }))
+        #expect(Set(entries.compactMap(\.items.first?.name)) == Set((0..<20).map { "https://example.com/\($0)" }))
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(text.contains(newer) && !text.contains(#""id":"old""#), "\(text)")
     }

@@ -119,6 +119,54 @@ import Testing
         #expect(lines.first?.hasSuffix("\thttps://example.com/q4\tQ4  numbers and more") == true, "\(lines)")
     }
 
+    /// One bad line (a crash mid-write, a disk error, a hand edit) costs
+    /// nothing: it is named in a warning, skipped, and kept as it is by
+    /// every later add and undo.
+    @Test func aBadLineIsNamedSkippedAndKept() throws {
+        let fixtures = try Fixtures()
+        let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")
+        try FileManager.default.createDirectory(at: list.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let bad: [[UInt8]] = [[0xFF, 0xFE, 0x09, 0x68, 0x69], Array("no tab at all".utf8), Array("2021-01-01T00:00:00Z\t\tno URL".utf8)]
+        let before = Array("2020-01-01T00:00:00Z\thttps://old.example/\tOld\n".utf8) + bad.map { $0 + [0x0A] }.joined()
+        try Data(before).write(to: list)
+
+        let listed = try fixtures.share("--reading-list")
+        #expect(listed.status == 0, "stderr: \(listed.err)")
+        #expect(listed.out == "2020-01-01T00:00:00Z\tOld\thttps://old.example/\n", "stdout: \(listed.out)")
+        #expect(listed.err.contains("\(list.path) lines 2, 3, 4 are not ADDED<TAB>URL<TAB>TITLE"), "stderr: \(listed.err)")
+
+        let add = try fixtures.share("--activity", "addToReadingList", "https://new.example/")
+        #expect(add.status == 0, "stderr: \(add.err)")
+        #expect(add.err.contains("lines 2, 3, 4 are not"), "the add says so too; stderr: \(add.err)")
+        let added = try Data(contentsOf: list)
+        #expect(Array(added.prefix(before.count)) == before, "the bad lines are kept byte for byte")
+        #expect(String(decoding: added.dropFirst(before.count), as: UTF8.self).contains("\thttps://new.example/\t"))
+
+        #expect(try fixtures.share("--undo").status == 0)
+        #expect(Array(try Data(contentsOf: list)) == before, "undo removes its line only")
+    }
+
+    /// A line written by another program carries escapes in any column:
+    /// none reaches the terminal.
+    @Test func escapesInAnyColumnAreShownNotObeyed() throws {
+        let fixtures = try Fixtures()
+        let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")
+        try FileManager.default.createDirectory(at: list.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("\u{1B}]52;c;aGVsbG8=\u{07}2026-01-01T00:00:00Z\thttps://x.example/\t\u{1B}[2J\u{9B}31mTitle\n".utf8).write(to: list)
+        let listed = try fixtures.share("--reading-list")
+        #expect(listed.status == 0, "stderr: \(listed.err)")
+        #expect(!listed.out.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" || (0x7F...0x9F).contains($0.value) },
+                "stdout: \(Array(listed.out.utf8))")
+        #expect(listed.out.contains("https://x.example/") && listed.out.contains("Title"), "stdout: \(listed.out)")
+        let url = try fixtures.share("--reading-list")
+        #expect(url.status == 0)
+        // An escape in the URL column makes the line no entry.
+        try Data("2026-01-01T00:00:00Z\thttps://x.example/\u{1B}]52;c;aGk=\u{07}\tT\n".utf8).write(to: list)
+        let bad = try fixtures.share("--reading-list")
+        #expect(bad.status == 0 && bad.out.isEmpty, "stdout: \(bad.out)")
+        #expect(bad.err.contains("line 1 is not ADDED<TAB>URL<TAB>TITLE") && !bad.err.contains("\u{1B}"), "stderr: \(bad.err)")
+    }
+
     @Test func theListIsPrintedNewestFirstAsLinesOrJSON() throws {
         let fixtures = try Fixtures()
         let empty = try fixtures.share("--reading-list")

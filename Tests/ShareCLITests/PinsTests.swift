@@ -21,8 +21,28 @@ struct PinsTests {
         #expect(try Data(contentsOf: config) == configBefore, "the config is never rewritten")
 
         #expect(try pins.toggle(.addToReadingList) == [.mail])
-        // A line that is not an activity type is skipped.
-        try Data("mail\nnot a type!\n".utf8).write(to: URL(fileURLWithPath: pins.path))
-        #expect(pins.read() == [.mail])
+    }
+
+    /// A damaged line (a hand edit, a disk error) is skipped with a warning
+    /// naming it, kept in the file as it is, and costs no other pin.
+    @Test func aLineThatIsNotATypeIsSkippedWithAWarningAndKept() throws {
+        let fixtures = try Fixtures()
+        let pins = PinsFile(stateHome: fixtures.root.appendingPathComponent("state/share").path)
+        try FileManager.default.createDirectory(atPath: (pins.path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let damaged: [UInt8] = Array("mail\nnot a type!\n".utf8) + [0xFF, 0xFE, 0x0A] + Array("print\n".utf8)
+        try Data(damaged).write(to: URL(fileURLWithPath: pins.path))
+        #expect(pins.read().types == [.mail, .print])
+        #expect(pins.read().unreadable == [2, 3])
+
+        let list = try fixtures.share("--list", "https://example.com")
+        #expect(list.status == 0, "stderr: \(list.err)")
+        #expect(list.err.contains("\(pins.path) lines 2, 3 are not an activity type"), "stderr: \(list.err)")
+        #expect(list.out.hasPrefix("mail\t"), "the good pins still order the sheet: \(list.out)")
+
+        #expect(try pins.toggle(.addToReadingList) == [.mail, .print, .addToReadingList])
+        #expect(try pins.toggle(.mail) == [.print, .addToReadingList])
+        let after = try Data(contentsOf: URL(fileURLWithPath: pins.path))
+        #expect(Array(after) == Array("not a type!\n".utf8) + [0xFF, 0xFE, 0x0A] + Array("print\naddToReadingList\n".utf8),
+                "the damaged lines stay as they were: \(Array(after))")
     }
 }

@@ -51,7 +51,7 @@ struct ScreenLoopTests {
     final class World {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("share-loop-\(UUID().uuidString.prefix(8))")
         var environment: [String: String] { ["HOME": root.path, "XDG_STATE_HOME": root.appendingPathComponent("state").path] }
-        var stateFile: ComposeStateFile { ComposeStateFile(locations: Locations(environment: environment)) }
+        lazy var stateFile = ComposeStateFile(locations: Locations(environment: environment))
         deinit { try? FileManager.default.removeItem(at: root) }
     }
 
@@ -125,7 +125,7 @@ struct ScreenLoopTests {
         #expect(activity.autosaves.first?.values["to"] == "kim@")
         #expect(result.outcome == .cancelled)
         #expect(result.error?.code == "terminal-closed")
-        let saved = try #require(world.stateFile.read(), "compose.json keeps the values for --resume")
+        let saved = try #require(world.stateFile.latest(), "compose.json keeps the values for --resume")
         #expect(saved.values["to"] == "kim@" && saved.draft == "/drafts/note")
     }
 
@@ -157,7 +157,7 @@ struct ScreenLoopTests {
         #expect(finished.outcome == .performed)
         let escaped = InMemoryTerminal(script: Self.type("y") + [.input(.escape), .input(.character("d"))])
         #expect(await presenter(escaped).present(Self.form, for: PlainActivity(), submit: { _ in .retry("unused") }).outcome == .cancelled)
-        let saved = try #require(world.stateFile.read(), "Mail's unfinished message is still there for --resume")
+        let saved = try #require(world.stateFile.latest(), "Mail's unfinished message is still there for --resume")
         #expect(saved.activity == ActivityType.mail.rawValue && saved.values == ["to": "lee@example.com"] && saved.draft == "/drafts/mail")
     }
 
@@ -184,7 +184,7 @@ struct ScreenLoopTests {
         #expect(submissions.last?.values["subject"] == "Minutes!", "the screen stayed open and took more typing after the refusal")
         #expect(submissions.map(\.action) == ["send", "send"])
         #expect(result.outcome == .sent)
-        #expect(world.stateFile.read() == nil, "a finished send leaves nothing to resume")
+        #expect(world.stateFile.latest() == nil, "a finished send leaves nothing to resume")
     }
 
     @Test func aResizeRedrawsAtTheNewSize() async {

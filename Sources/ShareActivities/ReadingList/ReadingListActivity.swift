@@ -50,13 +50,22 @@ public final class ReadingListActivity: SystemActivity {
     /// Where the reading list is kept: `reading-list.tsv` in the data folder.
     public nonisolated static func path(in locations: Locations) -> String { locations.dataHome + "/reading-list.tsv" }
 
-    /// The entries of the list at `path`, oldest first (none when there is no list yet).
-    public nonisolated static func entries(atPath path: String) throws -> [ReadingListEntry] {
-        try lines(atPath: path).map { line in
-            let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            return ReadingListEntry(added: parts[0], url: parts.count > 1 ? parts[1] : "", title: parts.count > 2 ? parts[2] : "")
+    /// The list at `path`: its entries, oldest first (none when there is
+    /// no list yet), and the numbers of the lines that are not entries.
+    public nonisolated static func read(atPath path: String) throws -> (entries: [ReadingListEntry], unreadable: [Int]) {
+        var entries: [ReadingListEntry] = [], unreadable: [Int] = []
+        for line in try file(path).lines() {
+            if let entry = ReadingListEntry(line: line) { entries.append(entry) } else { unreadable.append(line.number) }
         }
+        return (entries, unreadable)
     }
+
+    /// The warning for the lines of the list at `path` that are not entries, if any.
+    public nonisolated static func unreadableWarning(_ numbers: [Int], path: String) -> String? {
+        file(path).skipped(numbers, expected: "ADDED<TAB>URL<TAB>TITLE")
+    }
+
+    private nonisolated static func file(_ path: String) -> LineFile { LineFile(path: path, name: "the reading list") }
 
     public var activityImage: ActivityImage { .glyph("☰") }
 
@@ -67,7 +76,8 @@ public final class ReadingListActivity: SystemActivity {
         let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item { url } else { nil } }
         do {
             // Titles first: a page is asked for outside the lock, for the URLs not listed yet.
-            let listedBefore = ReadingListActivity.urls(in: try ReadingListActivity.lines(atPath: path))
+            let before = try ReadingListActivity.read(atPath: path)
+            let listedBefore = Set(before.entries.map(\.url))
             var labels: [String: String] = [:]
             for url in urls.map(\.absoluteString) where !listedBefore.contains(url) && labels[url] == nil {
                 var label = ReadingListActivity.title(for: url, given: title, metadata: session.linkMetadata, count: urls.count)
@@ -78,7 +88,8 @@ public final class ReadingListActivity: SystemActivity {
                 labels[url] = label
             }
             let stamp = ReadingListActivity.timestamp(clock())
-            let added = try ReadingListActivity.add(urls.map(\.absoluteString), labels: labels, stamp: stamp, toListAt: path)
+            let (added, unreadable) = try ReadingListActivity.add(urls.map(\.absoluteString), labels: labels, stamp: stamp, toListAt: path)
+            let warnings = ReadingListActivity.unreadableWarning(unreadable, path: path).map { [$0] } ?? []
             // A URL already on the list is refused, not written twice.
             guard !added.isEmpty else {
                 let listed = urls.map(\.absoluteString).joined(separator: ", ")
@@ -86,7 +97,7 @@ public final class ReadingListActivity: SystemActivity {
                                            message: "\(listed) \(urls.count == 1 ? "is" : "are") already on the reading list (\(path))"))
                 return
             }
-            session.finish(.performed, returnedItems: urls.map { .url($0) },
+            session.finish(.performed, returnedItems: urls.map { .url($0) }, warnings: warnings,
                            undo: added.map { .removeFromReadingList(path: path, url: $0, added: stamp) })
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.readingList, message: ErrorText.sentence(error)))
@@ -95,79 +106,40 @@ public final class ReadingListActivity: SystemActivity {
 
     /// Appends the URLs not on the list at `path` yet, each once, under the
     /// list's lock, so that shares adding at the same time never lose one
-    /// another's lines; returns the URLs added.
-    nonisolated static func add(_ urls: [String], labels: [String: String], stamp: String, toListAt path: String) throws -> [String] {
-        let folder = PathText.parent(of: path)
-        if let failure = LocalFiles.createFolders(folder) { throw FileReplaceError("cannot create \(folder): \(failure.reason)") }
-        return try locked(path) { () throws -> [String] in
-            let existing = try lines(atPath: path)
-            let known = ReadingListActivity.urls(in: existing)
+    /// another's lines; returns the URLs added, and the numbers of the
+    /// lines that are not entries (kept as they are).
+    nonisolated static func add(_ urls: [String], labels: [String: String], stamp: String,
+                                toListAt path: String) throws -> (added: [String], unreadable: [Int]) {
+        try file(path).change { lines in
+            var known = Set<String>(), unreadable: [Int] = []
+            for line in lines {
+                if let entry = ReadingListEntry(line: line) { known.insert(entry.url) } else { unreadable.append(line.number) }
+            }
             var added: [String] = []
             for url in urls where !known.contains(url) && !added.contains(url) { added.append(url) }
-            guard !added.isEmpty else { return [] }
-            let lines = existing + added.map { "\(stamp)\t\($0)\t\(labels[$0] ?? "")" }
-            try LocalFiles.replace(path, with: Array((lines.joined(separator: "\n") + "\n").utf8))
-            return added
-        }
-    }
-
-    /// The URLs of the list's lines.
-    private nonisolated static func urls(in lines: [String]) -> Set<String> {
-        Set(lines.compactMap { $0.split(separator: "\t", omittingEmptySubsequences: false).dropFirst().first.map(String.init) })
-    }
-
-    /// Runs `body` holding the lock of the list at `path` (`PATH.lock` beside it).
-    private nonisolated static func locked<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        do {
-            return try FileLock.holding(path + ".lock", body)
-        } catch {
-            switch error {
-            case .unlocked(let failure): throw FileReplaceError("cannot lock the reading list (\(path).lock): \(failure.reason)")
-            case .body(let failure): throw failure
-            }
+            guard !added.isEmpty else { return (nil, ([], unreadable)) }
+            let new = added.map { Array("\(stamp)\t\($0)\t\(labels[$0] ?? "")".utf8) }
+            return (lines.map(\.bytes) + new, (added, unreadable))
         }
     }
 
     /// Removes the line of `url` added at `added` from the list at `path`
-    /// (`share --undo`), rewriting it atomically.
+    /// (`share --undo`), rewriting it atomically; every other line stays.
     nonisolated static func remove(_ url: String, added: String, fromListAt path: String) -> Result<String, FileReplaceError> {
         do {
-            return try locked(path) { removeUnlocked(url, added: added, fromListAt: path) }
+            return try file(path).change { lines in
+                // Only the line this share wrote: the URL, added at that time.
+                let kept = lines.filter { line in
+                    guard let entry = ReadingListEntry(line: line) else { return true }
+                    return !(entry.added == added && entry.url == url)
+                }
+                guard kept.count < lines.count else { return (nil, .failure(FileReplaceError("\(url) is not on the reading list any more"))) }
+                return (kept.map(\.bytes), .success("removed \(url) from the reading list"))
+            }
         } catch let error as FileReplaceError {
             return .failure(error)
         } catch {
             return .failure(FileReplaceError(ErrorText.sentence(error)))
-        }
-    }
-
-    private nonisolated static func removeUnlocked(_ url: String, added: String, fromListAt path: String) -> Result<String, FileReplaceError> {
-        do {
-            let existing = try lines(atPath: path)
-            // Only the line this share wrote: the URL, added at that time.
-            let kept = existing.filter { line in
-                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-                return !(fields.count > 1 && fields[0] == Substring(added) && fields[1] == Substring(url))
-            }
-            guard kept.count < existing.count else { return .failure(FileReplaceError("\(url) is not on the reading list any more")) }
-            try LocalFiles.replace(path, with: Array(kept.map { $0 + "\n" }.joined().utf8))
-            return .success("removed \(url) from the reading list")
-        } catch let error as FileReplaceError {
-            return .failure(error)
-        } catch {
-            return .failure(FileReplaceError(ErrorText.sentence(error)))
-        }
-    }
-
-    /// The list's lines at `path` (none when there is no list yet).
-    private nonisolated static func lines(atPath path: String) throws -> [String] {
-        switch LocalFiles.contents(ofFile: path, limit: 64 << 20) {
-        case .failure(let failure) where failure.code == ENOENT: return []
-        case .failure(let failure): throw FileReplaceError("cannot read the reading list \(path): \(failure.reason)")
-        case .success(let bytes):
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw FileReplaceError("cannot read the reading list \(path): it is not UTF-8 text")
-            }
-            return text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
         }
     }
 }
@@ -180,6 +152,24 @@ public struct ReadingListEntry: Sendable, Equatable {
     public var url: String
     /// Its title, or empty.
     public var title: String
+
+    public init(added: String, url: String, title: String) {
+        self.added = added
+        self.url = url
+        self.title = title
+    }
+
+    /// The entry a line of the list holds: UTF-8, `ADDED<TAB>URL[<TAB>TITLE]`
+    /// with a URL that has a scheme and no spaces or control characters;
+    /// `nil` for any other line.
+    init?(line: LineFile.Line) {
+        guard let text = line.text else { return nil }
+        let fields = text.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard fields.count >= 2, !fields[0].isEmpty,
+              !fields[1].unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }),
+              let url = URL(string: fields[1]), url.scheme?.isEmpty == false else { return nil }
+        self.init(added: fields[0], url: fields[1], title: fields.count > 2 ? fields[2] : "")
+    }
 }
 
 extension ActivityError.Code {

@@ -20,11 +20,14 @@ extension ReadingListActivity {
         }]
     }
 
-    /// `--reading-list`: newest first, `ADDED<TAB>TITLE<TAB>URL` a line, or JSON.
+    /// `--reading-list`: newest first, `ADDED<TAB>TITLE<TAB>URL` a line, or
+    /// JSON; a line that is not an entry is a warning on standard error.
     nonisolated static func print(atPath path: String, output: ModeOutput) -> Int32 {
         let entries: [ReadingListEntry]
         do {
-            entries = try ReadingListActivity.entries(atPath: path).reversed()
+            let list = try ReadingListActivity.read(atPath: path)
+            entries = list.entries.reversed()
+            if let warning = unreadableWarning(list.unreadable, path: path) { output.error("share: warning: \(output.shown(warning))\n") }
         } catch {
             output.error("share: \(output.shown(ErrorText.sentence(error)))\n")
             return ExitCode.failed
@@ -34,7 +37,7 @@ extension ReadingListActivity {
                 .object([("added", .string(entry.added)), ("title", .string(entry.title)), ("url", .string(entry.url))])
             }).serialized + "\n")
         } else {
-            output.output(entries.map { "\($0.added)\t\(output.shown($0.title))\t\(output.shown($0.url))\n" }.joined())
+            output.output(entries.map { "\(output.shown($0.added))\t\(output.shown($0.title))\t\(output.shown($0.url))\n" }.joined())
         }
         return ExitCode.completed
     }

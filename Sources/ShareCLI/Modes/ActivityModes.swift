@@ -20,14 +20,14 @@ extension ShareCommand {
     /// `--resume`: the form left unfinished, opened again with its values.
     static func resume(_ run: Invocation) -> Continuation {
         let state = run.composeState
-        guard let saved = state.read(),
+        guard let saved = state.latest(),
               let activity = run.systemActivities.first(where: { $0.activityType.rawValue == saved.activity }) as? any FormResuming else {
             return .exit(usage("there is no unfinished message to resume (share keeps one in \(state.path))", run.console))
         }
         guard run.console.hasTerminal() else { return .exit(usage("no terminal for the compose screen", run.console)) }
         activity.resume(values: saved.values, draft: saved.draft)
         let sheet = ShareSheet(activityItems: [], systemActivities: run.systemActivities)
-        let presenter = run.presenter()
+        let presenter = run.presenter(stateFile: state.adopting(saved))
         let recorder = Recorder(history: run.history, items: [])
         return .activity {
             report(await sheet.resume(activity, presenter: presenter), options: run.options, console: run.console, record: recorder)

@@ -21,7 +21,13 @@ extension ShareCommand {
 
     /// `--history [--limit N] [--json]`: newest first; JSON is the entries as stored.
     static func printHistory(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
-        var entries = Array(history.entries().reversed())
+        let read: (entries: [HistoryEntry], unreadable: [Int])
+        do { read = try history.read() } catch {
+            console.error("share: \(TerminalText.sanitized(error.description))\n")
+            return ExitCode.failed
+        }
+        if let warning = history.unreadableWarning(read.unreadable) { warn(warning, console) }
+        var entries = Array(read.entries.reversed())
         if let limit = options.limit { entries = Array(entries.prefix(limit)) }
         if options.json {
             let encoder = JSONEncoder()

@@ -29,6 +29,7 @@ struct Invocation {
         self.applicationActivities = applicationActivities
         self.activityItems = activityItems
         locations = Locations(environment: console.environment)
+        composeState = ComposeStateFile(locations: locations)
         configuration = try Configuration.load(explicitPath: options.configPath, locations: locations, environment: console.environment)
         var context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
                                       detector: detector, section: configuration.section)
@@ -56,14 +57,15 @@ struct Invocation {
     /// The config's keys applied to the picker's and the form's key maps, once.
     let keys: (picker: KeyMap<PickerAction>, form: KeyMap<FormCommand>)
 
-    /// Where an unfinished form is kept (`--resume`).
-    var composeState: ComposeStateFile { ComposeStateFile(locations: locations) }
+    /// Where this run's unfinished form is kept (`--resume`).
+    let composeState: ComposeStateFile
 
-    /// The screens that show forms, live activities and preparation.
-    func presenter() -> ScreenPresenter {
+    /// The screens that show forms, live activities and preparation; the
+    /// form keeps what is typed in `stateFile` (this run's own, by default).
+    func presenter(stateFile: ComposeStateFile? = nil) -> ScreenPresenter {
         let book = AddressBook(vcardDirectory: configuration.contacts.vcardDirectory, aliasFile: configuration.contacts.aliases,
                                queryCommand: configuration.contacts.queryCommand)
         return ScreenPresenter(colors: !noColor, addressBook: book, detector: detector, environment: console.environment,
-                                stateFile: composeState, keys: keys.form)
+                                stateFile: stateFile ?? composeState, keys: keys.form)
     }
 }

@@ -31,7 +31,9 @@ extension ShareCommand {
             ActivityFilter(excluded: Set(configuration.excluded + options.excluded), only: options.only.map(Set.init),
                            pinned: configuration.pinned + pinnedHere.filter { !configuration.pinned.contains($0) })
         }
-        sheet.apply(filter(pinnedHere: pins.read()))
+        let pinned = pins.read()
+        if let warning = pins.unreadableWarning(pinned.unreadable) { warn(warning, console) }
+        sheet.apply(filter(pinnedHere: pinned.types))
 
         let history = run.history
         let recorder = Recorder(history: history, items: items + run.activityItems.compactMap { entry in

@@ -226,7 +226,7 @@ final class ComposeProgram: ScreenProgram {
                                   error: ActivityError(code: ActivityError.Code.terminalClosed, message: "the terminal went away"))
         }
         if screen.changed { save() }
-        let kept = services.stateFile.read() != nil ? " (share --resume reopens it)" : ""
+        let kept = services.stateFile.holdsOwn ? " (share --resume reopens it)" : ""
         return ActivityResult(activityType: activity.activityType, outcome: .cancelled,
                               error: ActivityError(code: ActivityError.Code.terminalClosed,
                                                    message: "the terminal went away; what was typed is saved" + kept))

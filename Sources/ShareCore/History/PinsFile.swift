@@ -10,26 +10,51 @@ public struct PinsFile: Sendable {
     /// The pins in `stateHome` (`$XDG_STATE_HOME/share`).
     public init(stateHome: String) { path = stateHome + "/pins" }
 
-    /// The pinned types, in order; lines that are not activity types are skipped.
-    public func read() -> [ActivityType] {
-        guard case .success(let bytes) = LocalFiles.contents(ofFile: path, limit: 1 << 20) else { return [] }
-        var types: [ActivityType] = []
-        for line in bytes.split(separator: 0x0A) {
-            guard let type = try? ActivityType(parsing: String(decoding: line, as: UTF8.self).trimmingWhitespace()),
-                  !types.contains(type) else { continue }
-            types.append(type)
-        }
-        return types
+    /// The pinned types, in order, and the numbers of the lines that are
+    /// not activity types (skipped, and kept in the file as they are).
+    public func read() -> (types: [ActivityType], unreadable: [Int]) {
+        // An unreadable file pins nothing; the picker still opens.
+        PinsFile.parse((try? file.lines()) ?? [])
     }
 
-    /// Pins `type` (last), or unpins it when pinned; the pins after.
+    /// Pins `type` (last), or unpins it when pinned; the pins after. The
+    /// file's lock is held from the read to the rewrite, so two pickers
+    /// pinning at once lose neither pin.
     public func toggle(_ type: ActivityType) throws(FileReplaceError) -> [ActivityType] {
-        var types = read()
-        if let index = types.firstIndex(of: type) { types.remove(at: index) } else { types.append(type) }
-        if let failure = LocalFiles.createFolders(PathText.parent(of: path)) {
-            throw FileReplaceError("cannot write \(path): \(failure.reason)")
+        do {
+            return try file.change { lines in
+                var kept = lines.map(\.bytes), types = PinsFile.parse(lines).types
+                if let index = types.firstIndex(of: type) {
+                    types.remove(at: index)
+                    kept.removeAll { PinsFile.type(in: $0) == type }
+                } else {
+                    types.append(type)
+                    kept.append(Array(type.rawValue.utf8))
+                }
+                return (kept, types)
+            }
+        } catch let error as FileReplaceError {
+            throw error
+        } catch {
+            throw FileReplaceError(ErrorText.sentence(error))
         }
-        try LocalFiles.replace(path, with: Array(types.map { $0.rawValue + "\n" }.joined().utf8))
-        return types
+    }
+
+    /// The warning for the lines that are not activity types, if any.
+    public func unreadableWarning(_ numbers: [Int]) -> String? { file.skipped(numbers, expected: "an activity type") }
+
+    private var file: LineFile { LineFile(path: path, name: "the pins", limit: 1 << 20) }
+
+    private static func type(in line: [UInt8]) -> ActivityType? {
+        try? ActivityType(parsing: String(decoding: line, as: UTF8.self).trimmingWhitespace())
+    }
+
+    private static func parse(_ lines: [LineFile.Line]) -> (types: [ActivityType], unreadable: [Int]) {
+        var types: [ActivityType] = [], unreadable: [Int] = []
+        for line in lines {
+            guard line.text != nil, let type = type(in: line.bytes) else { unreadable.append(line.number); continue }
+            if !types.contains(type) { types.append(type) }
+        }
+        return (types, unreadable)
     }
 }

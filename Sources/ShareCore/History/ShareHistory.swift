@@ -149,7 +149,8 @@ public struct ShareHistory: Sendable {
     ///
     /// Appends and prunes hold a lock (`history.lock` beside the file):
     /// a prune replaces the file, and a line appended meanwhile to the old
-    /// one would be lost.
+    /// one would be lost. Appending, not rewriting, keeps every line as it
+    /// was, readable or not.
     public func append(_ entry: HistoryEntry, now: Date = Date()) throws(FileReplaceError) {
         guard case .days = keep, let line = ShareHistory.line(entry) else {
             ShareHistory.removeBackups(of: entry)
@@ -158,25 +159,27 @@ public struct ShareHistory: Sendable {
         if let failure = LocalFiles.createFolders(PathText.parent(of: path)) {
             throw FileReplaceError("cannot write \(path): \(failure.reason)")
         }
-        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else { throw FileReplaceError("cannot lock \(path).lock: \(FileError(code: errno).reason)") }
-        defer { close(lock) }  // closing drops the lock
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw FileReplaceError("cannot lock \(path).lock: \(FileError(code: errno).reason)") }
+        do throws(FileLockError<FileReplaceError>) {
+            try FileLock.holding(path + ".lock") { () throws(FileReplaceError) in
+                let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+                guard descriptor >= 0 else { throw FileReplaceError("cannot write \(path): \(FileError(code: errno).reason)") }
+                defer { close(descriptor) }
+                // After a torn last line (a run killed while writing), start on a line of its own.
+                var last: UInt8 = 0x0A
+                let size = lseek(descriptor, 0, SEEK_END)
+                if size > 0 { _ = pread(descriptor, &last, 1, size - 1) }
+                do throws(FileError) { try LocalFiles.writeAll(last == 0x0A ? line : [0x0A] + line, to: descriptor) } catch {
+                    throw FileReplaceError("cannot write \(path): \(error.reason)")
+                }
+                // The entry is written; a prune that fails is tried again at the next append.
+                prune(now: now)
+            }
+        } catch {
+            switch error {
+            case .unlocked(let failure): throw FileReplaceError("cannot lock \(path).lock: \(failure.reason)")
+            case .body(let failure): throw failure
+            }
         }
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileReplaceError("cannot write \(path): \(FileError(code: errno).reason)") }
-        // After a torn last line (a run killed while writing), start on a line of its own.
-        var last: UInt8 = 0x0A
-        let size = lseek(descriptor, 0, SEEK_END)
-        if size > 0 { _ = pread(descriptor, &last, 1, size - 1) }
-        do { try LocalFiles.writeAll(last == 0x0A ? line : [0x0A] + line, to: descriptor) } catch {
-            close(descriptor)
-            throw FileReplaceError("cannot write \(path): \(error.reason)")
-        }
-        close(descriptor)
-        // The entry is written; a prune that fails is tried again at the next append.
-        prune(now: now)
     }
 
     /// Removes the copies kept for undoing `entry` (a contact's card as it was).
@@ -194,11 +197,23 @@ public struct ShareHistory: Sendable {
     }
 
     /// Every readable entry, oldest first; torn or foreign lines are skipped.
-    public func entries() -> [HistoryEntry] {
-        guard case .success(let bytes) = LocalFiles.contents(ofFile: path, limit: 64 << 20) else { return [] }
+    public func entries() -> [HistoryEntry] { (try? read())?.entries ?? [] }
+
+    /// Every readable entry, oldest first, and the numbers of the lines
+    /// that are not entries (torn, foreign or damaged: kept in the file).
+    public func read() throws(FileReplaceError) -> (entries: [HistoryEntry], unreadable: [Int]) {
         let decoder = JSONDecoder()
-        return bytes.split(separator: 0x0A).compactMap { try? decoder.decode(HistoryEntry.self, from: Data($0)) }
+        var entries: [HistoryEntry] = [], unreadable: [Int] = []
+        for line in try file.lines() {
+            if let entry = try? decoder.decode(HistoryEntry.self, from: Data(line.bytes)) { entries.append(entry) } else { unreadable.append(line.number) }
+        }
+        return (entries, unreadable)
     }
+
+    /// The warning for the lines that are not entries, if any.
+    public func unreadableWarning(_ numbers: [Int]) -> String? { file.skipped(numbers, expected: "a history entry") }
+
+    private var file: LineFile { LineFile(path: path, name: "the history") }
 
     /// Removes the history, and the copies kept for its undos.
     public func forget() throws(FileReplaceError) {
