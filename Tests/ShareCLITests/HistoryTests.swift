@@ -18,6 +18,7 @@ struct HistoryTests {
         var recipients: [String]
         var returned: [String]
         var error: String?
+        var reason: String?
     }
 
     static func historyFile(_ fixtures: Fixtures) -> URL {
@@ -69,6 +70,18 @@ struct HistoryTests {
         let file = try #require(entry.items.first { $0.kind == "file" })
         #expect(file.name == "Q4 보고서.pdf" && file.type == "application/pdf" && file.size == Int64(FixtureBytes.pdf.count))
         #expect(entry.items.contains { $0.kind == "string" && $0.size == Int64("the secret body".count) })
+    }
+
+    /// A failed share is listed with its code and its reason.
+    @Test func aFailedShareIsListedWithItsReason() throws {
+        let fixtures = try Fixtures()
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/twice").status == 0)
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/twice").status == 3)
+        let json = try Self.entries(fixtures.share("--history", "--json"))
+        #expect(json.first?.error == "already-listed" && json.first?.reason?.contains("already on the reading list") == true, "\(json)")
+        let text = try fixtures.share("--history", "--limit", "1")
+        #expect(text.out.contains("failed") && text.out.contains("✗ already-listed: https://example.com/twice is already on the reading list"),
+                "stdout: \(text.out)")
     }
 
     @Test func aTornLastLineIsSkippedAndTheNextEntryStartsClean() throws {

@@ -83,8 +83,34 @@ struct UndoTests {
         #expect(try world.share(["--activity", "mail", "--send", "--to", "park@example.com", "--body", "hi"]).status == 0)
         let undo = try world.share(["--undo"])
         #expect(undo.status == 3)
-        #expect(undo.err.contains("cannot undo mail") && undo.err.contains("a sent message cannot be unsent"), "stderr: \(undo.err)")
+        #expect(undo.err.contains("passed over mail of") && undo.err.contains("a sent message cannot be unsent"), "stderr: \(undo.err)")
+        #expect(undo.err.contains("there is no share in the history to undo"), "stderr: \(undo.err)")
+        // Asked for by its ID, it is refused in the same words.
+        let history = try JSONDecoder().decode([HistoryTests.Entry].self, from: try world.share(["--history", "--json"]).stdout)
+        let byID = try world.share(["--undo", try #require(history.first).id])
+        #expect(byID.status == 3)
+        #expect(byID.err.contains("cannot undo mail") && byID.err.contains("a sent message cannot be unsent"), "stderr: \(byID.err)")
         #expect(try server.messages().count == 1)
+    }
+
+    /// A sent message on top does not stop `--undo`: it takes back the
+    /// newest share that can be, and says which, and what it passed over.
+    @Test func aSentMessageOnTopIsPassedOverForThePictureBeforeIt() throws {
+        let (world, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let pictures = world.fixtures.home.appendingPathComponent("Pictures")
+        let saved = try world.share(["--activity", "saveToCameraRoll", world.fixtures.png.path])
+        #expect(saved.status == 0, "stderr: \(saved.err)")
+        let picture = try #require(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first)
+        #expect(try world.share(["--activity", "mail", "--send", "--to", "park@example.com", "--body", "hi"]).status == 0)
+        let history = try JSONDecoder().decode([HistoryTests.Entry].self, from: try world.share(["--history", "--json"]).stdout)
+        let (mail, save) = (try #require(history.first), try #require(history.last))
+        let undo = try world.share(["--undo"])
+        #expect(undo.status == 0, "stderr: \(undo.err)")
+        #expect(undo.out == "removed \(pictures.path)/\(picture)\n")
+        #expect(undo.err.contains("passed over mail of ") && undo.err.contains("[\(mail.id)]: a sent message cannot be unsent"), "stderr: \(undo.err)")
+        #expect(undo.err.contains("undoing saveToCameraRoll of ") && undo.err.contains("[\(save.id)]"), "stderr: \(undo.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: pictures.path).isEmpty)
     }
 
     @Test func aPrintJobStillQueuedIsCancelled() throws {

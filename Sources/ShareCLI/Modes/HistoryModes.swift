@@ -53,6 +53,7 @@ extension ShareCommand {
             var line = "\(when)  \(pad(entry.activity, 18)) \(pad(entry.outcome, 9)) " + items.joined(separator: ", ")
             if !entry.recipients.isEmpty { line += " → " + entry.recipients.joined(separator: ", ") }
             if !entry.returned.isEmpty { line += " ⇒ " + entry.returned.joined(separator: ", ") }
+            if let error = entry.error { line += " ✗ " + error + (entry.reason.map { ": " + $0 } ?? "") }
             text += TerminalText.sanitized(line) + "  [\(entry.id)]\n"
         }
         console.output(text)
@@ -60,8 +61,9 @@ extension ShareCommand {
     }
 
     /// `--undo [ID]`: takes back the entry `ID`, else the newest one with
-    /// something left to take back; records what was done as an entry of
-    /// its own (what was refused may be tried again).
+    /// something left that can be taken back (passing over, and naming,
+    /// newer shares that never can: a sent message); records what was done
+    /// as an entry of its own (what was refused may be tried again).
     static func undo(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
         let entries = history.entries()
         let words = options.items.compactMap { item -> String? in if case .argument(let word) = item { word } else { nil } }
@@ -75,11 +77,23 @@ extension ShareCommand {
             }
             entry = found
         } else {
-            guard let found = entries.last(where: { $0.undoes == nil && !$0.pendingUndo(in: entries).isEmpty }) else {
+            // The newest share with a step that may work; newer ones that
+            // cannot be taken back at all (a sent message) are passed over, and named.
+            let shares = entries.filter { $0.undoes == nil && !$0.pendingUndo(in: entries).isEmpty }
+            let index = shares.lastIndex { share in share.pendingUndo(in: entries).contains { !$0.isImpossible } }
+            let found = index.map { shares[$0] }
+            for share in shares[(index.map { $0 + 1 } ?? 0)...].suffix(3).reversed() {
+                let reason = share.pendingUndo(in: entries).compactMap(\.impossibleReason).first ?? ""
+                console.error("share: " + TerminalText.sanitized(Localization.text("passed over %@ of %@ [%@]: %@", share.activity,
+                    share.date.map(localMinute) ?? share.time, share.id, reason)) + "\n")
+            }
+            guard let found else {
                 console.error("share: " + Localization.text("there is no share in the history to undo") + "\n")
                 return ExitCode.failed
             }
             entry = found
+            console.error("share: " + TerminalText.sanitized(Localization.text("undoing %@ of %@ [%@]", entry.activity,
+                entry.date.map(localMinute) ?? entry.time, entry.id)) + "\n")
         }
         let pending = entry.pendingUndo(in: entries)
         guard !pending.isEmpty else {

@@ -35,6 +35,8 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     public var returned: [String]
     /// The error code of a failure.
     public var error: String?
+    /// The failure in words, cut to 200 characters.
+    public var reason: String?
     /// How to take the share back; empty when there is nothing to undo.
     public var undo: [UndoAction]?
     /// For an entry that records an undo: the id of the entry undone.
@@ -57,11 +59,15 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
             case .url(let url): text = url.absoluteString
             case .image(let file), .file(let file): text = file.path?.path ?? file.name
             }
-            return text.count > 200 ? String(text.prefix(199)) + "…" : text
+            return HistoryEntry.cut(text)
         }
         error = result.error?.code
+        reason = result.error.map { HistoryEntry.cut($0.message) }
         undo = result.undo.isEmpty ? nil : result.undo
     }
+
+    /// `text`, cut to 200 characters.
+    private static func cut(_ text: String) -> String { text.count > 200 ? String(text.prefix(199)) + "…" : text }
 
     /// The entry that records taking back `entry`: `what` says what was done.
     public init(undoing entry: HistoryEntry, done actions: [UndoAction], what: [String], date: Date) {

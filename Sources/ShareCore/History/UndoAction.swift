@@ -41,6 +41,12 @@ public struct UndoAction: Codable, Sendable, Equatable {
         UndoAction("impossible", ["reason": reason])
     }
 
+    /// Whether this step says the share can never be taken back.
+    public var isImpossible: Bool { kind == "impossible" }
+
+    /// Why the share can never be taken back, for an `impossible` step.
+    public var impossibleReason: String? { isImpossible ? values["reason"] ?? "it cannot be taken back" : nil }
+
     /// The copy a ``restoreFile(path:backup:digest:)`` step keeps, if it is one.
     public var backup: String? { kind == "restoreFile" ? values["backup"] : nil }
 
