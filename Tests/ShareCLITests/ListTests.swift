@@ -60,6 +60,26 @@ import Testing
 
 /// Add to Reading List keeps URLs in a tab-separated file under the data folder.
 @Suite struct ReadingListTests {
+    /// A `mailto:` or `tel:` URL is an address, not a page: Mail takes it;
+    /// the reading list and Save to Pictures are not offered, and say why.
+    @Test func mailtoAndTelAreNotPagesToKeep() throws {
+        let fixtures = try Fixtures()
+        for url in ["mailto:kim@example.com", "tel:+821012345678"] {
+            let list = try fixtures.share("--list", url)
+            let types = list.out.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+            #expect(types.contains("mail") && !types.contains("addToReadingList") && !types.contains("saveToCameraRoll"), "\(url): \(list.out)")
+            let explained = try fixtures.share("--explain", url)
+            #expect(explained.out.contains("the reading list keeps web pages (http or https); this share has none"), "\(explained.out)")
+            let add = try fixtures.share("--activity", "addToReadingList", url)
+            #expect(add.status == 4, "stderr: \(add.err)")
+            #expect(!FileManager.default.fileExists(atPath: fixtures.root.appendingPathComponent("data/share/reading-list.tsv").path))
+        }
+        // Beside a web address, only the web address is kept.
+        #expect(try fixtures.share("--activity", "addToReadingList", "https://example.com/page", "mailto:kim@example.com").status == 0)
+        let listed = try fixtures.share("--reading-list")
+        #expect(listed.out.hasSuffix("\thttps://example.com/page\n") && !listed.out.contains("mailto"), "\(listed.out)")
+    }
+
     @Test func urlsAreAddedOnceAndEarlierLinesKept() throws {
         let fixtures = try Fixtures()
         let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")

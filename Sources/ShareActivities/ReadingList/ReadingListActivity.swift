@@ -69,11 +69,17 @@ public final class ReadingListActivity: SystemActivity {
 
     public var activityImage: ActivityImage { .glyph("☰") }
 
+    /// A `mailto:` or `tel:` URL is no page to read later.
+    public func refusal(of items: [ShareItem]) -> String? {
+        items.contains { if case .url(let url) = $0 { url.isWebAddress } else { false } } ? nil
+            : "the reading list keeps web pages (http or https); this share has none"
+    }
+
     /// An ISO 8601 time in UTC, to the second: 2026-12-01T07:14:38Z.
     static func timestamp(_ date: Date) -> String { DateText.formatted(date, "%Y-%m-%dT%H:%M:%SZ", utc: true) }
 
     public func perform(_ session: ActivitySession) async {
-        let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item { url } else { nil } }
+        let urls = session.items.compactMap { item -> URL? in if case .url(let url) = item, url.isWebAddress { url } else { nil } }
         do {
             // Titles first: a page is asked for outside the lock, for the URLs not listed yet.
             let before = try ReadingListActivity.read(atPath: path)

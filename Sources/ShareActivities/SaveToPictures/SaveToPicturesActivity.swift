@@ -32,6 +32,19 @@ public final class SaveToPicturesActivity: SystemActivity {
 
     public var activityImage: ActivityImage { .glyph("▨") }
 
+    /// Pictures, and web addresses to download them from; a `mailto:` or
+    /// `tel:` URL is neither.
+    public func refusal(of items: [ShareItem]) -> String? {
+        let takes = items.contains { item in
+            switch item {
+            case .image: true
+            case .url(let url): url.isWebAddress
+            case .text, .file: false
+            }
+        }
+        return takes ? nil : "Save to Pictures takes pictures and web addresses of pictures (http or https); this share has none"
+    }
+
     public func perform(_ session: ActivitySession) async {
         let folder = SaveToPicturesActivity.picturesFolder(locations)
         if let failure = LocalFiles.createFolders(folder, mode: 0o755) {
@@ -43,7 +56,7 @@ public final class SaveToPicturesActivity: SystemActivity {
             do {
                 switch item {
                 case .image(let file): saved.append(try save(file, in: folder))
-                case .url(let url):
+                case .url(let url) where url.isWebAddress:
                     let detector = self.detector
                     saved.append(try await Task.detached { try ImageDownload.save(url, in: folder, detector: detector) }.value)
                 default: continue

@@ -97,7 +97,7 @@ public final class SocialPostActivity: FormCounting, SubjectReceiving, MetadataR
             "a local image cannot go through a share link; " + service.directHint
         case .text where service.carrying == .only:
             "\(service.name)'s share link takes one URL and no text; write the words on \(service.name)"
-        case .url(let url) where service.carrying == .only && !SocialService.isWeb(url):
+        case .url(let url) where service.carrying == .only && !url.isWebAddress:
             "\(service.name)'s share link takes a web address (http or https)"
         case .text, .url:
             nil
@@ -185,7 +185,7 @@ public final class SocialPostActivity: FormCounting, SubjectReceiving, MetadataR
     private var urls: (links: [String], pictures: [String], others: [String]) {
         var links: [String] = [], pictures: [String] = [], others: [String] = []
         for case .url(let url) in items {
-            if !SocialService.isWeb(url) {
+            if !url.isWebAddress {
                 others.append(url.absoluteString)
             } else if service == .weibo && SocialService.isImageURL(url) {
                 pictures.append(url.absoluteString)

@@ -94,15 +94,9 @@ public enum SocialService: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether `url` is a web address (http or https): only those go as links.
-    static func isWeb(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased() else { return false }
-        return (scheme == "http" || scheme == "https") && url.host?.isEmpty == false
-    }
-
     /// Whether `url` names an image (by its path's extension): Weibo takes it as the picture.
     static func isImageURL(_ url: URL) -> Bool {
-        guard isWeb(url) else { return false }
+        guard url.isWebAddress else { return false }
         let name = url.path.lowercased()
         return [".jpg", ".jpeg", ".png", ".gif", ".webp"].contains { name.hasSuffix($0) }
     }

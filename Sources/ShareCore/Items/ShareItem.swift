@@ -97,3 +97,13 @@ public struct FileItem: Sendable, Equatable {
         return nil
     }
 }
+
+extension URL {
+    /// Whether this is a web address (http or https, with a host): what a
+    /// reading list keeps, a browser opens and a download fetches. A
+    /// `mailto:` or `tel:` URL is an address, not a page.
+    public var isWebAddress: Bool {
+        guard let scheme = scheme?.lowercased() else { return false }
+        return (scheme == "http" || scheme == "https") && host?.isEmpty == false
+    }
+}
