@@ -221,6 +221,49 @@ struct Fetched {
         _ = kept.finish()
     }
 
+    @Test func zipEntriesHaveNamesEverySystemUnpacksInsideItsFolderWhileThePageShowsTheRealOnes() throws {
+        let fixtures = try Fixtures()
+        let names = ["..\\..\\x.txt", "a:b.txt", "a_b.txt", "what?.txt", "<>|\"*.txt", "tab\there.txt", "line\nbreak.txt",
+                     "bell\u{7}.txt", "CON.txt", "nul", "ends in dots. .", "..."]
+        let files = try names.enumerated().map { try fixtures.file($0.element, Data("\($0.offset): \($0.element)\n".utf8)) }
+        let run = try NearbyRun(fixtures, ["--keep"] + files.map(\.path))
+        defer { run.stop() }
+        let html = String(decoding: try Fetched.get(run.url, in: fixtures.root).body, as: UTF8.self)
+        for name in names { #expect(html.contains(" download>\(MarkupEscaping.html(name))</a>"), "the page shows \(name) as it is") }
+        let zip = try Fetched.get(run.url + "all.zip", in: fixtures.root)
+        let archive = fixtures.root.appendingPathComponent("all.zip")
+        try zip.body.write(to: archive)
+        // What a receiver's unzip meets: every entry one plain name that Windows, Android and Linux take as it is.
+        let checked = try Share.run(ServerScript.python, ["-c", """
+            import hashlib, json, sys, zipfile
+            reserved = {"CON", "PRN", "AUX", "NUL"} | {p + str(n) for p in ("COM", "LPT") for n in range(1, 10)}
+            problems, entries, seen = [], [], set()
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                for info in z.infolist():
+                    name = info.filename
+                    bad = [c for c in name if c in '\\\\/:*?"<>|' or ord(c) < 32 or 127 <= ord(c) <= 159]
+                    if bad: problems.append("%r has %r" % (name, bad))
+                    if name in ("", ".", "..") or name.startswith("/"): problems.append("%r is no plain name" % name)
+                    if name.endswith((".", " ")): problems.append("%r ends in a dot or space" % name)
+                    if name.split(".")[0].strip().upper() in reserved: problems.append("%r is a device on Windows" % name)
+                    if len(name.encode()) > 255: problems.append("%r is too long" % name)
+                    if name.lower() in seen: problems.append("%r is there twice" % name)
+                    seen.add(name.lower())
+                    entries.append([name, hashlib.sha256(z.read(info)).hexdigest()])
+            print(json.dumps({"problems": problems, "entries": entries}))
+            """, archive.path], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], directory: fixtures.root)
+        try #require(checked.status == 0, "zipfile: \(checked.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.out.utf8)) as? [String: Any])
+        #expect((report["problems"] as? [String]) == [], "\(report)")
+        let entries = report["entries"] as? [[String]] ?? []
+        #expect(entries.map { $0[1] } == (try files.map { SHA256.hex(try Data(contentsOf: $0)) }), "each file whole, in order: \(entries)")
+        #expect(entries.map { $0[0] } == [".._.._x.txt", "a_b.txt", "a_b (2).txt", "what_.txt", "_____.txt", "tab_here.txt",
+                                          "line_break.txt", "bell_.txt", "_CON.txt", "_nul", "ends in dots", "file"])
+        run.stop()
+        _ = run.finish()
+    }
+
     @Test func onlyWebMailAndPhoneAddressesAreLinksAndTheLinkEndsInASlash() throws {
         let fixtures = try Fixtures()
         let run = try NearbyRun(fixtures, ["--keep", "--url", "javascript:alert(document.domain)", "--url", "mailto:kim@example.com"])
@@ -455,6 +498,13 @@ struct Fetched {
 
     @Test func zipNamesAreUniqueAndPlain() {
         #expect(ZipStream.uniqueNames(["a.txt", "A.txt", "a.txt", "b", "b", "x/y", ".."]) == ["a.txt", "A (2).txt", "a (3).txt", "b", "b (2)", "x_y", "file"])
+        #expect(ZipStream.uniqueNames(["..\\..\\x.txt", "a:b.txt", "a_b.txt", "/etc/passwd", "CON.txt", "con", "Lpt1.tar.gz", "aux .txt",
+                                       "console", "end. . ", "tab\there", "\u{85}x", "...", ".hidden"])
+                == [".._.._x.txt", "a_b.txt", "a_b (2).txt", "_etc_passwd", "_CON.txt", "_con", "_Lpt1.tar.gz", "_aux .txt",
+                    "console", "end", "tab_here", "_x", "file", ".hidden"])
+        // A name as long as a file system takes (253 bytes) keeps its extension when a number must fit.
+        let long = String(repeating: "가", count: 83) + ".txt"
+        #expect(ZipStream.uniqueNames([long, long]) == [long, String(repeating: "가", count: 82) + " (2).txt"])
     }
 }
 
