@@ -356,6 +356,102 @@ struct Fetched {
                 "\(completion)")
     }
 
+    @Test func threeHundredUnfinishedRequestsFromOneAddressLeaveTheLinkToAnother() throws {
+        let fixtures = try Fixtures()
+        let bytes = Data((0..<300_000).map { UInt8(($0 * 11) % 256) })
+        let file = try fixtures.file("photo.bin", bytes)
+        let run = try NearbyRun(fixtures, [file.path])
+        defer { run.stop() }
+        // One client on the network opens connection after connection and never ends a request.
+        let holders = try (0..<300).map { _ in
+            let holder = try RawClient(run.url, from: "127.0.0.1")
+            try holder.send("GET \(holder.path) HTTP/1.1\r\nHost: x\r\n")
+            return holder
+        }
+        let began = ContinuousClock.now
+        let phone = try RawClient(run.url, from: "127.0.0.2", timeout: 5)
+        try phone.send("GET \(phone.path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (status, _, start) = try phone.readHead()
+        let body = start + (try phone.readToEnd())
+        let took = ContinuousClock.now - began
+        #expect(status == 200 && body == bytes, "\(status), \(body.count) bytes")
+        #expect(took < .seconds(2), "another address is served at once: \(took)")
+        withExtendedLifetime(holders) {}
+        let (code, completion, stderr) = run.finish()
+        #expect(code == 0 && completion["outcome"] as? String == "performed")
+        #expect(stderr.contains("127.0.0.2 downloaded photo.bin"), "\(stderr)")
+    }
+
+    @Test func aRequestWhoseHeadComesTooSlowlyIsClosed() throws {
+        let fixtures = try Fixtures()
+        let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
+        let run = try NearbyRun(fixtures, [file.path])
+        defer { run.stop() }
+        let slow = try RawClient(run.url)
+        let began = ContinuousClock.now
+        // A byte a second, never silent long enough for the idle time-out: only a limit on the head's time ends it.
+        let head = Array("GET \(slow.path) HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 60)
+        var closed = false
+        for byte in head {
+            try slow.send(String(decoding: [byte], as: UTF8.self))
+            if slow.closes(within: 1) { closed = true; break }
+        }
+        let took = ContinuousClock.now - began
+        #expect(closed, "the connection is closed before the head ends")
+        #expect(took > .seconds(NearbyServer.headTimeout.components.seconds - 1) && took < NearbyServer.headTimeout + .seconds(3), "\(took)")
+        #expect(try Fetched.get(run.url, in: fixtures.root).status == 200, "and the link works on")
+        #expect(run.finish().status == 0)
+    }
+
+    /// A download of a `size`-byte file whose client reads its first bytes
+    /// and then nothing (a small window holds the server mid-file) while
+    /// `change` is made to the file; then the rest, as fast as it comes.
+    private static func download(_ fixtures: Fixtures, size: Int, changing change: (URL) throws -> Void)
+        throws -> (run: NearbyRun, bytes: Data, headers: [String: String], body: Data, took: Duration) {
+        let bytes = Data((0..<size).map { (index: Int) -> UInt8 in UInt8(truncatingIfNeeded: index * 7 + index / 251) })
+        let file = try fixtures.file("changing.bin", bytes)
+        let run = try NearbyRun(fixtures, [file.path])
+        let client = try RawClient(run.url, receiveBuffer: 16_384, timeout: 10)
+        try client.send("GET \(client.path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (status, headers, start) = try client.readHead(atLeast: 1)
+        #expect(status == 200 && headers["content-length"] == String(size))
+        try change(file)
+        let changed = ContinuousClock.now
+        let body = start + (try client.readToEnd())
+        return (run, bytes, headers, body, ContinuousClock.now - changed)
+    }
+
+    @Test(arguments: [1 << 20, 8 << 20])
+    func aFileThatGetsShorterWhileSentEndsTheDownloadShortAndTheShareIsNotDone(size: Int) throws {
+        let fixtures = try Fixtures()
+        let (run, bytes, _, body, took) = try Self.download(fixtures, size: size) { file in
+            try #require(truncate(file.path, 100_000) == 0)
+        }
+        defer { run.stop() }
+        #expect(body.count < size, "the client sees fewer bytes than promised: \(body.count)")
+        #expect(body == bytes.prefix(body.count), "and only the file's own bytes, no zeros")
+        #expect(took < .seconds(5), "the connection ends at once: \(took)")
+        _ = try run.line(containing: "changing.bin could not be sent to 127.0.0.1: the file is shorter than when the share began")
+        run.stop()
+        let (status, completion, stderr) = run.finish()
+        #expect(status == 1 && completion["outcome"] as? String == "cancelled", "not performed: \(completion) \(stderr)")
+    }
+
+    @Test func aFileThatGrowsWhileSentIsSentAsLongAsPromised() throws {
+        let fixtures = try Fixtures()
+        let (run, bytes, headers, body, _) = try Self.download(fixtures, size: 1 << 20) { file in
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: 0xEE, count: 1 << 20))
+            try handle.close()
+        }
+        defer { run.stop() }
+        #expect(headers["content-length"] == String(bytes.count))
+        #expect(body == bytes, "the promised length of the file's bytes, nothing past it: \(body.count)")
+        let (status, completion, _) = run.finish()
+        #expect(status == 0 && completion["outcome"] as? String == "performed")
+    }
+
     @Test func aTimeoutWithNoDownloadFailsAndABadBindIsClear() throws {
         let fixtures = try Fixtures()
         let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
