@@ -19,7 +19,7 @@ const struct share_mhd *share_mhd_load(char *error, size_t size) {
 }
 
 struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct sockaddr *address, unsigned connections,
-                                   unsigned timeout, MHD_AccessHandlerCallback handler, void *handler_cls,
+                                   unsigned per_address, unsigned timeout, MHD_AccessHandlerCallback handler, void *handler_cls,
                                    MHD_RequestCompletedCallback completed, void *completed_cls,
                                    MHD_NotifyConnectionCallback notify, void *notify_cls) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
@@ -27,6 +27,7 @@ struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct soc
     return mhd->MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_cls,
                                  MHD_OPTION_SOCK_ADDR, address,
                                  MHD_OPTION_CONNECTION_LIMIT, connections,
+                                 MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
                                  /* Room for big reads and writes: a body goes through this buffer. */
                                  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(1 << 20),
                                  MHD_OPTION_CONNECTION_TIMEOUT, timeout,
@@ -51,6 +52,10 @@ int64_t share_socket_bytes_acked(int socket) {
     if (getsockopt(socket, IPPROTO_TCP, TCP_INFO, &info, &length) != 0) return -1;
     if (length < offsetof(struct tcp_info, tcpi_bytes_acked) + sizeof info.tcpi_bytes_acked) return -1;
     return (int64_t)info.tcpi_bytes_acked;
+}
+
+int share_socket_limit_unsent(int socket, int bytes) {
+    return setsockopt(socket, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &bytes, sizeof bytes);
 }
 
 int share_mhd_client(const struct share_mhd *mhd, struct MHD_Connection *connection, char *buffer, size_t size) {

@@ -85,7 +85,12 @@ ranges), text and URLs as a page, several items as a page and one zip made
 as it is sent. It listens on the address of the default route's interface
 (or --bind ADDR|IFACE, [nearby] bind) on a free port, under a token of 128
 random bits; only GET and HEAD for the shared items are answered, and 20
-requests for a wrong link stop it. The first complete download ends it
+requests for a wrong link stop it. Each client address may hold 8
+connections, 64 in all; a request must come whole within 10 seconds, and a
+connection silent for 30 seconds is closed. Names in the zip are made safe
+to unpack on any system (the page shows the real ones). A file that gets
+shorter while it is sent ends that download with an error; it never counts
+as done. The first complete download ends it
 (performed); --keep serves until Esc; Esc first is cancelled; --timeout
 SECONDS with nobody downloading is failed. When wormhole (magic-wormhole)
 is installed, a code for wormhole receive is offered too, through

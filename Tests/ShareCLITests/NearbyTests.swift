@@ -221,6 +221,49 @@ struct Fetched {
         _ = kept.finish()
     }
 
+    @Test func zipEntriesHaveNamesEverySystemUnpacksInsideItsFolderWhileThePageShowsTheRealOnes() throws {
+        let fixtures = try Fixtures()
+        let names = ["..\\..\\x.txt", "a:b.txt", "a_b.txt", "what?.txt", "<>|\"*.txt", "tab\there.txt", "line\nbreak.txt",
+                     "bell\u{7}.txt", "CON.txt", "nul", "ends in dots. .", "..."]
+        let files = try names.enumerated().map { try fixtures.file($0.element, Data("\($0.offset): \($0.element)\n".utf8)) }
+        let run = try NearbyRun(fixtures, ["--keep"] + files.map(\.path))
+        defer { run.stop() }
+        let html = String(decoding: try Fetched.get(run.url, in: fixtures.root).body, as: UTF8.self)
+        for name in names { #expect(html.contains(" download>\(MarkupEscaping.html(name))</a>"), "the page shows \(name) as it is") }
+        let zip = try Fetched.get(run.url + "all.zip", in: fixtures.root)
+        let archive = fixtures.root.appendingPathComponent("all.zip")
+        try zip.body.write(to: archive)
+        // What a receiver's unzip meets: every entry one plain name that Windows, Android and Linux take as it is.
+        let checked = try Share.run(ServerScript.python, ["-c", """
+            import hashlib, json, sys, zipfile
+            reserved = {"CON", "PRN", "AUX", "NUL"} | {p + str(n) for p in ("COM", "LPT") for n in range(1, 10)}
+            problems, entries, seen = [], [], set()
+            with zipfile.ZipFile(sys.argv[1]) as z:
+                assert z.testzip() is None
+                for info in z.infolist():
+                    name = info.filename
+                    bad = [c for c in name if c in '\\\\/:*?"<>|' or ord(c) < 32 or 127 <= ord(c) <= 159]
+                    if bad: problems.append("%r has %r" % (name, bad))
+                    if name in ("", ".", "..") or name.startswith("/"): problems.append("%r is no plain name" % name)
+                    if name.endswith((".", " ")): problems.append("%r ends in a dot or space" % name)
+                    if name.split(".")[0].strip().upper() in reserved: problems.append("%r is a device on Windows" % name)
+                    if len(name.encode()) > 255: problems.append("%r is too long" % name)
+                    if name.lower() in seen: problems.append("%r is there twice" % name)
+                    seen.add(name.lower())
+                    entries.append([name, hashlib.sha256(z.read(info)).hexdigest()])
+            print(json.dumps({"problems": problems, "entries": entries}))
+            """, archive.path], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], directory: fixtures.root)
+        try #require(checked.status == 0, "zipfile: \(checked.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(checked.out.utf8)) as? [String: Any])
+        #expect((report["problems"] as? [String]) == [], "\(report)")
+        let entries = report["entries"] as? [[String]] ?? []
+        #expect(entries.map { $0[1] } == (try files.map { SHA256.hex(try Data(contentsOf: $0)) }), "each file whole, in order: \(entries)")
+        #expect(entries.map { $0[0] } == [".._.._x.txt", "a_b.txt", "a_b (2).txt", "what_.txt", "_____.txt", "tab_here.txt",
+                                          "line_break.txt", "bell_.txt", "_CON.txt", "_nul", "ends in dots", "file"])
+        run.stop()
+        _ = run.finish()
+    }
+
     @Test func onlyWebMailAndPhoneAddressesAreLinksAndTheLinkEndsInASlash() throws {
         let fixtures = try Fixtures()
         let run = try NearbyRun(fixtures, ["--keep", "--url", "javascript:alert(document.domain)", "--url", "mailto:kim@example.com"])
@@ -311,6 +354,102 @@ struct Fetched {
         #expect(error?["code"] as? String == "serve-failed")
         #expect((error?["message"] as? String)?.contains("20 requests for a wrong link (the last from 127.0.0.1): someone may be guessing") == true,
                 "\(completion)")
+    }
+
+    @Test func threeHundredUnfinishedRequestsFromOneAddressLeaveTheLinkToAnother() throws {
+        let fixtures = try Fixtures()
+        let bytes = Data((0..<300_000).map { UInt8(($0 * 11) % 256) })
+        let file = try fixtures.file("photo.bin", bytes)
+        let run = try NearbyRun(fixtures, [file.path])
+        defer { run.stop() }
+        // One client on the network opens connection after connection and never ends a request.
+        let holders = try (0..<300).map { _ in
+            let holder = try RawClient(run.url, from: "127.0.0.1")
+            try holder.send("GET \(holder.path) HTTP/1.1\r\nHost: x\r\n")
+            return holder
+        }
+        let began = ContinuousClock.now
+        let phone = try RawClient(run.url, from: "127.0.0.2", timeout: 5)
+        try phone.send("GET \(phone.path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (status, _, start) = try phone.readHead()
+        let body = start + (try phone.readToEnd())
+        let took = ContinuousClock.now - began
+        #expect(status == 200 && body == bytes, "\(status), \(body.count) bytes")
+        #expect(took < .seconds(2), "another address is served at once: \(took)")
+        withExtendedLifetime(holders) {}
+        let (code, completion, stderr) = run.finish()
+        #expect(code == 0 && completion["outcome"] as? String == "performed")
+        #expect(stderr.contains("127.0.0.2 downloaded photo.bin"), "\(stderr)")
+    }
+
+    @Test func aRequestWhoseHeadComesTooSlowlyIsClosed() throws {
+        let fixtures = try Fixtures()
+        let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
+        let run = try NearbyRun(fixtures, [file.path])
+        defer { run.stop() }
+        let slow = try RawClient(run.url)
+        let began = ContinuousClock.now
+        // A byte a second, never silent long enough for the idle time-out: only a limit on the head's time ends it.
+        let head = Array("GET \(slow.path) HTTP/1.1\r\nHost: x\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 60)
+        var closed = false
+        for byte in head {
+            try slow.send(String(decoding: [byte], as: UTF8.self))
+            if slow.closes(within: 1) { closed = true; break }
+        }
+        let took = ContinuousClock.now - began
+        #expect(closed, "the connection is closed before the head ends")
+        #expect(took > .seconds(NearbyServer.headTimeout.components.seconds - 1) && took < NearbyServer.headTimeout + .seconds(3), "\(took)")
+        #expect(try Fetched.get(run.url, in: fixtures.root).status == 200, "and the link works on")
+        #expect(run.finish().status == 0)
+    }
+
+    /// A download of a `size`-byte file whose client reads its first bytes
+    /// and then nothing (a small window holds the server mid-file) while
+    /// `change` is made to the file; then the rest, as fast as it comes.
+    private static func download(_ fixtures: Fixtures, size: Int, changing change: (URL) throws -> Void)
+        throws -> (run: NearbyRun, bytes: Data, headers: [String: String], body: Data, took: Duration) {
+        let bytes = Data((0..<size).map { (index: Int) -> UInt8 in UInt8(truncatingIfNeeded: index * 7 + index / 251) })
+        let file = try fixtures.file("changing.bin", bytes)
+        let run = try NearbyRun(fixtures, [file.path])
+        let client = try RawClient(run.url, receiveBuffer: 16_384, timeout: 10)
+        try client.send("GET \(client.path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (status, headers, start) = try client.readHead(atLeast: 1)
+        #expect(status == 200 && headers["content-length"] == String(size))
+        try change(file)
+        let changed = ContinuousClock.now
+        let body = start + (try client.readToEnd())
+        return (run, bytes, headers, body, ContinuousClock.now - changed)
+    }
+
+    @Test(arguments: [1 << 20, 8 << 20])
+    func aFileThatGetsShorterWhileSentEndsTheDownloadShortAndTheShareIsNotDone(size: Int) throws {
+        let fixtures = try Fixtures()
+        let (run, bytes, _, body, took) = try Self.download(fixtures, size: size) { file in
+            try #require(truncate(file.path, 100_000) == 0)
+        }
+        defer { run.stop() }
+        #expect(body.count < size, "the client sees fewer bytes than promised: \(body.count)")
+        #expect(body == bytes.prefix(body.count), "and only the file's own bytes, no zeros")
+        #expect(took < .seconds(5), "the connection ends at once: \(took)")
+        _ = try run.line(containing: "changing.bin could not be sent to 127.0.0.1: the file is shorter than when the share began")
+        run.stop()
+        let (status, completion, stderr) = run.finish()
+        #expect(status == 1 && completion["outcome"] as? String == "cancelled", "not performed: \(completion) \(stderr)")
+    }
+
+    @Test func aFileThatGrowsWhileSentIsSentAsLongAsPromised() throws {
+        let fixtures = try Fixtures()
+        let (run, bytes, headers, body, _) = try Self.download(fixtures, size: 1 << 20) { file in
+            let handle = try FileHandle(forWritingTo: file)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: 0xEE, count: 1 << 20))
+            try handle.close()
+        }
+        defer { run.stop() }
+        #expect(headers["content-length"] == String(bytes.count))
+        #expect(body == bytes, "the promised length of the file's bytes, nothing past it: \(body.count)")
+        let (status, completion, _) = run.finish()
+        #expect(status == 0 && completion["outcome"] as? String == "performed")
     }
 
     @Test func aTimeoutWithNoDownloadFailsAndABadBindIsClear() throws {
@@ -455,6 +594,13 @@ struct Fetched {
 
     @Test func zipNamesAreUniqueAndPlain() {
         #expect(ZipStream.uniqueNames(["a.txt", "A.txt", "a.txt", "b", "b", "x/y", ".."]) == ["a.txt", "A (2).txt", "a (3).txt", "b", "b (2)", "x_y", "file"])
+        #expect(ZipStream.uniqueNames(["..\\..\\x.txt", "a:b.txt", "a_b.txt", "/etc/passwd", "CON.txt", "con", "Lpt1.tar.gz", "aux .txt",
+                                       "console", "end. . ", "tab\there", "\u{85}x", "...", ".hidden"])
+                == [".._.._x.txt", "a_b.txt", "a_b (2).txt", "_etc_passwd", "_CON.txt", "_con", "_Lpt1.tar.gz", "_aux .txt",
+                    "console", "end", "tab_here", "_x", "file", ".hidden"])
+        // A name as long as a file system takes (253 bytes) keeps its extension when a number must fit.
+        let long = String(repeating: "가", count: 83) + ".txt"
+        #expect(ZipStream.uniqueNames([long, long]) == [long, String(repeating: "가", count: 82) + " (2).txt"])
     }
 }
 

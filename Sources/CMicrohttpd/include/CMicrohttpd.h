@@ -38,12 +38,13 @@ struct share_mhd {
 const struct share_mhd *share_mhd_load(char *error, size_t size);
 
 /* Starts a daemon on address (its port 0: a free one), a thread for each
-   connection, at most connections at a time, each closed after timeout
-   seconds of silence. handler answers requests, completed hears when one
+   connection, at most connections at a time and per_address from one
+   client address (more are closed as they come), each closed after
+   timeout seconds of silence. handler answers requests, completed hears when one
    ends (sent whole or cut), notify when a connection opens and closes.
    Returns NULL on failure, with errno set. */
 struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct sockaddr *address, unsigned connections,
-                                   unsigned timeout, MHD_AccessHandlerCallback handler, void *handler_cls,
+                                   unsigned per_address, unsigned timeout, MHD_AccessHandlerCallback handler, void *handler_cls,
                                    MHD_RequestCompletedCallback completed, void *completed_cls,
                                    MHD_NotifyConnectionCallback notify, void *notify_cls);
 
@@ -56,6 +57,7 @@ static inline uint64_t share_mhd_size_unknown(void) { return MHD_SIZE_UNKNOWN; }
 static inline ssize_t share_mhd_end_of_stream(void) { return MHD_CONTENT_READER_END_OF_STREAM; }
 static inline ssize_t share_mhd_end_with_error(void) { return MHD_CONTENT_READER_END_WITH_ERROR; }
 static inline int share_mhd_completed_ok(enum MHD_RequestTerminationCode code) { return code == MHD_REQUEST_TERMINATED_COMPLETED_OK; }
+static inline int share_mhd_connection_opened(enum MHD_ConnectionNotificationCode code) { return code == MHD_CONNECTION_NOTIFY_STARTED; }
 
 /* The port the daemon listens on, or 0. */
 uint16_t share_mhd_port(const struct share_mhd *mhd, struct MHD_Daemon *daemon);
@@ -66,6 +68,11 @@ int share_mhd_socket(const struct share_mhd *mhd, struct MHD_Connection *connect
 /* How many bytes of what was sent on the TCP socket the peer has
    acknowledged (TCP_INFO's tcpi_bytes_acked), or -1. */
 int64_t share_socket_bytes_acked(int socket);
+
+/* Has the socket take no more to send while bytes or more of what it
+   holds are not sent yet (TCP_NOTSENT_LOWAT): what is in flight is not
+   limited, only what waits behind it. 0, or -1 with errno. */
+int share_socket_limit_unsent(int socket, int bytes);
 
 /* The client's address as text (numeric) in buffer; 0, or -1 when unknown. */
 int share_mhd_client(const struct share_mhd *mhd, struct MHD_Connection *connection, char *buffer, size_t size);

@@ -154,7 +154,11 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
 /// download (who, what, how far).
 struct NearbyStatus {
     struct Download {
-        enum State { case running, done, cut }
+        enum State: Equatable {
+            case running, done, cut
+            /// The server ended it, and why (the file got shorter).
+            case failed(String)
+        }
         var id: Int
         var client: String
         var name: String
@@ -213,6 +217,8 @@ struct NearbyStatus {
         case .cut:
             return LiveStatus.Line(Localization.text("%@ stopped downloading %@ at %@", download.client, download.name, ByteCount.words(download.sent)),
                                    isError: true)
+        case .failed(let why):
+            return LiveStatus.Line(Localization.text("%@ could not be sent to %@: %@", download.name, download.client, why), isError: true)
         case .running:
             let head = Localization.text("%@ is downloading %@", download.client, download.name)
             guard let total = download.total, total > 0 else { return LiveStatus.Line(head + " · " + ByteCount.words(download.sent)) }
@@ -252,8 +258,12 @@ struct NearbyStatus {
             downloads[index].sent = sent
         case .ended(let id, let client, let path, let complete):
             guard let index = downloads.firstIndex(where: { $0.id == id }) else { return }
+            if case .failed = downloads[index].state { return }
             downloads[index].state = complete ? .done : .cut
             if complete, finishing.contains(path), firstComplete == nil { firstComplete = client }
+        case .failed(let id, let why):
+            guard let index = downloads.firstIndex(where: { $0.id == id }) else { return }
+            downloads[index].state = .failed(why)
         case .wrongToken:
             wrongTokens += 1
         case .stopped(let why):

@@ -16,6 +16,12 @@ import Synchronization
 /// says), byte ranges on files so a phone can resume. A request for any
 /// other token is a 404; after ``wrongTokenLimit`` of them the server
 /// refuses everything and says so (``Event/stopped(_:)``).
+///
+/// No one client can hold the link: each address may have
+/// ``connectionsPerAddress`` connections, all of them ``connectionLimit``;
+/// a request's head must come whole within ``headTimeout`` of its
+/// connection (or of the answer before it), and a connection silent for
+/// ``idleTimeout`` seconds is closed.
 final class NearbyServer: @unchecked Sendable {
     /// What happens on the server, from its threads.
     enum Event: Sendable, Equatable {
@@ -25,6 +31,8 @@ final class NearbyServer: @unchecked Sendable {
         case progress(id: Int, sent: Int64, total: Int64?)
         /// The answer ended: sent to its end (`complete`), or cut short.
         case ended(id: Int, client: String, path: String, complete: Bool)
+        /// The answer could not go on (a file got shorter, a read failed), and why: it is ended, incomplete.
+        case failed(id: Int, why: String)
         /// A request for another token, answered 404.
         case wrongToken(client: String)
         /// The server refuses everything from now on, and why.
@@ -33,6 +41,16 @@ final class NearbyServer: @unchecked Sendable {
 
     /// Requests for a wrong token before the server gives up.
     static let wrongTokenLimit = 20
+    /// Connections one client address may hold at once: browsers open up
+    /// to six to one server, a phone's download manager a few more.
+    static let connectionsPerAddress: UInt32 = 8
+    /// Connections in all (a thread each).
+    static let connectionLimit: UInt32 = 64
+    /// Seconds of silence (no byte read or sent) before a connection is closed.
+    static let idleTimeout: UInt32 = 30
+    /// Time a client has to send a request's head whole: from its
+    /// connection, and from the end of the answer before on a kept-alive one.
+    static let headTimeout: Duration = .seconds(10)
 
     let token: String
     let content: NearbyContent
@@ -43,11 +61,18 @@ final class NearbyServer: @unchecked Sendable {
         var wrongTokens = 0
         var refusing = false
         var nextID = 1
-        /// Files being sent by the kernel (sendfile), whose progress the watcher reads from their sockets.
+        /// Files from disk being sent, whose progress the watcher reads from their sockets.
         var watched: [Int: Watched] = [:]
+        /// The open connections, by their address (a pointer is not Sendable).
+        var connections: [Int: Connection] = [:]
         /// How far from its first byte each client has received each file
         /// (parts sent whole, one after another: a resumed download).
         var covered: [String: Int64] = [:]
+    }
+    /// An open connection: its socket, and by when its request's head must have come (none while it is answered).
+    private struct Connection {
+        var socket: Int32
+        var headDeadline: ContinuousClock.Instant?
     }
     /// A file being sent on `socket`: `base` bytes were acknowledged on it before (an earlier answer on the same connection).
     fileprivate struct Watched: @unchecked Sendable {
@@ -84,16 +109,25 @@ final class NearbyServer: @unchecked Sendable {
     func start(on address: NetworkAddress) throws(NearbyFailure) -> UInt16 {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let daemon = address.withSocketAddress(port: 0) { socket in
-            share_mhd_start(library, socket, 16, 60, { context, connection, url, method, _, _, _, request in
+            share_mhd_start(library, socket, NearbyServer.connectionLimit, NearbyServer.connectionsPerAddress, NearbyServer.idleTimeout,
+                            { context, connection, url, method, _, _, _, request in
                 guard let context, let connection, let url, let method, let request else { return share_mhd_no() }
                 let server = Unmanaged<NearbyServer>.fromOpaque(context).takeUnretainedValue()
+                server.headArrived(connection)
                 return server.answer(connection, path: String(cString: url), method: String(cString: method), request: request)
-            }, context, { _, _, request, termination in
+            }, context, { context, connection, request, termination in
+                if let context, let connection {
+                    Unmanaged<NearbyServer>.fromOpaque(context).takeUnretainedValue().awaitHead(connection)
+                }
                 guard let request, let pointer = request.pointee else { return }
                 request.pointee = nil
                 let download = Unmanaged<Download>.fromOpaque(pointer).takeRetainedValue()
                 download.end(completed: share_mhd_completed_ok(termination) != 0)
-            }, nil, nil, nil)
+            }, context, { context, connection, _, code in
+                guard let context, let connection else { return }
+                let server = Unmanaged<NearbyServer>.fromOpaque(context).takeUnretainedValue()
+                if share_mhd_connection_opened(code) != 0 { server.opened(connection) } else { server.closed(connection) }
+            }, context)
         }
         guard let daemon else {
             let reason = errno == EADDRINUSE ? "the address is in use" : String(cString: strerror(errno))
@@ -165,11 +199,7 @@ final class NearbyServer: @unchecked Sendable {
                                     isHead: method == "HEAD", total: nil, source: .zip(stream))
             request.pointee = Unmanaged.passRetained(download).toOpaque()
             download.begin()
-            let reader = Unmanaged.passRetained(download)
-            let response = library.pointee.MHD_create_response_from_callback(share_mhd_size_unknown(), 1 << 16, Download.reader,
-                                                                                reader.toOpaque(), Download.release)
-            // Without a response libmicrohttpd never calls the release: it is done here.
-            if response == nil { reader.release() }
+            let response = pulled(from: download, length: share_mhd_size_unknown(), block: 1 << 16)
             return queue(connection, response, status: 200, headers: [
                 ("Content-Type", "application/zip"), ("Content-Disposition", NearbyServer.disposition("share.zip")),
                 ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
@@ -177,8 +207,43 @@ final class NearbyServer: @unchecked Sendable {
         }
     }
 
-    /// Reports how far the files the kernel sends have got, four times a
-    /// second, from what their clients acknowledged, while the server runs.
+    // MARK: - Connections
+
+    /// Bytes a connection's socket may hold that are not sent yet: a file
+    /// is read from disk little ahead of the network, so what goes is what
+    /// the file holds then, and a file that got shorter is noticed while
+    /// its client still waits for bytes (the socket's own buffer grows to
+    /// megabytes). What is in flight is not limited: nor is the speed.
+    static let unsentLimit: Int32 = 128 << 10
+
+    /// A connection came: its request's head is awaited.
+    private func opened(_ connection: OpaquePointer) {
+        let socket = share_mhd_socket(library, connection)
+        guard socket >= 0 else { return }
+        _ = share_socket_limit_unsent(socket, NearbyServer.unsentLimit)
+        let deadline = ContinuousClock.now + NearbyServer.headTimeout
+        state.withLock { $0.connections[Int(bitPattern: connection)] = Connection(socket: socket, headDeadline: deadline) }
+    }
+
+    /// A connection ends; libmicrohttpd closes its socket after this.
+    private func closed(_ connection: OpaquePointer) {
+        _ = state.withLock { $0.connections.removeValue(forKey: Int(bitPattern: connection)) }
+    }
+
+    /// A request's head came whole: it is answered, however long that takes.
+    private func headArrived(_ connection: OpaquePointer) {
+        state.withLock { $0.connections[Int(bitPattern: connection)]?.headDeadline = nil }
+    }
+
+    /// An answer ended: the next request on the connection must come in time.
+    private func awaitHead(_ connection: OpaquePointer) {
+        let deadline = ContinuousClock.now + NearbyServer.headTimeout
+        state.withLock { $0.connections[Int(bitPattern: connection)]?.headDeadline = deadline }
+    }
+
+    /// Reports how far the files from disk have got, four times a second,
+    /// from what their clients acknowledged, and ends connections whose
+    /// request is late, while the server runs.
     private func watchProgress() {
         _ = BackgroundThread.start { [weak self] in
             while self?.readProgress() == true {
@@ -188,13 +253,22 @@ final class NearbyServer: @unchecked Sendable {
         }
     }
 
-    /// One look at the sockets of the files being sent; false once the
-    /// server has stopped. The sockets are read under the lock that their
-    /// downloads' ends take (libmicrohttpd closes a socket only after the
-    /// end of its request), so a socket read is never another's.
+    /// One look at the sockets of the files being sent and of the
+    /// connections whose request is awaited; false once the server has
+    /// stopped. The sockets are read under the lock that their downloads'
+    /// and connections' ends take (libmicrohttpd closes a socket only
+    /// after the end of its request and connection), so a socket is never
+    /// another's. A late connection is shut down: its thread sees the end
+    /// and closes it.
     private func readProgress() -> Bool {
+        let now = ContinuousClock.now
         let news = state.withLock { state -> [(Download, Int64)]? in
             guard state.daemon != nil else { return nil }
+            for (key, connection) in state.connections {
+                guard let deadline = connection.headDeadline, deadline <= now else { continue }
+                shutdown(connection.socket, Int32(SHUT_RDWR))
+                state.connections[key]?.headDeadline = nil
+            }
             return state.watched.values.compactMap { entry in
                 let acked = share_socket_bytes_acked(entry.socket)
                 return acked >= 0 ? (entry.download, acked - entry.base) : nil
@@ -236,40 +310,42 @@ final class NearbyServer: @unchecked Sendable {
         let start = range?.lowerBound ?? 0
         let length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
         let id = nextID()
-        let response: OpaquePointer?
+        let source: Download.Source
         switch file.source {
         case .path(let path):
-            // The kernel sends it (sendfile): no copy through share; progress from the socket.
+            // Read as it is sent, so that a file that got shorter ends the answer (never bytes that are not the file's).
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return send(connection, status: 500, text: "The file could not be opened.") }
-            let download = Download(server: self, id: id, client: client, path: key, name: file.name, isHead: isHead,
-                                    total: file.size, source: .kernel, start: start, length: length)
-            request.pointee = Unmanaged.passRetained(download).toOpaque()
-            download.begin()
-            let socket = share_mhd_socket(library, connection)
-            if !isHead, socket >= 0 {
-                let base = max(0, share_socket_bytes_acked(socket))
-                state.withLock { $0.watched[id] = Watched(download: download, socket: socket, base: base) }
-            }
-            // libmicrohttpd closes the descriptor with the response.
-            response = library.pointee.MHD_create_response_from_fd_at_offset64(UInt64(length), descriptor, UInt64(start))
-            if response == nil { close(descriptor) }
+            source = .file(descriptor)
         case .bytes(let bytes):
-            let download = Download(server: self, id: id, client: client, path: key, name: file.name, isHead: isHead,
-                                    total: file.size, source: .bytes(bytes), start: start, length: length)
-            request.pointee = Unmanaged.passRetained(download).toOpaque()
-            download.begin()
-            let reader = Unmanaged.passRetained(download)
-            response = library.pointee.MHD_create_response_from_callback(UInt64(length), 1 << 18, Download.reader,
-                                                                           reader.toOpaque(), Download.release)
-            if response == nil { reader.release() }
+            source = .bytes(bytes)
         }
+        let download = Download(server: self, id: id, client: client, path: key, name: file.name, isHead: isHead,
+                                total: file.size, source: source, start: start, length: length)
+        request.pointee = Unmanaged.passRetained(download).toOpaque()
+        download.begin()
+        // Progress of a file from disk: what the client acknowledged, from the socket.
+        let socket = share_mhd_socket(library, connection)
+        if case .file = source, !isHead, socket >= 0 {
+            let base = max(0, share_socket_bytes_acked(socket))
+            state.withLock { $0.watched[id] = Watched(download: download, socket: socket, base: base) }
+        }
+        let response = pulled(from: download, length: UInt64(length), block: 1 << 18)
         var headers = [
             ("Content-Type", file.type), ("Content-Disposition", NearbyServer.disposition(file.name)),
             ("Accept-Ranges", "bytes"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
         ]
         if let range { headers.append(("Content-Range", "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)")) }
         return queue(connection, response, status: range == nil ? 200 : 206, headers: headers)
+    }
+
+    /// A response whose body libmicrohttpd pulls from `download`'s reader, `block` bytes at most at a time.
+    private func pulled(from download: Download, length: UInt64, block: Int) -> OpaquePointer? {
+        let reader = Unmanaged.passRetained(download)
+        let response = library.pointee.MHD_create_response_from_callback(length, block, Download.reader, reader.toOpaque(), Download.release)
+        // Without a response libmicrohttpd never calls the release: it is done here.
+        if response == nil { reader.release() }
+        return response
     }
 
     static let pageHeaders = [
@@ -384,8 +460,8 @@ private final class Download: @unchecked Sendable {
     enum Source {
         /// A page, sent whole from a buffer.
         case none
-        /// A file the kernel sends; progress from the socket.
-        case kernel
+        /// A file from disk, by its descriptor (closed with the download); progress from the socket.
+        case file(Int32)
         case bytes([UInt8])
         case zip(ZipStream)
     }
@@ -404,6 +480,8 @@ private final class Download: @unchecked Sendable {
     // Touched by the one thread of the connection only.
     var sent: Int64 = 0
     private var reachedEnd = false
+    /// The body could not go on (a short read): the answer was ended with an error.
+    private var failed = false
     private var reportedPercent = -1
     /// Touched by the progress watcher's thread only.
     private var lastAcknowledged: Int64 = -1
@@ -422,6 +500,10 @@ private final class Download: @unchecked Sendable {
         self.length = length
     }
 
+    deinit {
+        if case .file(let descriptor) = source { close(descriptor) }
+    }
+
     func begin() {
         guard !isHead else { return }
         server.report(.started(id: id, client: client, path: path, name: name, total: total))
@@ -433,15 +515,14 @@ private final class Download: @unchecked Sendable {
         let whole: Bool = switch source {
         case .none: completed
         case .zip: completed && reachedEnd
-        case .kernel: completed && server.cover(client: client, path: path, start: start, length: length ?? 0, total: total ?? 0)
-        case .bytes: completed && start + sent == start + (length ?? 0)
+        case .file, .bytes: completed && !failed && sent == (length ?? 0)
             && server.cover(client: client, path: path, start: start, length: length ?? 0, total: total ?? 0)
         }
         server.report(.ended(id: id, client: client, path: path, complete: whole))
     }
 
-    /// What the client acknowledged of a file the kernel sends (its
-    /// answer's head included, hence the cap), from the watcher's thread.
+    /// What the client acknowledged of a file from disk (its answer's
+    /// head included, hence the cap), from the watcher's thread.
     func acknowledged(_ bytes: Int64) {
         let sent = min(max(0, bytes), length ?? 0)
         guard sent != lastAcknowledged else { return }
@@ -449,19 +530,32 @@ private final class Download: @unchecked Sendable {
         server.report(.progress(id: id, sent: start + sent, total: total))
     }
 
-    /// The next bytes of the body at `position`, as MHD asks for them.
+    /// The next bytes of the body at `position`, as MHD asks for them; an
+    /// error (which ends the connection, so the client sees the body
+    /// short) when a file is now shorter than its promised length or a
+    /// read fails.
     func read(at position: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var count: Int
         switch source {
-        case .none, .kernel:
+        case .none:
             return share_mhd_end_of_stream()
+        case .file(let descriptor):
+            let wanted = min(Int64(buffer.count), (length ?? 0) - Int64(position))
+            guard wanted > 0 else { return share_mhd_end_of_stream() }
+            repeat { count = pread(descriptor, buffer.baseAddress, Int(wanted), off_t(start + Int64(position))) } while count < 0 && errno == EINTR
+            guard count > 0 else {
+                return fail(count == 0 ? "the file is shorter than when the share began" : String(cString: strerror(errno)))
+            }
+            // Progress comes from the socket (what the client has, not what was read).
+            sent = Int64(position) + Int64(count)
+            return count
         case .bytes(let bytes):
             let from = Int(start) + Int(position)
             count = min(buffer.count, Int(start + (length ?? 0)) - from)
             guard count > 0 else { return share_mhd_end_of_stream() }
             bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + from, byteCount: count) }
         case .zip(let stream):
-            do { count = try stream.read(into: buffer) } catch { return share_mhd_end_with_error() }
+            do { count = try stream.read(into: buffer) } catch { return fail(error.description) }
             if count == 0 {
                 reachedEnd = true
                 return share_mhd_end_of_stream()
@@ -475,6 +569,13 @@ private final class Download: @unchecked Sendable {
             server.report(.progress(id: id, sent: start + sent, total: total))
         }
         return count
+    }
+
+    /// Ends the body with an error, and says why.
+    private func fail(_ why: String) -> Int {
+        failed = true
+        server.report(.failed(id: id, why: why))
+        return share_mhd_end_with_error()
     }
 
     static let reader: MHD_ContentReaderCallback = { context, position, buffer, size in

@@ -1,5 +1,6 @@
 import CArchive
 import FoundationEssentials
+import ShareSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -133,22 +134,58 @@ final class ZipStream {
         return String(cString: text)
     }
 
-    /// `names` made unique for a zip (`a.txt`, `a (2).txt`), each a plain
-    /// name without folders.
+    /// `names` as a zip's entries: each made safe (``safeName(_:)``) and
+    /// unique whatever the case (`a.txt`, `a (2).txt`), at most 255 bytes.
     static func uniqueNames(_ names: [String]) -> [String] {
         var used: Set<String> = []
         return names.map { name in
-            var base = String(name.map { $0 == "/" ? "_" : $0 })
-            if base.isEmpty || base == "." || base == ".." { base = "file" }
-            var candidate = base
-            var number = 2
-            while used.contains(candidate.lowercased()) {
-                let dot = base.lastIndex(of: ".").flatMap { $0 == base.startIndex ? nil : $0 }
-                candidate = dot.map { base[..<$0] + " (\(number))" + base[$0...] } ?? base + " (\(number))"
+            let safe = safeName(name)
+            let dot = safe.lastIndex(of: ".").flatMap { $0 == safe.startIndex ? nil : $0 }
+            let stem = dot.map { String(safe[..<$0]) } ?? safe
+            let suffix = dot.map { String(safe[$0...]) } ?? ""
+            var number = 1
+            while true {
+                let candidate = fitted(stem, number == 1 ? "" : " (\(number))", suffix)
+                if used.insert(candidate.lowercased()).inserted { return candidate }
                 number += 1
             }
-            used.insert(candidate.lowercased())
-            return candidate
         }
+    }
+
+    /// Characters no entry name keeps: separators (`\` is one on Windows),
+    /// and what Windows and Android's file systems refuse.
+    private static let refused: Set<Unicode.Scalar> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
+
+    /// Names Windows keeps for devices, with or without an extension.
+    private static let reserved: Set<String> = Set(["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
+
+    /// `name` as one plain entry that unpacks inside the receiver's folder
+    /// on Linux, macOS, Windows and Android: separators, control
+    /// characters and `: * ? " < > |` become `_`; trailing dots and spaces
+    /// go (Windows drops them); a device name (`CON`, `nul.txt`) gets a
+    /// `_` in front; nothing left (`..`) is `file`.
+    static func safeName(_ name: String) -> String {
+        var scalars = String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || refused.contains(scalar) ? "_" : scalar
+        })
+        while let last = scalars.last, last == "." || last == " " { scalars.removeLast() }
+        var safe = String(scalars)
+        if safe.isEmpty { return "file" }
+        let device = safe.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        if reserved.contains(device.trimmingWhitespace().uppercased()) { safe = "_" + safe }
+        return safe
+    }
+
+    /// `stem`, `number` and `suffix` (the extension), the stem shortened
+    /// as needed to fit a file system's 255 bytes, never ending in a dot
+    /// or space.
+    private static func fitted(_ stem: String, _ number: String, _ suffix: String) -> String {
+        var stem = stem, suffix = suffix
+        while (stem + number + suffix).utf8.count > 255 {
+            if stem.isEmpty { suffix.removeLast() } else { stem.removeLast() }
+        }
+        var name = stem + number + suffix
+        while let last = name.last, last == "." || last == " " { name.removeLast() }
+        return name.isEmpty ? "file" : name
     }
 }
