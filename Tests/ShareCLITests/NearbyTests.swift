@@ -264,13 +264,16 @@ struct Fetched {
         _ = run.finish()
     }
 
-    @Test func onlyWebMailAndPhoneAddressesAreLinksAndTheLinkEndsInASlash() throws {
+    @Test func onlyWebAddressesAreLinksAndTheLinkEndsInASlash() throws {
         let fixtures = try Fixtures()
-        let run = try NearbyRun(fixtures, ["--keep", "--url", "javascript:alert(document.domain)", "--url", "mailto:kim@example.com"])
+        let run = try NearbyRun(fixtures, ["--keep", "--url", "javascript:alert(document.domain)", "--url", "mailto:kim@example.com",
+                                           "--url", "tel:+821012345678", "--url", "https://example.com/page"])
         defer { run.stop() }
         let html = String(decoding: try Fetched.get(run.url, in: fixtures.root).body, as: UTF8.self)
         #expect(html.contains("<pre>javascript:alert(document.domain)</pre>") && !html.contains("href=\"javascript:"), "\(html)")
-        #expect(html.contains("<a class=\"link\" href=\"mailto:kim@example.com\">"))
+        #expect(html.contains("<pre>mailto:kim@example.com</pre>") && html.contains("<pre>tel:+821012345678</pre>"), "\(html)")
+        #expect(!html.contains("href=\"mailto:") && !html.contains("href=\"tel:"), "\(html)")
+        #expect(html.contains("<a class=\"link\" href=\"https://example.com/page\">"), "\(html)")
         let bare = try Fetched.get(String(run.url.dropLast()), in: fixtures.root)
         #expect(bare.status == 308 && bare.headers["location"] == "/" + (run.url.split(separator: "/").last.map(String.init) ?? "") + "/")
         run.stop()

@@ -133,10 +133,10 @@ enum NearbyPage {
         return "sha256-" + Data(digest).base64EncodedString()
     }()
 
-    /// Whether `link` is an address a phone follows (http, https, mailto, tel).
+    /// Whether `link` is a page to open (http, https); a `mailto:` or
+    /// `tel:` is an address, shown to copy.
     static func isFollowable(_ link: String) -> Bool {
-        let lowered = link.lowercased()
-        return ["http://", "https://", "mailto:", "tel:"].contains { lowered.hasPrefix($0) }
+        URL(string: link)?.isWebAddress ?? false
     }
 
     /// `text` escaped, with each http(s) link in it made a link.
