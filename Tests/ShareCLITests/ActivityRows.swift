@@ -143,6 +143,10 @@ enum SystemActivity {
         "postToMastodon": ("mastodon", ["s", "u", "w"]), "postToBluesky": ("bluesky", ["s", "u", "w"]),
     ]
 
+    /// The activities that take a URL only when it is a web address: a
+    /// `mailto:` is no page to keep or picture to download.
+    static let webOnly: Set<String> = ["addToReadingList", "saveToCameraRoll"]
+
     /// Whether `detail` is what ``unavailableDetail(_:)`` says for `type`.
     static func isUnavailableDetail(_ detail: String?, of type: String) -> Bool {
         guard let detail else { return false }
@@ -153,14 +157,14 @@ enum SystemActivity {
     /// The verdicts this build must give when nothing is excluded: a system
     /// activity is "unsupported-items" when none of the item kinds (an image
     /// also counts as a file, and `w`, a URL that is not a web address such
-    /// as `mailto:`, as a URL) is one it takes, else "eligible" when built
+    /// as `mailto:`, as a URL, except to ``webOnly``) is one it takes, else "eligible" when built
     /// and "unavailable" when not.
     static func expectedReasons(itemKinds: Set<Character>) -> [String: String] {
-        var kinds = itemKinds
-        if kinds.contains("i") { kinds.insert("f") }
-        if kinds.contains("w") { kinds.insert("u") }
         var result: [String: String] = [:]
         for type in order {
+            var kinds = itemKinds
+            if kinds.contains("i") { kinds.insert("f") }
+            if kinds.contains("w") && !webOnly.contains(type) { kinds.insert("u") }
             // A share link service refuses what its link cannot carry before its availability is asked.
             let carried = linkServices[type].map { !itemKinds.isDisjoint(with: $0.carries) } ?? true
             result[type] = kinds.isDisjoint(with: self.kinds[type] ?? []) || !carried ? "unsupported-items"

@@ -133,7 +133,7 @@ public final class AssignToContactActivity: SystemActivity {
         contacts = nil
         switch outcome {
         case .success(let (summary, undo)):
-            session.finish(.performed, returnedItems: [.text(summary)], undo: undo.map { [$0] } ?? [])
+            session.finish(.performed, returnedItems: [.text(summary)], undo: undo.map { [$0] } ?? [], summary: summary)
         case .failure(let error):
             session.fail(error)
         }

@@ -54,7 +54,9 @@ public final class CopyActivity: SystemActivity {
         let (data, type) = CopyActivity.payload(session.items, rich: route != .osc52)
         do {
             try CopyActivity.put(data, type: type, through: route)
-            session.finish(.performed)
+            session.finish(.performed, summary: session.items.count == 1
+                ? Localization.text("Copied %@", CopyActivity.what(session.items[0]))
+                : Localization.plural("Copied %@ item", "Copied %@ items", count: session.items.count, String(session.items.count)))
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.copyFailed, message: ErrorText.sentence(error)))
         }
@@ -80,6 +82,15 @@ public final class CopyActivity: SystemActivity {
     }
 
     /// What to copy and its MIME type.
+    /// One item, as the summary names it: "the text", the URL, the file's name.
+    static func what(_ item: ShareItem) -> String {
+        switch item {
+        case .text: Localization.text("the text")
+        case .url(let url): url.absoluteString
+        case .image(let file), .file(let file): file.name
+        }
+    }
+
     static func payload(_ items: [ShareItem], rich: Bool) -> (Data, String) {
         if rich, items.count == 1, case .image(let file) = items[0] {
             switch file.storage {

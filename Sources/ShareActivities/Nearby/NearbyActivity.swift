@@ -85,7 +85,8 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         var model = NearbyStatus(url: url, address: address, items: session.items, wormhole: wormhole != nil)
         // Done: the link, and who (or which wormhole code) took the share.
         func performed(by client: String) {
-            session.finish(.performed, returnedItems: [.url(URL(string: url) ?? URL(fileURLWithPath: "/")), .text(client)])
+            session.finish(.performed, returnedItems: [.url(URL(string: url) ?? URL(fileURLWithPath: "/")), .text(client)],
+                           summary: Localization.text("Sent to %@", client))
         }
         var sender: Wormhole?
         if let wormhole {

@@ -104,7 +104,8 @@ public final class PluginActivity: Activity {
                 message: text.isEmpty ? "\(manifest.name) failed (exit \(outcome.status))" : String(text.suffix(2000))))
             return
         }
-        session.finish(.performed, returnedItems: PluginActivity.returnedItems(outcome.output))
+        let returned = PluginActivity.returnedItems(outcome.output)
+        session.finish(.performed, returnedItems: returned, summary: PluginActivity.summary(returned, name: manifest.name))
     }
 
     /// `Exec`'s words with field codes expanded; `%F` and `%U` as whole words become several.
@@ -146,6 +147,18 @@ public final class PluginActivity: Activity {
     }
 
     /// A JSON array of strings, or else one item per non-empty line; URLs become URL items.
+    /// What a plugin did, for its summary line: the first line it printed, else "NAME: done".
+    static func summary(_ returned: [ShareItem], name: String) -> String {
+        let first: String? = switch returned.first {
+        case .text(let text)?: text
+        case .url(let url)?: url.absoluteString
+        default: nil
+        }
+        guard let first else { return Localization.text("%@: done", name) }
+        let line = first.count > 200 ? String(first.prefix(199)) + "…" : first
+        return returned.count > 1 ? line + " " + Localization.text("(and %@ more)", String(returned.count - 1)) : line
+    }
+
     static func returnedItems(_ output: [UInt8]) -> [ShareItem] {
         let strings: [String]
         if let array = try? JSONDecoder().decode([StringOrOther].self, from: Data(output)) {

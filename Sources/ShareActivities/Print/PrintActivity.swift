@@ -182,7 +182,7 @@ public final class PrintActivity: SystemActivity, FormValidating, AvailabilityCh
             await PrintActivity.print(files, request: request, printer: printer, title: title, cups: cups)
         }.value
         switch outcome {
-        case .success(let id): session.finish(.performed, returnedItems: [.text(id)])
+        case .success(let id): session.finish(.performed, returnedItems: [.text(id)], summary: Localization.text("Printing as job %@", id))
         case .failure(let error) where error.code == ActivityError.Code.queued:
             // Still in CUPS' queue: the history can cancel it.
             session.finish(.queued, returnedItems: job.map { [.text($0)] } ?? [], error: error,

@@ -104,7 +104,10 @@ public final class ReadingListActivity: SystemActivity {
                 return
             }
             session.finish(.performed, returnedItems: urls.map { .url($0) }, warnings: warnings,
-                           undo: added.map { .removeFromReadingList(path: path, url: $0, added: stamp) })
+                           undo: added.map { .removeFromReadingList(path: path, url: $0, added: stamp) },
+                           summary: added.count == 1 ? Localization.text("Added %@ to the reading list", added[0])
+                               : Localization.plural("Added %@ page to the reading list", "Added %@ pages to the reading list",
+                                                     count: added.count, String(added.count)))
         } catch {
             session.fail(ActivityError(code: ActivityError.Code.readingList, message: ErrorText.sentence(error)))
         }

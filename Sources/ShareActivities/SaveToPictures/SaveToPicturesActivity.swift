@@ -76,7 +76,11 @@ public final class SaveToPicturesActivity: SystemActivity {
             guard let path = item.fileItem?.path?.path, let digest = SHA256.hex(ofFile: path) else { return nil }
             return .removeFile(path: path, digest: digest)
         }
-        session.finish(.performed, returnedItems: saved, undo: undo)
+        let paths = saved.compactMap { $0.fileItem?.path?.path }.map { PathText.abbreviating($0, home: locations.home) }
+        session.finish(.performed, returnedItems: saved, undo: undo,
+                       summary: paths.count == 1 ? Localization.text("Saved %@", paths[0])
+                           : Localization.plural("Saved %@ picture in %@", "Saved %@ pictures in %@", count: paths.count,
+                                                 String(paths.count), PathText.abbreviating(folder, home: locations.home)))
     }
 
     /// Copies an image (a file, or bytes from standard input) into `folder`.

@@ -395,7 +395,7 @@ public final class SocialPostActivity: FormCounting, SubjectReceiving, MetadataR
         let posted = await withTaskCancellationHandler { await work.value } onCancel: { display.cancel() }
         switch posted {
         case .success(let address):
-            session.finish(.sent, returnedItems: [.url(address)])
+            session.finish(.sent, returnedItems: [.url(address)], summary: Localization.text("Posted %@", address.absoluteString))
         case .failure(let failure):
             let said = (failure.cancelled ? "stopped" : failure.message) + (failure.note.map { "; " + $0 } ?? "")
             if !failure.posted.isEmpty {

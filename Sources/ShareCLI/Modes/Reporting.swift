@@ -27,6 +27,11 @@ extension ShareCommand {
         if options.json { console.output(result.json.serialized + "\n") }
         if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
         for warning in result.warnings { warn(warning, console) }
+        // What was done, in a line for the person: never on stdout (scripts), never with --json.
+        if !options.json, result.completed, let summary = result.summary
+            ?? (result.recipients.isEmpty ? nil : Localization.text("Sent to %@", result.recipientNames)) {
+            console.error(TerminalText.sanitized(summary) + "\n")
+        }
         return result.exitCode
     }
 

@@ -66,6 +66,18 @@ public struct ActivityResult: Sendable, Equatable {
     /// the front end opens it in a browser, or shows it with a QR code to
     /// finish on a phone. Not in the JSON (a returned item carries it).
     public var linkToOpen: URL?
+    /// What the share did, in one short line for a person ("Copied 2
+    /// items", "Saved ~/Pictures/face-2.png"): the front end prints it on
+    /// standard error when the screen closes. Not in the JSON.
+    public var summary: String?
+
+    /// The recipients by name where they have one: "Kim Minsu, lee@example.com".
+    public var recipientNames: String {
+        recipients.map { recipient in
+            let (name, address) = ShareHistory.split(recipient)
+            return name ?? address
+        }.joined(separator: ", ")
+    }
 
     /// Creates a result. A `failed` outcome without an error gets a generic one.
     public init(activityType: ActivityType?, outcome: ActivityOutcome, returnedItems: [ShareItem] = [],

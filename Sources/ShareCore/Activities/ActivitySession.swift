@@ -54,14 +54,17 @@ public final class ActivitySession {
     /// `recipients` are who it went to, and `undo` how to take it back,
     /// for the share history. `linkToOpen` is a link the person finishes
     /// the share at (a service's share link), which the front end opens.
+    /// `summary` says in one short line what was done ("Copied 2 items").
     public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = [], error: ActivityError? = nil,
-                       warnings: [String] = [], recipients: [String] = [], undo: [UndoAction] = [], linkToOpen: URL? = nil) {
+                       warnings: [String] = [], recipients: [String] = [], undo: [UndoAction] = [], linkToOpen: URL? = nil,
+                       summary: String? = nil) {
         var result = ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems,
                                     error: outcome.isCompleted ? nil : error)
         result.warnings = warnings
         result.recipients = recipients
         result.undo = undo
         result.linkToOpen = linkToOpen
+        result.summary = summary
         report(result)
     }
 
