@@ -133,6 +133,29 @@ import TestSupport
 
     // MARK: - 3. An invalid address
 
+    /// No recipient is asked about before an empty subject, in the form's
+    /// words (no command-line advice inside the screen).
+    @Test func aMissingRecipientComesBeforeAnEmptySubject() throws {
+        let (world, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let run = try ComposeRun.mail(world, ["--text", "Hello"])
+        let session = run.session
+        try run.waitForCursor(row: ComposeRun.toRow, "To")
+        try session.send("C-x")
+        var screen = try session.waitUntil("the refusal on the status line") { ComposeRun.status($0).contains("No recipient") }
+        #expect(ComposeRun.status(screen).contains("No recipient: add one in To, Cc or Bcc"), "screen:\n\(screen.text)")
+        #expect(!screen.text.contains("subject is empty") && !screen.text.contains("--to"), "screen:\n\(screen.text)")
+        #expect(!session.hasExited)
+        #expect(try server.messages().isEmpty)
+
+        // With a recipient, the empty subject is the next question.
+        try session.sendLiteral("kim@example.com")
+        try run.waitForValue("kim@example.com", row: ComposeRun.toRow)
+        try session.send("C-x")
+        screen = try session.waitUntil("the empty subject asked about") { $0.text.contains("The subject is empty.") }
+        #expect(!session.hasExited, "stdout: \(session.stdout)")
+    }
+
     @Test func invalidAddressIsMarkedAndNotSentUntilFixed() throws {
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }

@@ -131,6 +131,13 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         }
     }
 
+    /// Send with nobody in To, Cc or Bcc: asked before the warnings, in the form's words.
+    public func refusal(before action: FormAction, values: [String: String]) -> String? {
+        guard action == MailActivity.send else { return nil }
+        let nobody = ["to", "cc", "bcc"].allSatisfy { (values[$0] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty }
+        return nobody ? Localization.text("No recipient: add one in To, Cc or Bcc") : nil
+    }
+
     /// Before Send: an empty subject, or a body that speaks of an
     /// attachment when none is attached (quoted lines and the signature do
     /// not count).

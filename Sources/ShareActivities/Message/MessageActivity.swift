@@ -104,9 +104,11 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         return offered + settings.webhooks.map(\.name)
     }
 
-    public func warnings(before action: FormAction, values: [String: String]) -> [String] {
-        MessageActivity.recipientList(values["to"] ?? "").isEmpty ? [Localization.text("No recipient: add one in To")] : []
+    public func refusal(before action: FormAction, values: [String: String]) -> String? {
+        MessageActivity.recipientList(values["to"] ?? "").isEmpty ? Localization.text("No recipient: add one in To") : nil
     }
+
+    public func warnings(before action: FormAction, values: [String: String]) -> [String] { [] }
 
     /// Text and URL items, one a line: the chat message.
     nonisolated static func text(of items: [ShareItem]) -> String {

@@ -274,6 +274,11 @@ final class ComposeProgram: ScreenProgram {
             case .submit(let action, let values, let confirmed):
                 // What the activity does next (send, save for good) comes after the autosave running now.
                 finishAutosave()
+                // What stops the action first (no recipient), then what to confirm (no subject).
+                if let refusal = validating?.refusal(before: action, values: values) {
+                    apply(.status(refusal, isError: true))
+                    continue
+                }
                 let warnings = confirmed ? [] : validating?.warnings(before: action, values: values) ?? []
                 guard warnings.isEmpty else {
                     apply(.confirm(action, warnings: warnings))

@@ -184,9 +184,18 @@ public protocol FormValidating: Activity {
     /// What is wrong with `value` in `field` (an address that does not
     /// parse), or `nil`; shown beside the field as it is typed.
     func problem(in field: FormField, value: String) -> String?
+    /// What stops `action` until the person changes the form (no
+    /// recipient), in the form's words: shown on the status line, asked
+    /// before any warning; `nil`, and the warnings come next.
+    func refusal(before action: FormAction, values: [String: String]) -> String?
     /// What the person should confirm before `action` goes ahead (an empty
     /// subject); none, and it goes ahead at once.
     func warnings(before action: FormAction, values: [String: String]) -> [String]
+}
+
+extension FormValidating {
+    /// By default nothing stops an action before its warnings.
+    public func refusal(before action: FormAction, values: [String: String]) -> String? { nil }
 }
 
 /// An activity whose form counts a field against a limit as it is typed
