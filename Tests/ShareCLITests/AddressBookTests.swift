@@ -88,11 +88,17 @@ struct AddressBookTests {
             }
         }
         let environment = ["HOME": root.path]
-        #expect(PathCompletion.candidates(for: "~/rep", environment: environment) == ["~/report.pdf", "~/reports/"])
-        #expect(PathCompletion.candidates(for: root.path + "/ph", environment: environment) == [root.path + "/photo.png"])
-        #expect(PathCompletion.candidates(for: "~/", environment: environment) == ["~/default/", "~/photo.png", "~/report.pdf", "~/reports/"])
-        #expect(PathCompletion.candidates(for: "~/.h", environment: environment) == ["~/.hidden"])
-        #expect(PathCompletion.expand("~/a b.pdf", environment: environment) == root.path + "/a b.pdf")
-        #expect(PathCompletion.expand("/etc/hosts", environment: environment) == "/etc/hosts")
+        let here = root.appendingPathComponent("reports").path
+        #expect(FileManager.default.createFile(atPath: here + "/q3.pdf", contents: Data()))
+        #expect(PathCompletion.candidates(for: "~/rep", environment: environment, from: here) == ["~/report.pdf", "~/reports/"])
+        #expect(PathCompletion.candidates(for: root.path + "/ph", environment: environment, from: here) == [root.path + "/photo.png"])
+        #expect(PathCompletion.candidates(for: "~/", environment: environment, from: here) == ["~/default/", "~/photo.png", "~/report.pdf", "~/reports/"])
+        #expect(PathCompletion.candidates(for: "~/.h", environment: environment, from: here) == ["~/.hidden"])
+        // The prompt starts empty, in the current folder: names from there, relative as typed.
+        #expect(PathCompletion.candidates(for: "", environment: environment, from: here) == ["q3.pdf"])
+        #expect(PathCompletion.candidates(for: "../ph", environment: environment, from: here) == ["../photo.png"])
+        #expect(PathCompletion.expand("q3.pdf", environment: environment, from: here) == here + "/q3.pdf")
+        #expect(PathCompletion.expand("~/a b.pdf", environment: environment, from: here) == root.path + "/a b.pdf")
+        #expect(PathCompletion.expand("/etc/hosts", environment: environment, from: here) == "/etc/hosts")
     }
 }

@@ -156,6 +156,30 @@ import TestSupport
         #expect(!session.hasExited, "stdout: \(session.stdout)")
     }
 
+    /// Ctrl-T starts where the person is: Tab completes from the current
+    /// folder, and a relative name attaches the file there.
+    @Test func attachStartsInTheCurrentFolder() throws {
+        let (world, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let run = try ComposeRun.mail(world, ["--to", "kim@example.com", "--subject", "Q4", "--text", "Hello"])
+        let session = run.session
+        try session.send("C-t")
+        try session.waitUntil("the attach prompt") { $0.text.contains("Attach a file") }
+        try session.sendLiteral("Q4 P")
+        try session.send("Tab")
+        try session.waitUntil("the name completed from the current folder") { $0.text.contains("Q4 Projections.pdf") }
+        try session.send("Enter")
+        let screen = try session.waitUntil("the file attached") { screen in
+            !screen.text.contains("Attach a file") && screen.text.contains("Q4 Projections.pdf")
+        }
+        #expect(!session.hasExited, "screen:\n\(screen.text)")
+        try session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 0 && completion.outcome == "sent", "stderr: \(session.stderr)")
+        let (message, _) = try server.onlyMessage()
+        #expect(String(decoding: message.raw, as: UTF8.self).contains("Q4 Projections.pdf"), "the file from the current folder is attached")
+    }
+
     @Test func invalidAddressIsMarkedAndNotSentUntilFixed() throws {
         let (world, server) = try MailWorld.withServer()
         defer { server.stop() }

@@ -679,18 +679,18 @@ struct FormAttachmentTests {
         return nil
     }
 
-    @Test func ctrlTOpensThePromptAtHome() {
+    @Test func ctrlTOpensThePromptInTheCurrentFolder() {
         var state = MailForm.empty()
         #expect(press(.control("t"), in: &state) == [])
-        #expect(attachPromptText(state) == "~/")
+        #expect(attachPromptText(state) == "")
         #expect(attachPromptCompletions(state) == [])
     }
 
     @Test func tabAsksForPathCompletions() {
         var state = MailForm.empty()
         press(.control("t"), in: &state)
-        #expect(press(.tab, in: &state) == [.completePath("~/")])
-        typeText("문", into: &state)
+        #expect(press(.tab, in: &state) == [.completePath("")])
+        typeText("~/문", into: &state)
         #expect(attachPromptText(state) == "~/문")
         #expect(press(.tab, in: &state) == [.completePath("~/문")])
         #expect(state.text("to") == "", "typing in the prompt does not reach the field")
@@ -725,7 +725,7 @@ struct FormAttachmentTests {
         press(.control("t"), in: &state)
         typeText("Documents/report.pdf", into: &state)
         press(.control("w"), in: &state)
-        #expect(attachPromptText(state) == "~/Documents/report.")
+        #expect(attachPromptText(state) == "Documents/report.")
         press(.control("u"), in: &state)
         #expect(attachPromptText(state) == "")
     }
@@ -734,7 +734,7 @@ struct FormAttachmentTests {
         var state = MailForm.empty()
         press(.control("t"), in: &state)
         typeText("문서/분기 보고서 2024-Q3.pdf", into: &state)
-        #expect(press(.enter, in: &state) == [.attach("~/문서/분기 보고서 2024-Q3.pdf")])
+        #expect(press(.enter, in: &state) == [.attach("문서/분기 보고서 2024-Q3.pdf")], "taken from the current folder by the screen")
         #expect(attachPromptText(state) != nil, "the prompt waits for the answer")
         let effects = deliver(.attached(MailForm.report), to: &state)
         #expect(state.dialog == nil)

@@ -260,9 +260,10 @@ final class ComposeProgram: ScreenProgram {
                 queue += showCompletions(for: token)
                 if services.addressBook.hasQueryCommand && !queryRunning { startQuery(token, loop) }
             case .completePath(let text):
-                apply(.pathCompletions(PathCompletion.candidates(for: text, environment: services.environment)))
+                apply(.pathCompletions(PathCompletion.candidates(for: text, environment: services.environment,
+                                                                 from: FileManager.default.currentDirectoryPath)))
             case .attach(let typed):
-                let path = PathCompletion.expand(typed, environment: services.environment)
+                let path = PathCompletion.expand(typed, environment: services.environment, from: FileManager.default.currentDirectoryPath)
                 if let row = ComposeProgram.row(forLine: path, detector: services.detector) {
                     apply(.attached(row))
                 } else {
@@ -427,17 +428,22 @@ final class AutosaveOutcome: Sendable {
     let result = Mutex<Result?>(nil)
 }
 
-/// Paths typed at the attach prompt: `~` expanded, Tab completion.
+/// Paths typed at the attach prompt, which starts in the current folder
+/// as a shell does: `~` expanded, a relative path taken from `folder`,
+/// Tab completion.
 enum PathCompletion {
-    static func expand(_ text: String, environment: [String: String]) -> String {
+    /// The path `text` names: absolute, with `~` expanded and a relative path under `folder`.
+    static func expand(_ text: String, environment: [String: String], from folder: String) -> String {
         if text == "~" || text.hasPrefix("~/"), let home = environment["HOME"] { return home + text.dropFirst() }
-        return text
+        if text.hasPrefix("/") || folder.isEmpty { return text }
+        return (folder.hasSuffix("/") ? folder : folder + "/") + text
     }
 
     /// Entries of the typed path's folder that start with its last part;
-    /// folders end in "/". Returned as typed (with `~` kept).
-    static func candidates(for text: String, environment: [String: String]) -> [String] {
-        let expanded = expand(text, environment: environment)
+    /// folders end in "/". Returned as typed (with `~` kept, relative
+    /// paths relative).
+    static func candidates(for text: String, environment: [String: String], from current: String) -> [String] {
+        let expanded = expand(text, environment: environment, from: current)
         let folder: String
         let prefix: String
         if expanded.hasSuffix("/") {

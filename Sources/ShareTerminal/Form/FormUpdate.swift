@@ -160,7 +160,8 @@ public enum FormUpdate {
         case .secondary: return request(.secondary, &state)
         case .attach:
             guard attachmentField(state) != nil else { return [] }
-            state.dialog = .attachPath(TextEditor("~/"), completions: [])
+            // Where the person is, as a shell's prompt: a name is taken from the current folder.
+            state.dialog = .attachPath(TextEditor(""), completions: [])
             return []
         case .editor:
             let field = state.fields[state.focus]
