@@ -252,6 +252,9 @@ struct HTTPClient {
             case CURLE_ABORTED_BY_CALLBACK: throw Failure(reason: "stopped", cancelled: true)
             case CURLE_WRITE_ERROR where exchange.refused: throw Failure(reason: "stopped", refused: true)
             case CURLE_TOO_MANY_REDIRECTS: throw Failure(reason: "more than \(maximumRedirects) redirects")
+            // In our words, naming the server but never the path (a webhook's path is its secret).
+            case CURLE_COULDNT_RESOLVE_HOST: throw Failure(reason: "could not find the server \(HTTPClient.server(of: url))")
+            case CURLE_COULDNT_CONNECT: throw Failure(reason: "could not connect to \(HTTPClient.server(of: url))")
             case CURLE_OPERATION_TIMEDOUT: throw Failure(reason: "the server did not answer in time (\(detail))", timedOut: true)
             case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
                 throw Failure(reason: "certificate verification failed: \(detail) (set ca-file for a private server)")
@@ -261,6 +264,12 @@ struct HTTPClient {
         var status = 0
         share_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         return Response(status: status, headers: exchange.headers, body: exchange.answer)
+    }
+
+    /// The host and port of `url`, for a message: never its path or query.
+    static func server(of url: String) -> String {
+        guard let parsed = URL(string: url), let host = parsed.host else { return "the server" }
+        return host + (parsed.port.map { ":\($0)" } ?? "")
     }
 
     /// Whether a header's name or value holds no CR, LF or NUL byte.

@@ -325,12 +325,22 @@ final class XMPPServer {
         defer { hook.stop() }
         let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = \(hook.url)\n")
         let refused = try MessageTests.message(fixtures, config, to: "team", ["--text", "hi"])
-        refused.expectExit(3, saying: "the server answered HTTP 500: the webhook refuses this on purpose")
+        refused.expectExit(3, saying: "team: the server answered HTTP 500: the webhook refuses this on purpose")
         _ = try hook.next()
 
         // Known before anything is sent: refused as bad input.
         let file = try MessageTests.message(fixtures, config, to: "team", [fixtures.pdf.path])
         file.expectExit(2, saying: "team is a Slack-style webhook, which takes text only; Q4 Projections.pdf cannot go there")
+    }
+
+    /// A webhook that cannot be reached is named, with its server but never
+    /// its path (a webhook's path is its secret), in share's words.
+    @Test func anUnreachableWebhookIsNamedWithItsServerOnly() throws {
+        let fixtures = try Fixtures()
+        let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = http://127.0.0.1:1/hooks/T0SECRET/B0SECRET\n")
+        let run = try MessageTests.message(fixtures, config, to: "team", ["--text", "hi"])
+        run.expectExit(3, saying: "share: team: could not connect to 127.0.0.1:1\n")
+        #expect(!run.err.contains("SECRET") && !run.err.contains("Failed to connect"), "stderr: \(run.err)")
     }
 
     @Test func aURLCommandsOutputIsNeverRepeated() throws {

@@ -180,8 +180,11 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         let words = reasons.map { "\($0.recipients.joined(separator: ", ")): \($0.refusal)" }
         guard !reached.isEmpty else {
             let configuration = delivered.contains { $0.refusal?.hasPrefix("[message") == true }
+            // One reason for all: said once, naming the webhook it came from (an account's reason names the account).
+            let webhook = reasons.count == 1 && route.webhooks.contains { $0.name == reasons[0].recipients.first }
             session.fail(ActivityError(code: configuration ? ActivityError.Code.configuration : ActivityError.Code.sendFailed,
-                                       message: reasons.count == 1 && delivered.allSatisfy(\.sessionFailed) ? reasons[0].refusal
+                                       message: reasons.count == 1 && delivered.allSatisfy(\.sessionFailed)
+                                           ? (webhook && !configuration ? words[0] : reasons[0].refusal)
                                            : "nobody got the message: " + words.joined(separator: "; ")))
             return
         }
