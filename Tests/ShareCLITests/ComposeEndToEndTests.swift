@@ -156,6 +156,25 @@ import TestSupport
         #expect(!session.hasExited, "stdout: \(session.stdout)")
     }
 
+    /// Without a transport the form says, before Send, where the message will go.
+    @Test func withoutATransportTheFormSaysSendQueues() throws {
+        let world = try MailWorld()
+        let run = try ComposeRun.mail(world, ["--to", "kim@example.com", "--subject", "Hi", "--text", "Hello"])
+        let screen = try run.session.waitUntil("the notice on the status line") { ComposeRun.status($0).contains("No transport") }
+        #expect(ComposeRun.status(screen).contains("No transport is set: Send puts the message in the outbox"), "screen:\n\(screen.text)")
+        try run.session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 1 && completion.outcome == "queued", "stderr: \(run.session.stderr)")
+
+        // With a transport, nothing is said.
+        let (served, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let sending = try ComposeRun.mail(served, ["--to", "kim@example.com", "--subject", "Hi", "--text", "Hello"])
+        #expect(!ComposeRun.status(try sending.waitForCompose()).contains("No transport"))
+        try sending.session.send("C-x")
+        #expect(try sending.finish().0 == 0)
+    }
+
     /// Ctrl-T starts where the person is: Tab completes from the current
     /// folder, and a relative name attaches the file there.
     @Test func attachStartsInTheCurrentFolder() throws {

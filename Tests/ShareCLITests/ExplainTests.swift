@@ -31,7 +31,7 @@ import Testing
         let mail = try rows.row("mail")
         #expect(mail.eligible)
         #expect(mail.reason == nil)
-        #expect(mail.detail == nil)
+        #expect(mail.detail == "no transport: messages wait in the outbox for share --flush", "Mail says how it will send")
         #expect(try rows.row("print").reason == "unsupported-items")
         #expect(try rows.row("copyToPasteboard").detail == SystemActivity.noClipboardDetail)
         #expect(try rows.row("message").detail == SystemActivity.messageDetail)

@@ -109,8 +109,16 @@ final class Fixtures {
             let copy = bin.appendingPathComponent("share")
             if !FileManager.default.fileExists(atPath: copy.path) {
                 try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-                try FileManager.default.copyItem(at: executable, to: copy)
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy.path)
+                // Written through a close-on-exec descriptor: a copy made by
+                // Foundation leaks its descriptor into any program another
+                // test starts meanwhile (a tmux server lives on), and exec then
+                // fails with ETXTBSY for as long as that program runs.
+                let bytes = try Data(contentsOf: executable)
+                let descriptor = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+                try #require(descriptor >= 0, "cannot write \(copy.path): errno \(errno)")
+                let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                close(descriptor)
+                try #require(written == bytes.count, "cannot write \(copy.path)")
             }
             prefix = ["--reuid=65534", "--regid=65534", "--clear-groups", copy.path]
             executable = setpriv

@@ -15,7 +15,8 @@ import ShareSupport
 /// the compose screen shows Mail's form, whose values come back to
 /// ``perform(_:)`` with the action chosen: ``send`` or ``saveDraft``.
 @MainActor
-public final class MailActivity: SystemActivity, FormAutosaving, FormValidating, SubjectReceiving, RecipientsReceiving, FormResuming {
+public final class MailActivity: SystemActivity, FormAutosaving, FormValidating, SubjectReceiving, RecipientsReceiving, FormResuming,
+                                  ActivityExplaining {
     public nonisolated static var systemType: ActivityType { .mail }
 
     /// The compose screen's primary action.
@@ -90,7 +91,13 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             FormField(id: "attachments", label: Localization.text("Attachments"), kind: .attachmentList, initialValue: values["attachments"] ?? ""),
         ], actions: [MailActivity.send, MailActivity.saveDraft])
         form.isRecovered = resumedValues != nil
+        if settings.transport == nil { form.notice = Localization.text("No transport is set: Send puts the message in the outbox") }
         return form
+    }
+
+    /// How a message goes out, for `--explain`: the transport, or the outbox when there is none.
+    public var explanation: String {
+        settings.transport.map { "through \($0.summary)" } ?? "no transport: messages wait in the outbox for share --flush"
     }
 
     /// The form's first values (the request, the items, the signature), and

@@ -14,6 +14,9 @@ public struct ActivityForm: Sendable, Equatable {
     /// Whether the values were recovered from a run that did not finish
     /// (`--resume`): they count as unsaved work, so leaving asks first.
     public var isRecovered = false
+    /// What the status line says when the form opens, before anything is
+    /// typed (Mail without a transport: Send puts the message in the outbox).
+    public var notice: String?
 
     /// Creates a form; without actions it offers ``FormAction/done``.
     public init(title: String, fields: [FormField], actions: [FormAction] = [.done]) {

@@ -138,6 +138,7 @@ public struct FormState: Sendable, Equatable {
         actions = form.actions
         // Recovered work is never thrown away without asking.
         changed = form.isRecovered
+        status = form.notice
         let fields = form.fields.map { field in
             FormFieldState(field, attachments: field.kind == .attachmentList ? attachments : [])
         }
