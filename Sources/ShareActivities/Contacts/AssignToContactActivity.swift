@@ -214,9 +214,21 @@ public final class AssignToContactActivity: SystemActivity {
         return (summary, .restoreFile(path: contact.path, backup: backup, digest: SHA256.hex(after)))
     }
 
-    /// The image's bytes as the photo: as they are when they fit in
-    /// 512×512, else scaled down (PNG stays PNG, JPEG stays JPEG).
+    /// The image at `path` as the photo: its bytes as they are when they
+    /// fit in 512×512, else scaled down (PNG stays PNG, JPEG stays JPEG).
     nonisolated static func fittedImage(_ path: String) throws(ActivityError)
+        -> (bytes: [UInt8], type: VCardImageType, width: Int, height: Int) {
+        switch LocalFiles.contents(ofFile: path, limit: 64 << 20) {
+        case .success(let bytes): return try fittedImage(bytes, name: PathText.lastComponent(of: path))
+        case .failure(let failure):
+            throw ActivityError(code: ActivityError.Code.contactFailed, message: "cannot read \(path): \(failure.reason)")
+        }
+    }
+
+    /// `bytes` (the image called `name`) as the photo. Decoded whole first,
+    /// whatever their size: a picture that does not decode to its last row
+    /// (cut short, corrupt) is refused with `not-an-image`, never written.
+    nonisolated static func fittedImage(_ bytes: [UInt8], name: String) throws(ActivityError)
         -> (bytes: [UInt8], type: VCardImageType, width: Int, height: Int) {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
@@ -224,22 +236,17 @@ public final class AssignToContactActivity: SystemActivity {
         var width: Int32 = 0
         var height: Int32 = 0
         var reason = [CChar](repeating: 0, count: 256)
-        let status = share_image_fit(path, Int32(largestSide), &output, &size, &format, &width, &height, &reason, reason.count)
+        let status = share_image_fit(bytes, bytes.count, Int32(largestSide), &output, &size, &format, &width, &height, &reason, reason.count)
         defer { free(output) }
-        guard status == 0 else {
+        guard status == SHARE_IMAGE_OK else {
             let words = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ActivityError(code: ActivityError.Code.contactFailed, message: "\(PathText.lastComponent(of: path)): \(words)")
-        }
-        let bytes: [UInt8]
-        if let output {
-            bytes = Array(UnsafeBufferPointer(start: output, count: size))
-        } else {
-            switch LocalFiles.contents(ofFile: path, limit: 64 << 20) {
-            case .success(let read): bytes = read
-            case .failure(let failure):
-                throw ActivityError(code: ActivityError.Code.contactFailed, message: "cannot read \(path): \(failure.reason)")
+            if status == SHARE_IMAGE_UNDECODABLE {
+                throw ActivityError(code: ActivityError.Code.notAnImage,
+                                    message: "\(name) is not a whole \(format == 1 ? "PNG" : "JPEG") image (\(words)); the card is unchanged")
             }
+            throw ActivityError(code: ActivityError.Code.contactFailed, message: "\(name): \(words)")
         }
-        return (bytes, format == 1 ? .png : .jpeg, Int(width), Int(height))
+        let photo = output.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? bytes
+        return (photo, format == 1 ? .png : .jpeg, Int(width), Int(height))
     }
 }
