@@ -215,6 +215,42 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["minji.vcf"])
     }
 
+    /// An image cut short: a PNG cut in its image data, a JPEG cut in its
+    /// scan (libjpeg-turbo: "Premature end of JPEG file").
+    @Test(arguments: [("cut.png", "PNG", "read beyond end of data"), ("cut.jpg", "JPEG", "Premature end of JPEG file")])
+    func aPictureCutShortIsRefusedAndTheCardIsUnchanged(name: String, format: String, reason: String) throws {
+        let (fixtures, folder) = try Self.world(["people.vcf": Self.minji + Self.jun])
+        let file = folder.appendingPathComponent("people.vcf")
+        let whole = fixtures.files.appendingPathComponent("whole-" + name)
+        if format == "PNG" {
+            try ImageTool.solid(at: whole, width: 32, height: 32, rgb: [200, 30, 30])
+        } else {
+            let made = try Share.run(ServerScript.python, [ServerScript.support.appendingPathComponent("image_tool.py").path, "halves",
+                                                           whole.path, "64", "64", "1"],
+                                     environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.files)
+            try #require(made.status == 0, "image_tool.py: \(made.err)")
+        }
+        let bytes = [UInt8](try Data(contentsOf: whole))
+        // Cut halfway through the image data: a PNG's IDAT (its header and
+        // IHDR take 33 of the 100 bytes), a JPEG's scan (after its SOS marker).
+        let start = format == "PNG" ? 33 : try #require((0..<(bytes.count - 1)).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let cut = fixtures.files.appendingPathComponent(name)
+        try Data(bytes.prefix(start + (bytes.count - start) / 2)).write(to: cut)
+        let before = try Data(contentsOf: file)
+
+        let run = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", "--json", cut.path)
+        #expect(run.status == 3, "stdout: \(run.out)")
+        #expect(run.out.contains("\"code\":\"not-an-image\""), "stdout: \(run.out)")
+        #expect(run.err.contains("\(name) is not a whole \(format) image") && run.err.contains(reason)
+                && run.err.contains("the card is unchanged"), "stderr: \(run.err)")
+        #expect(try Data(contentsOf: file) == before, "the card is byte for byte as it was")
+
+        // The whole picture is taken: the refusal was the cut, not the image.
+        let taken = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", whole.path)
+        #expect(taken.status == 0, "stderr: \(taken.err)")
+        #expect(try Data(contentsOf: file) != before)
+    }
+
     @Test func explainSaysWhichFolderHasNoContacts() throws {
         let fixtures = try Fixtures()
         var run = try fixtures.share("--explain", fixtures.png.path)
