@@ -104,18 +104,22 @@ static int decoder_loaded(int format, char *error, size_t size) {
     return 1;
 }
 
+/* Reads a PNG's header into image (released with png_free); 0 with a reason when libpng refuses it. */
+static int begin_png(png_image *image, const unsigned char *data, size_t length, char *error, size_t size) {
+    memset(image, 0, sizeof *image);
+    image->version = PNG_IMAGE_VERSION;
+    if (lib.png_begin(image, data, length)) return 1;
+    snprintf(error, size, "the PNG image could not be read: %s", image->message);
+    return 0;
+}
+
 /* The size a PNG or JPEG's header gives, without decoding it. */
 static int read_header(const unsigned char *data, size_t length, int format, int *width, int *height,
                        char *error, size_t size) {
     if (length > (size_t)MAX_IMAGE_BYTES) { snprintf(error, size, "the image file is too large"); return SHARE_IMAGE_FAILED; }
     if (format == FORMAT_PNG) {
         png_image image;
-        memset(&image, 0, sizeof image);
-        image.version = PNG_IMAGE_VERSION;
-        if (!lib.png_begin(&image, data, length)) {
-            snprintf(error, size, "the PNG image could not be read: %s", image.message);
-            return SHARE_IMAGE_UNDECODABLE;
-        }
+        if (!begin_png(&image, data, length, error, size)) return SHARE_IMAGE_UNDECODABLE;
         *width = (int)image.width;
         *height = (int)image.height;
         lib.png_free(&image);
@@ -130,18 +134,12 @@ static int read_header(const unsigned char *data, size_t length, int format, int
     return status == 0 ? SHARE_IMAGE_OK : SHARE_IMAGE_UNDECODABLE;
 }
 
-/* Decodes a whole PNG to RGBA: every row, to the end of the file (libpng
-   fails on data cut short, a bad checksum of the image data or too little
-   of it). */
+/* Decodes a whole PNG to RGBA: every row of its image data (libpng fails
+   on data cut short, a bad checksum of the image data or too little of it). */
 static int decode_png(const unsigned char *data, size_t length, uint8_t **pixels, int *width, int *height,
                       char *error, size_t size) {
     png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!lib.png_begin(&image, data, length)) {
-        snprintf(error, size, "the PNG image could not be read: %s", image.message);
-        return SHARE_IMAGE_UNDECODABLE;
-    }
+    if (!begin_png(&image, data, length, error, size)) return SHARE_IMAGE_UNDECODABLE;
     if ((long)image.width * (long)image.height > MAX_PIXELS) {
         lib.png_free(&image);
         snprintf(error, size, "the image is too large (%u×%u pixels)", image.width, image.height);
