@@ -45,7 +45,7 @@ struct ContactFolder {
     /// A file of the folder that was not read, and why.
     struct Unread: Sendable, Equatable {
         var path: String
-        /// What follows the path: "is over 64 MiB, the limit for a vCard file", "permission denied".
+        /// What follows the path: "is over 64 MiB, the limit for a vCard file", "cannot be read: permission denied".
         var reason: String
     }
 
