@@ -85,6 +85,11 @@ static void load_decoders(void) {
 }
 
 #define MAX_PIXELS (40L * 1000 * 1000)
+/* The largest image decoded, by the size its header gives; 0 for no limit
+   but MAX_PIXELS on the decoded size (share_image_limit). */
+static long stored_limit = 0;
+
+void share_image_limit(long pixels) { stored_limit = pixels; }
 #define MAX_IMAGE_BYTES (64L * 1024 * 1024)
 
 enum { FORMAT_NONE = 0, FORMAT_PNG = 1, FORMAT_JPEG = 2 };
@@ -113,6 +118,13 @@ static int begin_png(png_image *image, const unsigned char *data, size_t length,
     return 0;
 }
 
+/* SHARE_IMAGE_OK, or SHARE_IMAGE_FAILED with a reason when width × height is over share_image_limit's. */
+static int within_limit(int width, int height, char *error, size_t size) {
+    if (stored_limit <= 0 || (long)width * (long)height <= stored_limit) return SHARE_IMAGE_OK;
+    snprintf(error, size, "the image is too large (%d×%d pixels)", width, height);
+    return SHARE_IMAGE_FAILED;
+}
+
 /* The size a PNG or JPEG's header gives, without decoding it. */
 static int read_header(const unsigned char *data, size_t length, int format, int *width, int *height,
                        char *error, size_t size) {
@@ -123,7 +135,7 @@ static int read_header(const unsigned char *data, size_t length, int format, int
         *width = (int)image.width;
         *height = (int)image.height;
         lib.png_free(&image);
-        return SHARE_IMAGE_OK;
+        return within_limit(*width, *height, error, size);
     }
     tjhandle handle = lib.tj_init();
     if (!handle) { snprintf(error, size, "out of memory"); return SHARE_IMAGE_FAILED; }
@@ -131,7 +143,7 @@ static int read_header(const unsigned char *data, size_t length, int format, int
     int status = lib.tj_header(handle, data, (unsigned long)length, width, height, &subsampling, &colorspace);
     if (status != 0) snprintf(error, size, "the JPEG image could not be read: %s", lib.tj_error(handle));
     lib.tj_destroy(handle);
-    return status == 0 ? SHARE_IMAGE_OK : SHARE_IMAGE_UNDECODABLE;
+    return status == 0 ? within_limit(*width, *height, error, size) : SHARE_IMAGE_UNDECODABLE;
 }
 
 /* Decodes a whole PNG to RGBA: every row of its image data (libpng fails

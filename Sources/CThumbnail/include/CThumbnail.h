@@ -46,6 +46,14 @@ int share_image_fit(const unsigned char *data, size_t length, int max_side, unsi
 int share_image_decode(const unsigned char *data, size_t length, int least_side, uint8_t **pixels,
                        int *width, int *height, char *error, size_t error_size);
 
+/* Decodes no image whose header gives more than pixels (width × height)
+   from now on, failing with SHARE_IMAGE_FAILED; 0, the default, for no
+   limit but the decoded size's 40 million pixels. A JPEG's data is read
+   in full whatever the scale it is decoded at, so a file of a few hundred
+   bytes claiming 100 million pixels costs a second: the fuzz targets set
+   a limit, to spend their time on many inputs. */
+void share_image_limit(long pixels);
+
 /* The format (as share_image_fit's), the size its header gives and the
    EXIF orientation (1 to 8; 1 for a PNG or a JPEG without one), without
    decoding the image. Returns 0, or a failure as above. */
