@@ -56,7 +56,8 @@ let package = Package(
         .executableTarget(name: "share-docs", dependencies: ["ShareCLI"]),
         // Fuzz targets for the parsers of untrusted input: replays inputs in
         // debug builds; built with -sanitize=fuzzer by `make fuzz`.
-        .executableTarget(name: "share-fuzz", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
+        .executableTarget(name: "share-fuzz", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal",
+                                                             "CThumbnail"]),
         // The real command line plus application activities from the Swift API,
         // for the picker's end-to-end tests, screenshots and benchmarks.
         .executableTarget(name: "share-activities-fixture", dependencies: ["ShareCLI", "ShareSupport", "ShareCore", "CStartArguments"]),

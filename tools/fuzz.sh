@@ -12,11 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${FUZZ_BIN:-.build/fuzz/release/share-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-address mailto ini vcard keys mime}
+TARGETS=${FUZZ_TARGETS:-address mailto ini vcard keys mime thumbnail photo}
 WORK=${FUZZ_WORK:-.build/fuzz}
 mkdir -p "$WORK/crashes" "$WORK/logs"
 failed=0
-printf '%-8s %12s %8s %s\n' target executions corpus result
+printf '%-9s %12s %8s %s\n' target executions corpus result
 for target in $TARGETS; do
   corpus="$WORK/corpus/$target"
   if [ -n "${FUZZ_RUNS:-}" ]; then
@@ -41,6 +41,6 @@ for target in $TARGETS; do
     failed=1
   fi
   executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  printf '%-8s %12s %8s %s\n' "$target" "${executions:-?}" "$(ls "$corpus" | wc -l)" "$result"
+  printf '%-9s %12s %8s %s\n' "$target" "${executions:-?}" "$(ls "$corpus" | wc -l)" "$result"
 done
 exit $failed

@@ -32,7 +32,7 @@ static struct {
     uint32_t (*get_char_at)(ChafaCanvas *, int, int);
     void (*get_raw_colors_at)(ChafaCanvas *, int, int, int *, int *);
     void (*canvas_unref)(ChafaCanvas *);
-    int (*png_begin)(png_imagep, const char *);
+    int (*png_begin)(png_imagep, const void *, size_t);
     int (*png_finish)(png_imagep, png_const_colorp, void *, png_int_32, void *);
     void (*png_free)(png_imagep);
     int (*png_write)(png_imagep, void *, png_alloc_size_t *, int, const void *, png_int_32, const void *);
@@ -40,6 +40,7 @@ static struct {
     int (*tj_header)(tjhandle, const unsigned char *, unsigned long, int *, int *, int *, int *);
     int (*tj_decompress)(tjhandle, const unsigned char *, unsigned long, unsigned char *, int, int, int, int, int);
     int (*tj_destroy)(tjhandle);
+    char *(*tj_error)(tjhandle);
     tjhandle (*tj_init_compress)(void);
     int (*tj_compress)(tjhandle, const unsigned char *, int, int, int, int, unsigned char **, unsigned long *, int, int, int);
     void (*tj_free)(unsigned char *);
@@ -65,7 +66,7 @@ static struct share_library chafa = {
 static struct share_library png = {
     .sonames = {"libpng16.so.16"},
     .symbols = (const struct share_symbol[]){
-        {"png_image_begin_read_from_file", &lib.png_begin}, {"png_image_finish_read", &lib.png_finish},
+        {"png_image_begin_read_from_memory", &lib.png_begin}, {"png_image_finish_read", &lib.png_finish},
         {"png_image_free", &lib.png_free}, {"png_image_write_to_memory", &lib.png_write}, {NULL, NULL}},
 };
 
@@ -73,7 +74,7 @@ static struct share_library jpeg = {
     .sonames = {"libturbojpeg.so.0"},
     .symbols = (const struct share_symbol[]){
         {"tjInitDecompress", &lib.tj_init}, {"tjDecompressHeader3", &lib.tj_header}, {"tjDecompress2", &lib.tj_decompress},
-        {"tjDestroy", &lib.tj_destroy}, {"tjInitCompress", &lib.tj_init_compress}, {"tjCompress2", &lib.tj_compress},
+        {"tjDestroy", &lib.tj_destroy}, {"tjGetErrorStr2", &lib.tj_error}, {"tjInitCompress", &lib.tj_init_compress}, {"tjCompress2", &lib.tj_compress},
         {"tjFree", &lib.tj_free}, {NULL, NULL}},
 };
 
@@ -84,75 +85,92 @@ static void load_decoders(void) {
 }
 
 #define MAX_PIXELS (40L * 1000 * 1000)
-#define MAX_JPEG_BYTES (64L * 1024 * 1024)
+/* The largest image decoded, by the size its header gives; 0 for no limit
+   but MAX_PIXELS on the decoded size (share_image_limit). */
+static long stored_limit = 0;
+
+void share_image_limit(long pixels) { stored_limit = pixels; }
+#define MAX_IMAGE_BYTES (64L * 1024 * 1024)
 
 enum { FORMAT_NONE = 0, FORMAT_PNG = 1, FORMAT_JPEG = 2 };
 
-/* PNG or JPEG, from the file's first bytes; the file is left open. */
-static int sniff(FILE *file) {
-    unsigned char magic[4] = {0};
-    size_t got = fread(magic, 1, sizeof magic, file);
-    if (got >= 4 && magic[0] == 0x89 && magic[1] == 'P' && magic[2] == 'N' && magic[3] == 'G') return FORMAT_PNG;
-    if (got >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF) return FORMAT_JPEG;
+/* PNG or JPEG, from the first bytes. */
+static int sniff(const unsigned char *data, size_t length) {
+    if (length >= 4 && data[0] == 0x89 && data[1] == 'P' && data[2] == 'N' && data[3] == 'G') return FORMAT_PNG;
+    if (length >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return FORMAT_JPEG;
     return FORMAT_NONE;
 }
 
-static uint8_t *decode_png(const char *path, int *width, int *height, char *error, size_t size) {
-    if (!lib.png_begin) { snprintf(error, size, "libpng is not installed"); return NULL; }
+/* Whether the decoder of a format is loaded; a reason when it is not. */
+static int decoder_loaded(int format, char *error, size_t size) {
+    if (format == FORMAT_PNG && !lib.png_begin) { snprintf(error, size, "libpng is not installed"); return 0; }
+    if (format == FORMAT_JPEG && !lib.tj_init) { snprintf(error, size, "libturbojpeg is not installed"); return 0; }
+    if (format == FORMAT_NONE) { snprintf(error, size, "only PNG and JPEG images can be read"); return 0; }
+    return 1;
+}
+
+/* Reads a PNG's header into image (released with png_free); 0 with a reason when libpng refuses it. */
+static int begin_png(png_image *image, const unsigned char *data, size_t length, char *error, size_t size) {
+    memset(image, 0, sizeof *image);
+    image->version = PNG_IMAGE_VERSION;
+    if (lib.png_begin(image, data, length)) return 1;
+    snprintf(error, size, "the PNG image could not be read: %s", image->message);
+    return 0;
+}
+
+/* SHARE_IMAGE_OK, or SHARE_IMAGE_FAILED with a reason when width × height is over share_image_limit's. */
+static int within_limit(int width, int height, char *error, size_t size) {
+    if (stored_limit <= 0 || (long)width * (long)height <= stored_limit) return SHARE_IMAGE_OK;
+    snprintf(error, size, "the image is too large (%d×%d pixels)", width, height);
+    return SHARE_IMAGE_FAILED;
+}
+
+/* The size a PNG or JPEG's header gives, without decoding it. */
+static int read_header(const unsigned char *data, size_t length, int format, int *width, int *height,
+                       char *error, size_t size) {
+    if (length > (size_t)MAX_IMAGE_BYTES) { snprintf(error, size, "the image file is too large"); return SHARE_IMAGE_FAILED; }
+    if (format == FORMAT_PNG) {
+        png_image image;
+        if (!begin_png(&image, data, length, error, size)) return SHARE_IMAGE_UNDECODABLE;
+        *width = (int)image.width;
+        *height = (int)image.height;
+        lib.png_free(&image);
+        return within_limit(*width, *height, error, size);
+    }
+    tjhandle handle = lib.tj_init();
+    if (!handle) { snprintf(error, size, "out of memory"); return SHARE_IMAGE_FAILED; }
+    int subsampling = 0, colorspace = 0;
+    int status = lib.tj_header(handle, data, (unsigned long)length, width, height, &subsampling, &colorspace);
+    if (status != 0) snprintf(error, size, "the JPEG image could not be read: %s", lib.tj_error(handle));
+    lib.tj_destroy(handle);
+    return status == 0 ? within_limit(*width, *height, error, size) : SHARE_IMAGE_UNDECODABLE;
+}
+
+/* Decodes a whole PNG to RGBA: every row of its image data (libpng fails
+   on data cut short, a bad checksum of the image data or too little of it). */
+static int decode_png(const unsigned char *data, size_t length, uint8_t **pixels, int *width, int *height,
+                      char *error, size_t size) {
     png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    if (!lib.png_begin(&image, path)) { snprintf(error, size, "%s", image.message); return NULL; }
+    if (!begin_png(&image, data, length, error, size)) return SHARE_IMAGE_UNDECODABLE;
     if ((long)image.width * (long)image.height > MAX_PIXELS) {
         lib.png_free(&image);
-        snprintf(error, size, "the image is too large for a thumbnail");
-        return NULL;
+        snprintf(error, size, "the image is too large (%u×%u pixels)", image.width, image.height);
+        return SHARE_IMAGE_FAILED;
     }
     image.format = PNG_FORMAT_RGBA;
-    uint8_t *pixels = malloc(PNG_IMAGE_SIZE(image));
-    if (!pixels) { lib.png_free(&image); snprintf(error, size, "out of memory"); return NULL; }
-    if (!lib.png_finish(&image, NULL, pixels, 0, NULL)) {
-        snprintf(error, size, "%s", image.message);
+    *pixels = malloc(PNG_IMAGE_SIZE(image));
+    if (!*pixels) { lib.png_free(&image); snprintf(error, size, "out of memory"); return SHARE_IMAGE_FAILED; }
+    if (!lib.png_finish(&image, NULL, *pixels, 0, NULL)) {
+        snprintf(error, size, "the PNG image could not be decoded: %s", image.message);
         lib.png_free(&image);
-        free(pixels);
-        return NULL;
+        free(*pixels);
+        *pixels = NULL;
+        return SHARE_IMAGE_UNDECODABLE;
     }
     *width = (int)image.width;
     *height = (int)image.height;
-    return pixels;
+    return SHARE_IMAGE_OK;
 }
-
-/* Reads a whole file of at most MAX_JPEG_BYTES. */
-static unsigned char *read_all(FILE *file, long *length, char *error, size_t size) {
-    if (fseek(file, 0, SEEK_END) != 0) { snprintf(error, size, "cannot read the image"); return NULL; }
-    *length = ftell(file);
-    if (*length <= 0 || *length > MAX_JPEG_BYTES) { snprintf(error, size, "the image file is too large"); return NULL; }
-    rewind(file);
-    unsigned char *data = malloc((size_t)*length);
-    if (!data || fread(data, 1, (size_t)*length, file) != (size_t)*length) {
-        free(data);
-        snprintf(error, size, "cannot read the image");
-        return NULL;
-    }
-    return data;
-}
-
-/* Reads a JPEG file and its size from its header; NULL with a reason when it cannot. */
-static unsigned char *read_jpeg(FILE *file, long *length, int *width, int *height, char *error, size_t size) {
-    if (!lib.tj_init) { snprintf(error, size, "libturbojpeg is not installed"); return NULL; }
-    unsigned char *data = read_all(file, length, error, size);
-    if (!data) return NULL;
-    tjhandle handle = lib.tj_init();
-    int subsampling = 0, colorspace = 0;
-    if (!handle || lib.tj_header(handle, data, (unsigned long)*length, width, height, &subsampling, &colorspace) != 0) {
-        snprintf(error, size, "the JPEG image could not be read");
-        free(data);
-        data = NULL;
-    }
-    if (handle) lib.tj_destroy(handle);
-    return data;
-}
-
 /* The EXIF orientation of JPEG data (1 to 8; 1, upright, when it has none):
    tag 0x0112 of IFD0 in the APP1 "Exif" segment, in the TIFF byte order. */
 static int jpeg_orientation(const unsigned char *data, long length) {
@@ -222,31 +240,72 @@ static uint8_t *apply_orientation(uint8_t *pixels, int *width, int *height, int 
     return (uint8_t *)upright;
 }
 
-/* Decodes JPEG data of width × height (from its header) to RGBA. With least_side > 0 the decoder scales by
+/* Decodes a whole JPEG of width × height (from its header) to RGBA. With least_side > 0 the decoder scales by
    1/2, 1/4 or 1/8 on the way (libjpeg-turbo's DCT scaling, far cheaper than
-   decoding every pixel) as long as the longer side stays at least that. */
-static uint8_t *decode_jpeg(const unsigned char *data, long length, int least_side, int *width, int *height,
-                            char *error, size_t size) {
-    tjhandle handle = lib.tj_init();
-    uint8_t *pixels = NULL;
-    if (handle) {
-        int longer = *width > *height ? *width : *height;
-        int denominator = 1;
-        while (least_side > 0 && denominator < 8 && longer / (denominator * 2) >= least_side) denominator *= 2;
-        *width = (*width + denominator - 1) / denominator;
-        *height = (*height + denominator - 1) / denominator;
-        if ((long)*width * (long)*height <= MAX_PIXELS) {
-            pixels = malloc((size_t)*width * (size_t)*height * 4);
-            if (pixels && lib.tj_decompress(handle, data, (unsigned long)length, pixels, *width, 0, *height,
-                                             TJPF_RGBA, TJFLAG_FASTDCT) != 0) {
-                free(pixels);
-                pixels = NULL;
-            }
-        }
+   decoding every pixel) as long as the longer side stays at least that.
+   Any warning stops it and fails: data cut short ("premature end"), or
+   corrupt, is not a picture to keep. */
+static int decode_jpeg(const unsigned char *data, size_t length, int least_side, uint8_t **pixels, int *width, int *height,
+                       char *error, size_t size) {
+    int longer = *width > *height ? *width : *height;
+    int denominator = 1;
+    while (least_side > 0 && denominator < 8 && longer / (denominator * 2) >= least_side) denominator *= 2;
+    *width = (*width + denominator - 1) / denominator;
+    *height = (*height + denominator - 1) / denominator;
+    if ((long)*width * (long)*height > MAX_PIXELS) {
+        snprintf(error, size, "the image is too large (%d×%d pixels)", *width, *height);
+        return SHARE_IMAGE_FAILED;
     }
-    if (!pixels) snprintf(error, size, "the JPEG image could not be decoded");
-    if (handle) lib.tj_destroy(handle);
-    return pixels;
+    tjhandle handle = lib.tj_init();
+    *pixels = handle ? malloc((size_t)*width * (size_t)*height * 4) : NULL;
+    if (!*pixels) {
+        if (handle) lib.tj_destroy(handle);
+        snprintf(error, size, "out of memory");
+        return SHARE_IMAGE_FAILED;
+    }
+    int status = lib.tj_decompress(handle, data, (unsigned long)length, *pixels, *width, 0, *height, TJPF_RGBA,
+                                   TJFLAG_FASTDCT | TJFLAG_STOPONWARNING);
+    if (status != 0) {
+        snprintf(error, size, "the JPEG image could not be decoded: %s", lib.tj_error(handle));
+        free(*pixels);
+        *pixels = NULL;
+    }
+    lib.tj_destroy(handle);
+    return status == 0 ? SHARE_IMAGE_OK : SHARE_IMAGE_UNDECODABLE;
+}
+
+/* Decodes a PNG or JPEG whose header said width × height to upright RGBA:
+   a JPEG scaled on the way (decode_jpeg's least_side) and turned by its
+   EXIF orientation. */
+static int decode_upright(const unsigned char *data, size_t length, int format, int least_side,
+                          uint8_t **pixels, int *width, int *height, char *error, size_t size) {
+    *pixels = NULL;
+    if (format == FORMAT_PNG) return decode_png(data, length, pixels, width, height, error, size);
+    int status = decode_jpeg(data, length, least_side, pixels, width, height, error, size);
+    if (status != SHARE_IMAGE_OK) return status;
+    *pixels = apply_orientation(*pixels, width, height, jpeg_orientation(data, (long)length));
+    if (!*pixels) { snprintf(error, size, "out of memory"); return SHARE_IMAGE_FAILED; }
+    return SHARE_IMAGE_OK;
+}
+
+int share_image_info(const unsigned char *data, size_t length, int *format, int *width, int *height, int *orientation,
+                     char *error, size_t error_size) {
+    load_decoders();
+    *format = sniff(data, length);
+    *orientation = *format == FORMAT_JPEG ? jpeg_orientation(data, (long)length) : 1;
+    if (!decoder_loaded(*format, error, error_size)) return SHARE_IMAGE_FAILED;
+    return read_header(data, length, *format, width, height, error, error_size);
+}
+
+int share_image_decode(const unsigned char *data, size_t length, int least_side, uint8_t **pixels,
+                       int *width, int *height, char *error, size_t error_size) {
+    load_decoders();
+    *pixels = NULL;
+    int format = sniff(data, length);
+    if (!decoder_loaded(format, error, error_size)) return SHARE_IMAGE_FAILED;
+    int status = read_header(data, length, format, width, height, error, error_size);
+    if (status != SHARE_IMAGE_OK) return status;
+    return decode_upright(data, length, format, least_side, pixels, width, height, error, error_size);
 }
 
 /* Scales RGBA pixels down to target_width × target_height by averaging the
@@ -325,102 +384,92 @@ static unsigned char *encode_jpeg(const uint8_t *pixels, int width, int height, 
     return output;
 }
 
-int share_image_fit(const char *path, int max_side, unsigned char **output, size_t *output_size,
+int share_image_fit(const unsigned char *data, size_t length, int max_side, unsigned char **output, size_t *output_size,
                     int *format, int *width, int *height, char *error, size_t error_size) {
     load_decoders();
     *output = NULL;
     *output_size = 0;
-    FILE *file = fopen(path, "rb");
-    if (!file) { snprintf(error, error_size, "cannot open the image: %s", strerror(errno)); return -1; }
-    *format = sniff(file);
-    int result = -1;
+    *format = sniff(data, length);
+    if (!decoder_loaded(*format, error, error_size)) return SHARE_IMAGE_FAILED;
+    int status = read_header(data, length, *format, width, height, error, error_size);
+    if (status != SHARE_IMAGE_OK) return status;
+    /* Decoded whole even when it fits as it is: a picture cut short is refused, never kept. */
+    int fits = *width <= max_side && *height <= max_side;
     uint8_t *pixels = NULL;
-    if (*format == FORMAT_PNG) {
-        if (!lib.png_begin) {
-            snprintf(error, error_size, "libpng is not installed");
-        } else {
-            png_image image;
-            memset(&image, 0, sizeof image);
-            image.version = PNG_IMAGE_VERSION;
-            if (!lib.png_begin(&image, path)) {
-                snprintf(error, error_size, "the PNG image could not be read: %s", image.message);
-            } else {
-                *width = (int)image.width;
-                *height = (int)image.height;
-                lib.png_free(&image);
-                if (*width <= max_side && *height <= max_side) result = 0;
-                else pixels = decode_png(path, width, height, error, error_size);
-            }
-        }
-    } else if (*format == FORMAT_JPEG) {
-        long length = 0;
-        unsigned char *data = read_jpeg(file, &length, width, height, error, error_size);
-        if (data && *width <= max_side && *height <= max_side) {
-            result = 0;  /* kept as it is, its EXIF orientation with it */
-        } else if (data) {
-            /* Encoded again without EXIF: the pixels are turned upright first. */
-            pixels = decode_jpeg(data, length, max_side, width, height, error, error_size);
-            if (pixels) {
-                pixels = apply_orientation(pixels, width, height, jpeg_orientation(data, length));
-                if (!pixels) snprintf(error, error_size, "out of memory");
-            }
-        }
-        free(data);
+    int stored_width = *width, stored_height = *height;
+    status = fits ? (*format == FORMAT_PNG ? decode_png(data, length, &pixels, width, height, error, error_size)
+                                           : decode_jpeg(data, length, 0, &pixels, width, height, error, error_size))
+                  : decode_upright(data, length, *format, max_side, &pixels, width, height, error, error_size);
+    if (status != SHARE_IMAGE_OK) return status;
+    if (fits) {
+        /* Kept as it is, its EXIF orientation with it. */
+        free(pixels);
+        *width = stored_width;
+        *height = stored_height;
+        return SHARE_IMAGE_OK;
+    }
+    /* Encoded again (a JPEG without EXIF: its pixels were turned upright). */
+    int longer = *width > *height ? *width : *height;
+    int target_width = *width, target_height = *height;
+    if (longer > max_side) {
+        target_width = (int)(((long)*width * max_side + longer / 2) / longer);
+        target_height = (int)(((long)*height * max_side + longer / 2) / longer);
+        if (target_width < 1) target_width = 1;
+        if (target_height < 1) target_height = 1;
+    }
+    /* Turned upright but small enough already: encoded again as it is. */
+    uint8_t *fitted = (target_width == *width && target_height == *height)
+        ? pixels : scale_down(pixels, *width, *height, target_width, target_height);
+    status = SHARE_IMAGE_FAILED;
+    if (fitted) {
+        *output = *format == FORMAT_PNG ? encode_png(fitted, target_width, target_height, output_size, error, error_size)
+                                        : encode_jpeg(fitted, target_width, target_height, output_size, error, error_size);
+        if (*output) { *width = target_width; *height = target_height; status = SHARE_IMAGE_OK; }
     } else {
-        snprintf(error, error_size, "only PNG and JPEG images can be read");
+        snprintf(error, error_size, "out of memory");
+    }
+    if (fitted != pixels) free(fitted);
+    free(pixels);
+    return status;
+}
+
+/* Reads a whole file of at most MAX_IMAGE_BYTES. */
+static unsigned char *read_file(const char *path, size_t *length, char *error, size_t size) {
+    FILE *file = fopen(path, "rb");
+    if (!file) { snprintf(error, size, "cannot open the image: %s", strerror(errno)); return NULL; }
+    unsigned char *data = NULL;
+    long end = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
+    if (end <= 0 || end > MAX_IMAGE_BYTES) {
+        snprintf(error, size, end > 0 ? "the image file is too large" : "cannot read the image");
+    } else {
+        rewind(file);
+        data = malloc((size_t)end);
+        if (!data || fread(data, 1, (size_t)end, file) != (size_t)end) {
+            free(data);
+            data = NULL;
+            snprintf(error, size, "cannot read the image");
+        }
     }
     fclose(file);
-    if (pixels) {
-        int longer = *width > *height ? *width : *height;
-        int target_width = *width, target_height = *height;
-        if (longer > max_side) {
-            target_width = (int)(((long)*width * max_side + longer / 2) / longer);
-            target_height = (int)(((long)*height * max_side + longer / 2) / longer);
-            if (target_width < 1) target_width = 1;
-            if (target_height < 1) target_height = 1;
-        }
-        /* Turned upright but small enough already: encoded again as it is. */
-        uint8_t *fitted = (target_width == *width && target_height == *height)
-            ? pixels : scale_down(pixels, *width, *height, target_width, target_height);
-        if (fitted) {
-            *output = *format == FORMAT_PNG ? encode_png(fitted, target_width, target_height, output_size, error, error_size)
-                                            : encode_jpeg(fitted, target_width, target_height, output_size, error, error_size);
-            if (*output) { *width = target_width; *height = target_height; result = 0; }
-        } else {
-            snprintf(error, error_size, "out of memory");
-        }
-        if (fitted != pixels) free(fitted);
-        free(pixels);
-    }
-    return result;
+    *length = (size_t)end;
+    return data;
 }
 
 int share_thumbnail_render(const char *path, int columns, int rows,
                            uint32_t *symbols, int *foreground, int *background,
                            char *error, size_t error_size) {
     if (share_library_load(&chafa, error, error_size) != 0) return -1;
-    load_decoders();
     if (columns <= 0 || rows <= 0) { snprintf(error, error_size, "no room for a thumbnail"); return -1; }
-    FILE *file = fopen(path, "rb");
-    if (!file) { snprintf(error, error_size, "cannot open the image"); return -1; }
-    int format = sniff(file);
+    size_t length = 0;
+    unsigned char *data = read_file(path, &length, error, error_size);
+    if (!data) return -1;
     int width = 0, height = 0;
     uint8_t *pixels = NULL;
-    if (format == FORMAT_PNG) {
-        pixels = decode_png(path, &width, &height, error, error_size);
-    } else if (format == FORMAT_JPEG) {
-        long length = 0;
-        unsigned char *data = read_jpeg(file, &length, &width, &height, error, error_size);
-        /* A thumbnail is a few dozen cells: decoding at 1/8 of a large photo is plenty. */
-        if (data) pixels = decode_jpeg(data, length, 4 * (columns > rows * 2 ? columns : rows * 2), &width, &height,
-                                       error, error_size);
-        if (pixels) pixels = apply_orientation(pixels, &width, &height, jpeg_orientation(data, length));
-        free(data);
-    } else {
-        snprintf(error, error_size, "only PNG and JPEG images get a thumbnail");
-    }
-    fclose(file);
-    if (!pixels) return -1;
+    /* A thumbnail is a few dozen cells: decoding at 1/8 of a large photo is plenty. */
+    int status = share_image_decode(data, length, 4 * (columns > rows * 2 ? columns : rows * 2), &pixels, &width, &height,
+                                    error, error_size);
+    free(data);
+    if (status != SHARE_IMAGE_OK) return -1;
 
     ChafaSymbolMap *map = lib.symbol_map_new();
     lib.symbol_map_add_by_tags(map, TAG_SPACE | TAG_BLOCK | TAG_HHALF | TAG_VHALF);

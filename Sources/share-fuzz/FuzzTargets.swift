@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CThumbnail
 import FoundationEssentials
 @testable import ShareActivities
 @testable import ShareCLI
@@ -28,6 +29,8 @@ enum FuzzTargets {
         ("vcard", vcard),
         ("keys", keys),
         ("mime", mime),
+        ("thumbnail", thumbnail),
+        ("photo", photo),
     ]
 
     static func named(_ name: String) -> (@Sendable ([UInt8]) -> Void)? { all.first { $0.name == name }?.run }
@@ -130,6 +133,72 @@ enum FuzzTargets {
             require(photos.count == 1, "card \(index) has \(photos.count) photos:\n\(String(decoding: output, as: UTF8.self))")
             require(photos.first.map { $0.value.hasSuffix(encoded) } ?? false, "the photo set is not the one read back")
         }
+    }
+
+    // MARK: - Images: the picker's thumbnail and a contact's photo
+
+    /// The longer side the picker's thumbnail decodes a JPEG at, at least
+    /// (a thumbnail of 40 columns by 20 rows).
+    static let thumbnailSide: Int32 = 160
+
+    /// The largest image (by its header's width × height) the image
+    /// targets decode: a JPEG's data is read in full at any scale, and one
+    /// input claiming 120 million pixels took a second under
+    /// AddressSanitizer. 4 million still reaches every scale (1/8 of a
+    /// side of 4,096 and more) and orientation.
+    static let largestImage = 4_000_000
+
+    /// Where a target puts what it read, so that the reads are not optimised away.
+    nonisolated(unsafe) static var sink: UInt8 = 0
+
+    /// The decoder the picker's thumbnail draws from (libpng, libjpeg-turbo,
+    /// the EXIF orientation): what decodes has the size its header gives
+    /// (a JPEG's scaled by 1/2, 1/4 or 1/8 while the longer side stays at
+    /// least `thumbnailSide`, and turned for orientations 5 to 8), within
+    /// 40 million pixels, and every one of its bytes can be read.
+    static func thumbnail(_ bytes: [UInt8]) {
+        share_image_limit(largestImage)
+        var reason = [CChar](repeating: 0, count: 256)
+        var format: Int32 = 0, headerWidth: Int32 = 0, headerHeight: Int32 = 0, orientation: Int32 = 0
+        let info = share_image_info(bytes, bytes.count, &format, &headerWidth, &headerHeight, &orientation, &reason, reason.count)
+        require((1...8).contains(orientation), "EXIF orientation \(orientation)")
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var width: Int32 = 0, height: Int32 = 0
+        let status = share_image_decode(bytes, bytes.count, thumbnailSide, &pixels, &width, &height, &reason, reason.count)
+        defer { free(pixels) }
+        guard status == SHARE_IMAGE_OK, let pixels else {
+            require(pixels == nil, "a failed decode (\(status)) gave pixels")
+            return
+        }
+        require(info == SHARE_IMAGE_OK, "decoded, but its header does not read (\(info))")
+        var expected = (Int(headerWidth), Int(headerHeight))
+        if format == 2 {
+            var denominator = 1
+            while denominator < 8 && max(expected.0, expected.1) / (denominator * 2) >= Int(thumbnailSide) { denominator *= 2 }
+            expected = ((expected.0 + denominator - 1) / denominator, (expected.1 + denominator - 1) / denominator)
+            if orientation >= 5 { expected = (expected.1, expected.0) }
+        }
+        require(expected == (Int(width), Int(height)),
+                "decoded \(width)×\(height); the header says \(headerWidth)×\(headerHeight), orientation \(orientation)")
+        require(width >= 1 && height >= 1 && Int(width) * Int(height) <= 40_000_000, "decoded \(width)×\(height)")
+        sink = pixels[0] &+ pixels[Int(width) * Int(height) * 4 - 1]
+    }
+
+    /// A contact's photo (Assign to Contact): what is accepted is a PNG or
+    /// a JPEG as its first bytes say, within 512×512, and the photo written
+    /// decodes again, to the same size, and is then kept as it is.
+    static func photo(_ bytes: [UInt8]) {
+        share_image_limit(largestImage)
+        guard let photo = try? AssignToContactActivity.fittedImage(bytes, name: "fuzz") else { return }
+        let side = AssignToContactActivity.largestSide
+        require((1...side).contains(photo.width) && (1...side).contains(photo.height), "a photo of \(photo.width)×\(photo.height)")
+        require(photo.type == (bytes.first == 0x89 ? .png : .jpeg), "a \(photo.type) photo from \(bytes.prefix(4))")
+        let again: (bytes: [UInt8], type: VCardImageType, width: Int, height: Int)
+        do { again = try AssignToContactActivity.fittedImage(photo.bytes, name: "photo") } catch {
+            fatalError("the photo written does not decode again: \(error)")
+        }
+        require(again.bytes == photo.bytes && again.type == photo.type && (again.width, again.height) == (photo.width, photo.height),
+                "the photo written (\(photo.width)×\(photo.height)) reads again as \(again.width)×\(again.height), changed")
     }
 
     // MARK: - Keys

@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 #endif
 import Testing
+@testable import ShareActivities
+import ShareCore
 
 /// Assign to Contact (SPEC §2): one image becomes a contact's photo in the
 /// vCard folder; only the card's PHOTO changes, byte for byte, and a
@@ -184,6 +186,107 @@ import Testing
         #expect(near(photo.top_left, top) && near(photo.bottom_right, bottom), "\(expected): \(photo)")
     }
 
+    // MARK: - Large files
+
+    /// An exported address book: `count` cards in one file, each with a
+    /// name (`Person 0001`), an address (`person0001@example.com`) and a
+    /// UID (`person-0001`), the first card's NOTE padded so that the file
+    /// is `size` bytes.
+    static func addressBook(cards count: Int, size: Int, name: String = "Person") throws -> String {
+        let lower = name.lowercased()
+        func card(_ number: Int, note: String = "") -> String {
+            let id = String(format: "%04d", number)
+            return ["BEGIN:VCARD", "VERSION:3.0", "UID:\(lower)-\(id)", "FN:\(name) \(id)", "N:\(id);\(name);;;",
+                    "EMAIL;TYPE=INTERNET:\(lower)\(id)@example.com", "TEL;TYPE=CELL:+82 10 5555 \(id)",
+                    "NOTE:exported from a phone's address book\(note)", "END:VCARD"].joined(separator: "\r\n") + "\r\n"
+        }
+        let rest = (2...count).map { card($0) }.joined()
+        let plain = card(1) + rest
+        try #require(plain.utf8.count <= size, "\(count) cards take \(plain.utf8.count) bytes")
+        // The padding folded as a writer folds it: 74 octets and a space per line.
+        var padding = ""
+        var left = size - plain.utf8.count
+        while left > 0 {
+            let piece = min(left, 76)
+            padding += piece <= 3 ? String(repeating: "x", count: piece) : "\r\n " + String(repeating: "x", count: piece - 3)
+            left -= piece
+        }
+        let book = card(1, note: padding) + rest
+        try #require(book.utf8.count == size)
+        return book
+    }
+
+    /// Share's own photo takes a file of 2,300 cards past 1 MiB: every
+    /// contact is still listed, completed and found, in that file and in
+    /// one that was over 1 MiB from the start.
+    @Test func aPhotoThatTakesAFilePast1MiBLosesNoContact() throws {
+        let book = try Self.addressBook(cards: 2300, size: (1 << 20) - 40)
+        let big = try Self.addressBook(cards: 3000, size: 1_300_000, name: "Big")
+        let (fixtures, folder) = try Self.world(["all.vcf": book, "big.vcf": big])
+        let config = try fixtures.writeConfig("[contacts]\nvcard-dir = \(folder.path)\n")
+        let file = folder.appendingPathComponent("all.vcf")
+        let everyone = Set((1...2300).map { String(format: "Person %04d", $0) } + (1...3000).map { String(format: "Big %04d", $0) })
+
+        let first = try fixtures.share("--config", config.path, "--activity", "assignToContact", "--contact", "person-0001", fixtures.png.path)
+        #expect(first.status == 0, "stderr: \(first.err)")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        try #require(size > 1 << 20, "the photo took the file past 1 MiB: \(size) bytes")
+
+        let listed = try fixtures.share("--config", config.path, "--complete", "contacts")
+        #expect(listed.status == 0, "stderr: \(listed.err)")
+        let names = listed.out.split(separator: "\n").map(String.init)
+        #expect(names.count == everyone.count && Set(names) == everyone,
+                "\(names.count) names listed; missing: \(everyone.subtracting(names).sorted().prefix(5))")
+        for wanted in ["person2300", "person1150", "big2999"] {
+            let completed = try fixtures.share("--config", config.path, "--complete", "addresses", wanted)
+            #expect(completed.out.split(separator: "\n").contains { $0.hasPrefix(wanted + "@") }, "\(wanted): \(completed.out)")
+        }
+        for contact in ["Person 2300", "person0002@example.com", "big-3000"] {
+            let run = try fixtures.share("--config", config.path, "--activity", "assignToContact", "--contact", contact, fixtures.png.path)
+            #expect(run.status == 0, "\(contact): \(run.err)")
+        }
+        let cards = try Self.vobject(file)
+        #expect(cards.count == 2300 && cards.filter { !$0.photos.isEmpty }.count == 3, "\(cards.count) cards read back")
+    }
+
+    /// A file over the limit (64 MiB) is named, with the limit, when the
+    /// contact asked for is not found; the other files are read.
+    @Test func aFileOverTheLimitIsNamedNeverSkippedInSilence() throws {
+        let huge = ["BEGIN:VCARD", "VERSION:3.0", "UID:huge-1", "FN:Kim Huge", "END:VCARD"].joined(separator: "\r\n") + "\r\n"
+        let (fixtures, folder) = try Self.world(["minji.vcf": Self.minji, "huge.vcf": huge])
+        let file = folder.appendingPathComponent("huge.vcf")
+        // 64 MiB and one byte, without writing them (a sparse file).
+        try #require(truncate(file.path, (64 << 20) + 1) == 0)
+        let run = try fixtures.share("--activity", "assignToContact", "--contact", "Kim Huge", "--json", fixtures.png.path)
+        #expect(run.status == 3)
+        #expect(run.out.contains("\"code\":\"no-such-contact\""), "stdout: \(run.out)")
+        #expect(run.err.contains("not read: ~/.contacts/default/huge.vcf is over 64 MiB, the limit for a vCard file"), "stderr: \(run.err)")
+        let minji = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", fixtures.png.path)
+        #expect(minji.status == 0, "stderr: \(minji.err)")
+    }
+
+    /// share never writes a file its reader would then leave out: a photo
+    /// that would take the file past the limit is refused, the file unchanged.
+    @Test func aPhotoThatWouldTakeAFilePastTheLimitIsNotWritten() throws {
+        let (fixtures, folder) = try Self.world(["minji.vcf": Self.minji])
+        let file = folder.appendingPathComponent("minji.vcf")
+        let contact = try #require(ContactFolder(path: folder.path).contacts().first)
+        let undo = fixtures.root.appendingPathComponent("undo").path
+        // The 69-byte picture's PHOTO line takes more than 100 bytes.
+        let limit = Self.minji.utf8.count + 100
+        do {
+            _ = try AssignToContactActivity.assign(imageAt: fixtures.png.path, to: contact, undoFolder: undo, largestFile: limit)
+            Issue.record("a file past \(limit) bytes was written")
+        } catch {
+            #expect(error.code == ActivityError.Code.contactFailed)
+            #expect(error.message.contains("past \(limit) bytes, the limit for a vCard file; the card is unchanged"), "\(error.message)")
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == Self.minji)
+        // With room for it, the same photo is written.
+        _ = try AssignToContactActivity.assign(imageAt: fixtures.png.path, to: contact, undoFolder: undo, largestFile: limit + 200)
+        #expect(try String(contentsOf: file, encoding: .utf8).contains("PHOTO;ENCODING=b;TYPE=PNG:"))
+    }
+
     // MARK: - Refusals
 
     @Test func aNameThatMatchesNoneOrTwoContactsIsRefusedAndNothingChanges() throws {
@@ -213,6 +316,42 @@ import Testing
         #expect(run.err.contains("cannot write in \(folder.path): permission denied; the card is unchanged"), "stderr: \(run.err)")
         #expect(try String(contentsOf: folder.appendingPathComponent("minji.vcf"), encoding: .utf8) == Self.minji)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["minji.vcf"])
+    }
+
+    /// An image cut short: a PNG cut in its image data, a JPEG cut in its
+    /// scan (libjpeg-turbo: "Premature end of JPEG file").
+    @Test(arguments: [("cut.png", "PNG", "read beyond end of data"), ("cut.jpg", "JPEG", "Premature end of JPEG file")])
+    func aPictureCutShortIsRefusedAndTheCardIsUnchanged(name: String, format: String, reason: String) throws {
+        let (fixtures, folder) = try Self.world(["people.vcf": Self.minji + Self.jun])
+        let file = folder.appendingPathComponent("people.vcf")
+        let whole = fixtures.files.appendingPathComponent("whole-" + name)
+        if format == "PNG" {
+            try ImageTool.solid(at: whole, width: 32, height: 32, rgb: [200, 30, 30])
+        } else {
+            let made = try Share.run(ServerScript.python, [ServerScript.support.appendingPathComponent("image_tool.py").path, "halves",
+                                                           whole.path, "64", "64", "1"],
+                                     environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.files)
+            try #require(made.status == 0, "image_tool.py: \(made.err)")
+        }
+        let bytes = [UInt8](try Data(contentsOf: whole))
+        // Cut halfway through the image data: a PNG's IDAT (its header and
+        // IHDR take 33 of the 100 bytes), a JPEG's scan (after its SOS marker).
+        let start = format == "PNG" ? 33 : try #require((0..<(bytes.count - 1)).last { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA })
+        let cut = fixtures.files.appendingPathComponent(name)
+        try Data(bytes.prefix(start + (bytes.count - start) / 2)).write(to: cut)
+        let before = try Data(contentsOf: file)
+
+        let run = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", "--json", cut.path)
+        #expect(run.status == 3, "stdout: \(run.out)")
+        #expect(run.out.contains("\"code\":\"not-an-image\""), "stdout: \(run.out)")
+        #expect(run.err.contains("\(name) is not a whole \(format) image") && run.err.contains(reason)
+                && run.err.contains("the card is unchanged"), "stderr: \(run.err)")
+        #expect(try Data(contentsOf: file) == before, "the card is byte for byte as it was")
+
+        // The whole picture is taken: the refusal was the cut, not the image.
+        let taken = try fixtures.share("--activity", "assignToContact", "--contact", "minji-1", whole.path)
+        #expect(taken.status == 0, "stderr: \(taken.err)")
+        #expect(try Data(contentsOf: file) != before)
     }
 
     @Test func explainSaysWhichFolderHasNoContacts() throws {

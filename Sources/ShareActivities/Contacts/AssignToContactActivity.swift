@@ -34,6 +34,8 @@ public final class AssignToContactActivity: SystemActivity {
     /// Where the cards as they were before are kept, for `share --undo`.
     private let undoFolder: String
     private var contacts: [ContactFolder.Contact]?
+    /// The folder's files that could not be read, named when a contact is not found.
+    private var unread: [ContactFolder.Unread] = []
     private var judged: Availability?
     private var items: [ShareItem] = []
 
@@ -76,9 +78,10 @@ public final class AssignToContactActivity: SystemActivity {
     /// The contacts, read once.
     func allContacts() -> [ContactFolder.Contact] {
         if let contacts { return contacts }
-        let read = ContactFolder(path: folder).contacts()
-        contacts = read
-        return read
+        let read = ContactFolder(path: folder).read()
+        contacts = read.contacts
+        unread = read.unread
+        return read.contacts
     }
 
     public func prepare(with items: [ShareItem]) async throws {
@@ -145,7 +148,7 @@ public final class AssignToContactActivity: SystemActivity {
         let contacts = allContacts()
         if let label {
             guard let index = AssignToContactActivity.labels(contacts).firstIndex(of: label) else {
-                throw ActivityError(code: ActivityError.Code.noSuchContact, message: "no contact is listed as \(label)")
+                throw ActivityError(code: ActivityError.Code.noSuchContact, message: "no contact is listed as \(label)" + notRead)
             }
             return contacts[index]
         }
@@ -158,7 +161,8 @@ public final class AssignToContactActivity: SystemActivity {
         case 1: return matches[0]
         case 0:
             throw ActivityError(code: ActivityError.Code.noSuchContact,
-                                message: "no contact in \(PathText.abbreviating(folder, home: home)) has the name, address or UID '\(wanted)'")
+                                message: "no contact in \(PathText.abbreviating(folder, home: home)) has the name, address or UID '\(wanted)'"
+                                    + notRead)
         default:
             let listed = matches.prefix(5).map { "\($0.name) (UID \($0.uid ?? "none"), \(PathText.lastComponent(of: $0.path)))" }
             throw ActivityError(code: ActivityError.Code.noSuchContact,
@@ -166,15 +170,22 @@ public final class AssignToContactActivity: SystemActivity {
         }
     }
 
-    /// Writes the image at `path` into `contact`'s card; returns what was done, in words.
+    /// The files not read, for a message: "; not read: ~/.contacts/all.vcf is over 64 MiB, …".
+    private var notRead: String {
+        unread.isEmpty ? "" : "; not read: " + unread.map { "\(PathText.abbreviating($0.path, home: home)) \($0.reason)" }
+            .joined(separator: "; ")
+    }
+
     /// Gives `contact` the image at `path` as its photo: a summary, and
     /// how to put the card back (its old bytes kept in `undoFolder`).
-    nonisolated static func assign(imageAt path: String, to contact: ContactFolder.Contact,
-                                   undoFolder: String) throws(ActivityError) -> (String, UndoAction?) {
+    /// A file that would grow past `largestFile` is not written: the
+    /// folder's reader would then leave it out.
+    nonisolated static func assign(imageAt path: String, to contact: ContactFolder.Contact, undoFolder: String,
+                                   largestFile: Int = ContactFolder.largestFile) throws(ActivityError) -> (String, UndoAction?) {
         let photo = try fittedImage(path)
         // The card as it is now, which must still be the card that was listed.
         let before: [UInt8]
-        switch LocalFiles.contents(ofFile: contact.path, limit: 64 << 20) {
+        switch LocalFiles.contents(ofFile: contact.path, limit: largestFile) {
         case .success(let bytes): before = bytes
         case .failure(let failure):
             throw ActivityError(code: ActivityError.Code.contactFailed, message: "cannot read \(contact.path): \(failure.reason)")
@@ -189,13 +200,18 @@ public final class AssignToContactActivity: SystemActivity {
         do { after = try file.settingPhoto(ofCard: contact.index, to: photo.bytes, type: photo.type) } catch {
             throw ActivityError(code: ActivityError.Code.contactFailed, message: "\(contact.name): \(error.description)")
         }
+        guard after.count <= largestFile else {
+            throw ActivityError(code: ActivityError.Code.contactFailed,
+                                message: "\(contact.name): the photo would take \(contact.path) to \(after.count) bytes, past "
+                                    + "\(ContactFolder.words(largestFile)), the limit for a vCard file; the card is unchanged")
+        }
         var info = stat()
         let mode = stat(contact.path, &info) == 0 ? info.st_mode & 0o7777 : 0o600
         var changedMeanwhile = false
         do {
             try LocalFiles.replace(contact.path, with: after, mode: mode) { () throws(FileReplaceError) in
                 // Written meanwhile (a sync, an editor)? Then keep theirs.
-                guard case .success(let now) = LocalFiles.contents(ofFile: contact.path, limit: 64 << 20), now == before else {
+                guard case .success(let now) = LocalFiles.contents(ofFile: contact.path, limit: largestFile), now == before else {
                     changedMeanwhile = true
                     throw FileReplaceError("\(contact.name)'s card changed while it was being written; nothing was written (\(contact.path))")
                 }
@@ -214,9 +230,21 @@ public final class AssignToContactActivity: SystemActivity {
         return (summary, .restoreFile(path: contact.path, backup: backup, digest: SHA256.hex(after)))
     }
 
-    /// The image's bytes as the photo: as they are when they fit in
-    /// 512×512, else scaled down (PNG stays PNG, JPEG stays JPEG).
+    /// The image at `path` as the photo: its bytes as they are when they
+    /// fit in 512×512, else scaled down (PNG stays PNG, JPEG stays JPEG).
     nonisolated static func fittedImage(_ path: String) throws(ActivityError)
+        -> (bytes: [UInt8], type: VCardImageType, width: Int, height: Int) {
+        switch LocalFiles.contents(ofFile: path, limit: 64 << 20) {
+        case .success(let bytes): return try fittedImage(bytes, name: PathText.lastComponent(of: path))
+        case .failure(let failure):
+            throw ActivityError(code: ActivityError.Code.contactFailed, message: "cannot read \(path): \(failure.reason)")
+        }
+    }
+
+    /// `bytes` (the image called `name`) as the photo. Decoded whole first,
+    /// whatever their size: a picture that does not decode to its last row
+    /// (cut short, corrupt) is refused with `not-an-image`, never written.
+    nonisolated static func fittedImage(_ bytes: [UInt8], name: String) throws(ActivityError)
         -> (bytes: [UInt8], type: VCardImageType, width: Int, height: Int) {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
@@ -224,22 +252,17 @@ public final class AssignToContactActivity: SystemActivity {
         var width: Int32 = 0
         var height: Int32 = 0
         var reason = [CChar](repeating: 0, count: 256)
-        let status = share_image_fit(path, Int32(largestSide), &output, &size, &format, &width, &height, &reason, reason.count)
+        let status = share_image_fit(bytes, bytes.count, Int32(largestSide), &output, &size, &format, &width, &height, &reason, reason.count)
         defer { free(output) }
-        guard status == 0 else {
+        guard status == SHARE_IMAGE_OK else {
             let words = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw ActivityError(code: ActivityError.Code.contactFailed, message: "\(PathText.lastComponent(of: path)): \(words)")
-        }
-        let bytes: [UInt8]
-        if let output {
-            bytes = Array(UnsafeBufferPointer(start: output, count: size))
-        } else {
-            switch LocalFiles.contents(ofFile: path, limit: 64 << 20) {
-            case .success(let read): bytes = read
-            case .failure(let failure):
-                throw ActivityError(code: ActivityError.Code.contactFailed, message: "cannot read \(path): \(failure.reason)")
+            if status == SHARE_IMAGE_UNDECODABLE {
+                throw ActivityError(code: ActivityError.Code.notAnImage,
+                                    message: "\(name) is not a whole \(format == 1 ? "PNG" : "JPEG") image (\(words)); the card is unchanged")
             }
+            throw ActivityError(code: ActivityError.Code.contactFailed, message: "\(name): \(words)")
         }
-        return (bytes, format == 1 ? .png : .jpeg, Int(width), Int(height))
+        let photo = output.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? bytes
+        return (photo, format == 1 ? .png : .jpeg, Int(width), Int(height))
     }
 }

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShareCore
 import ShareSupport
 
@@ -39,21 +42,49 @@ struct ContactFolder {
         }
     }
 
+    /// A file of the folder that was not read, and why.
+    struct Unread: Sendable, Equatable {
+        var path: String
+        /// What follows the path: "is over 64 MiB, the limit for a vCard file", "cannot be read: permission denied".
+        var reason: String
+    }
+
+    /// The largest `.vcf` file read or written: far above what address
+    /// books export (a few MiB for thousands of cards with photos).
+    static let largestFile = 64 << 20
+
+    /// A limit in words: "64 MiB", or bytes when it is no whole number of MiB.
+    static func words(_ limit: Int) -> String {
+        limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"
+    }
+
     /// The folder.
     let path: String
 
-    /// Every contact, sorted by name; files that cannot be read are skipped.
-    func contacts() -> [Contact] {
+    /// Every contact, sorted by name.
+    func contacts() -> [Contact] { read().contacts }
+
+    /// Every contact, sorted by name, and the files that could not be read
+    /// (too large, unreadable): never left out without a word.
+    func read() -> (contacts: [Contact], unread: [Unread]) {
         var found: [Contact] = []
+        var unread: [Unread] = []
         for relative in LocalFiles.filesBelow(path) where relative.lowercased().hasSuffix(".vcf") {
             let file = path + "/" + relative
-            guard case .success(let bytes) = LocalFiles.contents(ofFile: file) else { continue }
-            found += ContactFolder.contacts(in: VCardFile(bytes: bytes), path: file)
+            switch LocalFiles.contents(ofFile: file, limit: ContactFolder.largestFile) {
+            case .success(let bytes):
+                found += ContactFolder.contacts(in: VCardFile(bytes: bytes), path: file)
+            case .failure(let failure):
+                unread.append(Unread(path: file, reason: failure.code == EFBIG
+                    ? "is over \(ContactFolder.words(ContactFolder.largestFile)), the limit for a vCard file"
+                    : "cannot be read: \(failure.reason)"))
+            }
         }
         // Each name lower-cased once, not at every comparison.
-        return found.map { ($0.name.lowercased(), $0) }
+        let sorted = found.map { ($0.name.lowercased(), $0) }
             .sorted { ($0.0, $0.1.path, $0.1.index) < ($1.0, $1.1.path, $1.1.index) }
             .map(\.1)
+        return (sorted, unread)
     }
 
     /// The contacts of one file.
