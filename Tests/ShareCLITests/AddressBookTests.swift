@@ -77,6 +77,31 @@ struct AddressBookTests {
         #expect(AddressBook.Indexed([]).search("a", limit: 8).isEmpty)
     }
 
+    /// The person typed is found first: a match at the start of the name,
+    /// the address or a word beats one inside, and one only in the domain
+    /// comes last; Hangul matches by syllable and by initial consonants.
+    @Test func matchesAtTheStartOfANameOrWordComeFirst() {
+        let entries: [AddressBook.Entry] = [
+            .init(name: "Pamela Ortiz", email: "pam@example.com"),
+            .init(name: "Jiwon Lee", email: "jiwon@mail.example.org"),
+            .init(name: "Kim", email: "kim.lee@example.net"),
+            .init(name: "Lee Sora", email: "sora@example.kr"),
+            .init(name: "박지성", email: "park@example.kr"),
+            .init(name: "이영희", email: "yh@example.kr"),
+            .init(name: "Olena", email: "olena@example.ua"),
+        ]
+        let index = AddressBook.Indexed(entries)
+        #expect(index.search("le", limit: 8).map(\.email)
+                == ["sora@example.kr", "jiwon@mail.example.org", "kim.lee@example.net", "olena@example.ua",
+                    "pam@example.com", "park@example.kr", "yh@example.kr"],
+                "name start, then word starts (name, local part), then inside, then Pamela only in the domain")
+        #expect(index.search("이", limit: 8).map(\.email) == ["yh@example.kr"])
+        #expect(index.search("ㅇㅇㅎ", limit: 8).map(\.email) == ["yh@example.kr"])
+        #expect(index.search("ㅂㅈ", limit: 8).map(\.email) == ["park@example.kr"])
+        #expect(index.search("ㅎ", limit: 8).map(\.email) == ["yh@example.kr"], "an initial inside the name")
+        #expect(index.search("ex", limit: 3).count == 3, "a domain match still counts, last")
+    }
+
     @Test func pathsCompleteFromTheTypedFolderWithTildeKept() throws {
         let root = try folder()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -42,74 +42,149 @@ public final class AddressBook: Sendable {
     private let loaded = Mutex<Indexed?>(nil)
 
     /// The entries with what a lookup searches, in one run of bytes: each
-    /// entry's name and address lower-cased as UTF-8 (with 0xFF between
-    /// them, a byte no UTF-8 text holds, so no match spans both), and its
-    /// nickname. A lookup walks the run once,
-    /// touching no entry until one matches.
+    /// entry's name, address, nickname and name's initials, lower-cased as
+    /// UTF-8 (so no match spans two of them). A lookup walks the run once.
+    ///
+    /// Matches rank as a person expects (fzf, a phone's contacts): at the
+    /// start of the name, the nickname or the address first; then at the
+    /// start of a word of the name or of the address's local part; then
+    /// inside the name or the local part; last, only in the domain — so
+    /// "le" finds lee@example.com before Pamela at "examp*le*.com". Hangul
+    /// matches by syllable, and by initial consonants: "ㅇㅇㅎ" finds 이영희.
     struct Indexed: Sendable {
         let entries: [Entry]
         private let bytes: [UInt8]
-        private let texts: [Range<Int>]
+        private let names: [Range<Int>]
+        private let emails: [Range<Int>]
         private let nicknames: [Range<Int>]
+        private let initials: [Range<Int>]
 
         init(_ entries: [Entry]) {
             self.entries = entries
             var bytes: [UInt8] = []
-            var texts: [Range<Int>] = [], nicknames: [Range<Int>] = []
-            for entry in entries {
+            var names: [Range<Int>] = [], emails: [Range<Int>] = [], nicknames: [Range<Int>] = [], initials: [Range<Int>] = []
+            func add(_ text: String, to ranges: inout [Range<Int>]) {
                 let start = bytes.count
-                bytes += entry.name.lowercased().utf8
-                bytes.append(0xFF)
-                bytes += entry.email.lowercased().utf8
-                texts.append(start..<bytes.count)
-                let nickname = bytes.count
-                bytes += (entry.nickname?.lowercased() ?? "").utf8
-                nicknames.append(nickname..<bytes.count)
+                bytes += text.utf8
+                ranges.append(start..<bytes.count)
+            }
+            for entry in entries {
+                let name = entry.name.lowercased()
+                add(name, to: &names)
+                add(entry.email.lowercased(), to: &emails)
+                add(entry.nickname?.lowercased() ?? "", to: &nicknames)
+                add(Indexed.initials(of: name), to: &initials)
             }
             self.bytes = bytes
-            self.texts = texts
+            self.names = names
+            self.emails = emails
             self.nicknames = nicknames
+            self.initials = initials
         }
 
-        /// The first `limit` entries (one per address) whose name or address
-        /// contains `text`, or whose nickname starts with it; all for "".
+        /// How well an entry matches: lower is better; `nil` is no match.
+        enum Rank: Int, CaseIterable {
+            case start = 0, wordStart, inside, domain
+        }
+
+        /// The first `limit` entries (one per address) that match `text`,
+        /// the best matches first and in the book's order within a rank;
+        /// all entries for "".
         func search(_ text: String, limit: Int) -> [Entry] {
-            let needle = Array(text.lowercased().utf8)
-            var seen = Set<String>()
-            var results: [Entry] = []
+            let lowered = text.lowercased()
+            let needle = Array(lowered.utf8)
+            // Initial consonants typed (ㅇㅇㅎ): the name's initials are searched, syllables typed with them as theirs.
+            let byInitials = lowered.unicodeScalars.contains { Indexed.isConsonantJamo($0) }
+            let initialsNeedle = byInitials ? Array(Indexed.initials(of: lowered).utf8) : []
+            var ranked = Array(repeating: [Int](), count: Rank.allCases.count)
             bytes.withUnsafeBufferPointer { bytes in
                 needle.withUnsafeBufferPointer { needle in
-                    for index in texts.indices {
-                        let nickname = nicknames[index]
-                        let matches = needle.isEmpty
-                            || (nickname.count >= needle.count
-                                && Indexed.contains(bytes, nickname.lowerBound..<(nickname.lowerBound + needle.count), needle))
-                            || Indexed.contains(bytes, texts[index], needle)
-                        guard matches else { continue }
-                        if seen.insert(entries[index].email.lowercased()).inserted { results.append(entries[index]) }
-                        if results.count == limit { return }
+                    initialsNeedle.withUnsafeBufferPointer { initialsNeedle in
+                        for index in entries.indices {
+                            let rank = needle.isEmpty ? .start
+                                : Indexed.rank(of: index, needle: needle, initialsNeedle: byInitials ? initialsNeedle : nil, in: bytes,
+                                               names: names, emails: emails, nicknames: nicknames, initials: initials)
+                            guard let rank else { continue }
+                            ranked[rank.rawValue].append(index)
+                            // Enough of the best: nothing later can come before them.
+                            if rank == .start && ranked[0].count >= limit * 2 { return }
+                        }
                     }
                 }
+            }
+            var seen = Set<String>()
+            var results: [Entry] = []
+            for index in ranked.joined() where seen.insert(entries[index].email.lowercased()).inserted {
+                results.append(entries[index])
+                if results.count == limit { break }
             }
             return results
         }
 
-        /// Whether `needle` occurs in `range` of `bytes` (UTF-8 on both
-        /// sides, so a byte match is a match of whole scalars; an accent
-        /// written as a letter and a combining mark matches only the same).
-        static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>,
-                             _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let first = needle.first, needle.count <= range.count else { return needle.isEmpty }
+        private static func rank(of index: Int, needle: UnsafeBufferPointer<UInt8>, initialsNeedle: UnsafeBufferPointer<UInt8>?,
+                                 in bytes: UnsafeBufferPointer<UInt8>, names: [Range<Int>], emails: [Range<Int>],
+                                 nicknames: [Range<Int>], initials: [Range<Int>]) -> Rank? {
+            let nickname = nicknames[index]
+            if nickname.count >= needle.count, matches(bytes, at: nickname.lowerBound, needle) { return .start }
+            var best: Rank?
+            func consider(_ rank: Rank?) { if let rank, rank.rawValue < (best?.rawValue ?? Int.max) { best = rank } }
+            consider(rank(in: bytes, names[index], needle, words: [0x20, 0x2D, 0x2E, 0x27, 0x28, 0x2C, 0x22], limit: nil))
+            let email = emails[index]
+            let at = (email.lowerBound..<email.upperBound).last { bytes[$0] == 0x40 } ?? email.upperBound
+            consider(rank(in: bytes, email, needle, words: [0x2E, 0x5F, 0x2D, 0x2B], limit: at))
+            if let initialsNeedle, !initialsNeedle.isEmpty {
+                consider(rank(in: bytes, initials[index], initialsNeedle, words: [0x20, 0x2D], limit: nil))
+            }
+            return best
+        }
+
+        /// The best rank of `needle` in `range`: at its start, after a byte
+        /// of `words`, inside; past `limit` (an address's domain), `domain`.
+        private static func rank(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ needle: UnsafeBufferPointer<UInt8>,
+                                 words: [UInt8], limit: Int?) -> Rank? {
+            guard let first = needle.first, needle.count <= range.count else { return nil }
+            var best: Rank?
             var start = range.lowerBound
             while start <= range.upperBound - needle.count {
-                if bytes[start] == first {
-                    var matched = 1
-                    while matched < needle.count && bytes[start + matched] == needle[matched] { matched += 1 }
-                    if matched == needle.count { return true }
+                if bytes[start] == first && matches(bytes, at: start, needle) {
+                    let rank: Rank = start == range.lowerBound ? .start
+                        : limit.map { start > $0 } == true ? .domain
+                        : words.contains(bytes[start - 1]) ? .wordStart : .inside
+                    if rank == .start { return rank }
+                    if rank.rawValue < (best?.rawValue ?? Int.max) { best = rank }
                 }
                 start += 1
             }
-            return false
+            return best
+        }
+
+        /// Whether `needle` is at `start` of `bytes` (UTF-8 on both sides, so
+        /// a byte match is a match of whole scalars; an accent written as a
+        /// letter and a combining mark matches only the same).
+        private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard start + needle.count <= bytes.count else { return false }
+            var matched = 0
+            while matched < needle.count && bytes[start + matched] == needle[matched] { matched += 1 }
+            return matched == needle.count
+        }
+
+        /// A consonant of Hangul compatibility jamo (ㄱ … ㅎ), as typed alone.
+        static func isConsonantJamo(_ scalar: Unicode.Scalar) -> Bool { (0x3131...0x314E).contains(scalar.value) }
+
+        /// `text` with each Hangul syllable written as its initial consonant
+        /// (이영희 → ㅇㅇㅎ); anything else as it is.
+        static func initials(of text: String) -> String {
+            let consonants: [UInt32] = [0x3131, 0x3132, 0x3134, 0x3137, 0x3138, 0x3139, 0x3141, 0x3142, 0x3143, 0x3145,
+                                        0x3146, 0x3147, 0x3148, 0x3149, 0x314A, 0x314B, 0x314C, 0x314D, 0x314E]
+            var result = String.UnicodeScalarView()
+            for scalar in text.unicodeScalars {
+                if (0xAC00...0xD7A3).contains(scalar.value), let initial = Unicode.Scalar(consonants[Int(scalar.value - 0xAC00) / 588]) {
+                    result.append(initial)
+                } else {
+                    result.append(scalar)
+                }
+            }
+            return String(result)
         }
     }
 
@@ -120,7 +195,7 @@ public final class AddressBook: Sendable {
         self.queryCommand = queryCommand
     }
 
-    /// Up to `limit` addresses whose name, address or nickname contains `text` (case-insensitive).
+    /// Up to `limit` addresses whose name, address or nickname matches `text` (case-insensitive), best first.
     public func complete(_ text: String, limit: Int = 8) -> [String] {
         text.isEmpty ? [] : matches(text, limit: limit).map(\.formatted)
     }

@@ -316,12 +316,13 @@ final class ComposeProgram: ScreenProgram {
     }
 
     /// The address being typed in the focused field, while completions are
-    /// wanted for it (two characters or more; not after Esc, not in another field).
+    /// wanted for it (two characters or more, or one wide one such as a
+    /// Hangul syllable; not after Esc, not in another field).
     private func currentToken() -> String? {
         guard let field = screen.completionField, screen.fields.indices.contains(screen.focus),
               screen.fields[screen.focus].field.id == field else { return nil }
         let token = FormUpdate.currentAddressToken(screen.fields[screen.focus].editor)
-        return token.count >= 2 ? token : nil
+        return token.count >= 2 || DisplayWidth.of(token) >= 2 ? token : nil
     }
 
     /// Runs `query-command` for `token` on a thread of its own (one at a
