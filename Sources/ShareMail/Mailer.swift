@@ -29,6 +29,19 @@ public struct MailSettings: Sendable {
 }
 
 /// What became of a message.
+/// A message the outbox held, and what became of it when it was flushed.
+public struct FlushedMessage: Sendable, Equatable {
+    public var outcome: MailOutcome
+    /// Its recipients as its headers name them (`Kim Minsu <kim@example.com>`);
+    /// none when it could not be read.
+    public var recipients: [String]
+
+    public init(outcome: MailOutcome, recipients: [String]) {
+        self.outcome = outcome
+        self.recipients = recipients
+    }
+}
+
 public enum MailOutcome: Sendable, Equatable {
     /// The server (or sendmail) accepted it; the sent copy is at
     /// `sentCopy`, or, when it could not be written, `warning` says so and
@@ -98,23 +111,40 @@ public struct Mailer: Sendable {
     /// once however many flushes run at the same time: a flush holds the
     /// outbox's lock (`.share-flush.lock`, flock) from listing to the last
     /// delivery, so a second one waits and then finds only what is left.
-    /// - Returns: one outcome per message.
-    public func flushOutbox() -> [MailOutcome] {
+    /// - Returns: one outcome per message, with its recipients.
+    public func flushOutbox() -> [FlushedMessage] {
         tidy()
         do {
             return try OutboxLock.holding(settings.outbox) {
                 settings.outbox.messages().map { path in
                     do throws(MailError) {
                         let file = try MessageFile(path: path)
-                        return deliver(draft: path, envelope: try Mailer.envelope(of: file), removeFrom: settings.outbox)
+                        let envelope = try Mailer.envelope(of: file)
+                        return FlushedMessage(outcome: deliver(draft: path, envelope: envelope, removeFrom: settings.outbox),
+                                              recipients: Mailer.recipients(of: file))
                     } catch {
-                        return .failed(error, draft: path)
+                        return FlushedMessage(outcome: .failed(error, draft: path), recipients: [])
                     }
                 }
             }
         } catch {
-            return [.failed(error, draft: nil)]
+            return [FlushedMessage(outcome: .failed(error, draft: nil), recipients: [])]
         }
+    }
+
+    /// The recipients a stored message's To, Cc and Bcc name, as written
+    /// there (`Kim Minsu <kim@example.com>`), each address once.
+    static func recipients(of file: MessageFile) -> [String] {
+        var seen = Set<String>()
+        var recipients: [String] = []
+        for name in ["To", "Cc", "Bcc"] {
+            for value in file.headerValues(name) {
+                for address in AddressList.mailboxes((try? AddressList.parse(value)) ?? []) where seen.insert(address.addrSpec).inserted {
+                    recipients.append(address.formatted)
+                }
+            }
+        }
+        return recipients
     }
 
     /// Clears what killed writers left in the three folders' `tmp/` (older

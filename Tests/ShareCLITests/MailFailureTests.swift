@@ -50,6 +50,14 @@ import Testing
         let sentCheck = try MailCheck.run(file: world.onlyMessage(in: world.sent, flagged: "S"))
         #expect(sentCheck.addresses["bcc"] == [.init(name: "", addr: "hidden@example.com")], "the sent copy keeps Bcc")
         #expect(sentCheck.header("Message-ID") == check.header("Message-ID"))
+
+        // The history shows the queued share, then the flush that sent it, to the people it named.
+        let history = try JSONDecoder().decode([HistoryTests.Entry].self, from: try world.share(["--history", "--json"]).stdout)
+        #expect(history.map(\.outcome) == ["sent", "queued"], "\(history)")
+        #expect(history.first?.activity == "mail")
+        #expect(history.first?.recipients == ["박지성 <park@example.com>", "hidden@example.com"], "\(history)")
+        let listed = try world.share(["--history", "--limit", "1"])
+        #expect(listed.out.contains("sent") && listed.out.contains("→ 박지성 <park@example.com>"), "stdout: \(listed.out)")
     }
 
     @Test func permanentRefusalFailsWithServerWordsAndKeepsDraft() throws {

@@ -60,13 +60,22 @@ extension MailActivity {
         }
     }
 
-    /// `--flush`: each message of the outbox tried again, a line (or a JSON row) each.
+    /// `--flush`: each message of the outbox tried again, a line (or a JSON
+    /// row) each; each one sent is a share of its own in the history.
     static func flush(_ mailer: Mailer, output: ModeOutput) -> Int32 {
-        let outcomes = mailer.flushOutbox()
+        let flushed = mailer.flushOutbox()
         var rows: [JSONValue] = []
         var text = ""
         var worst = ExitCode.completed
-        for outcome in outcomes {
+        for message in flushed {
+            let outcome = message.outcome
+            if case .sent(let copy, _, let warning) = outcome {
+                var result = ActivityResult(activityType: .mail, outcome: .sent, returnedItems: copy.map { [.text($0)] } ?? [])
+                result.recipients = message.recipients
+                result.warnings = warning.map { [$0] } ?? []
+                result.undo = [.impossible(reason: "a sent message cannot be unsent")]
+                output.record(result)
+            }
             let (path, word, message): (String, String, String?) = switch outcome {
             case .sent(let copy, _, let warning): (copy ?? "", "sent", warning)
             case .queued(let path, let reason): (path, "queued", reason)
@@ -79,7 +88,7 @@ extension MailActivity {
             text += "\(word)\t\(path)" + (message.map { "\t\(output.shown($0))" } ?? "") + "\n"
         }
         if output.json { output.output(JSONValue.array(rows).serialized + "\n") } else { output.output(text) }
-        if outcomes.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
+        if flushed.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
         return worst
     }
 }

@@ -10,7 +10,11 @@ extension ShareCommand {
         guard let (owner, mode) = SystemActivities.mode(flag), let activity = run.systemActivity(owner) else {
             return .exit(usage("\(flag) needs an activity this build does not have", run.console))
         }
-        let output = ModeOutput(output: run.console.output, error: run.console.error, json: run.options.json, shown: TerminalText.sanitized)
+        let recorder = Recorder(history: run.history, items: [])
+        let console = run.console
+        let output = ModeOutput(output: console.output, error: console.error, json: run.options.json, shown: TerminalText.sanitized) { result in
+            if let problem = recorder.record(result) { warn(problem, console) }
+        }
         switch mode.run(activity, output) {
         case .exit(let code): return .exit(code)
         case .resumeForm: return resume(run)

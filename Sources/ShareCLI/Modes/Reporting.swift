@@ -7,7 +7,7 @@ import ShareTerminal
 /// object, warnings and errors on standard error.
 extension ShareCommand {
     /// Appends finished runs to the share history.
-    struct Recorder {
+    struct Recorder: Sendable {
         let history: ShareHistory
         /// The items shared, summarised in each entry.
         let items: [ShareItem]
@@ -36,7 +36,7 @@ extension ShareCommand {
     }
 
     /// `share: warning: …` on standard error, in the reader's language.
-    static func warn(_ warning: String, _ console: Console) {
+    nonisolated static func warn(_ warning: String, _ console: Console) {
         console.error("share: " + TerminalText.sanitized(Localization.text("warning: %@", warning)) + "\n")
     }
 

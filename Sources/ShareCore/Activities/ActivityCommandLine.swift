@@ -195,14 +195,18 @@ public struct ModeOutput: Sendable {
     public var json: Bool
     /// Text as it may be written to a terminal (control characters shown, not obeyed).
     public var shown: @Sendable (String) -> String
+    /// Records what a mode did as a share of its own in the history (a
+    /// queued message that `--flush` sent), as the front end records a run.
+    public var record: @Sendable (ActivityResult) -> Void
 
     /// A mode's output.
     public init(output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void, json: Bool,
-                shown: @escaping @Sendable (String) -> String) {
+                shown: @escaping @Sendable (String) -> String, record: @escaping @Sendable (ActivityResult) -> Void = { _ in }) {
         self.output = output
         self.error = error
         self.json = json
         self.shown = shown
+        self.record = record
     }
 }
 
