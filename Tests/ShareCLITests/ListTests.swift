@@ -166,6 +166,17 @@ import Testing
         #expect(Array(try Data(contentsOf: list)) == before, "undo removes its line only")
     }
 
+    /// A list saved with CRLF line ends by another program lists as the same entries.
+    @Test func crlfLineEndsReadTheSame() throws {
+        let fixtures = try Fixtures()
+        let list = fixtures.root.appendingPathComponent("data/share/reading-list.tsv")
+        try FileManager.default.createDirectory(at: list.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("2020-01-01T00:00:00Z\thttps://a.example/\r\n2021-01-01T00:00:00Z\thttps://b.example/\tB\r\n".utf8).write(to: list)
+        let listed = try fixtures.share("--reading-list")
+        #expect(listed.status == 0 && listed.err.isEmpty, "stderr: \(listed.err)")
+        #expect(listed.out == "2021-01-01T00:00:00Z\tB\thttps://b.example/\n2020-01-01T00:00:00Z\t\thttps://a.example/\n", "stdout: \(listed.out)")
+    }
+
     /// A line written by another program carries escapes in any column:
     /// none reaches the terminal.
     @Test func escapesInAnyColumnAreShownNotObeyed() throws {

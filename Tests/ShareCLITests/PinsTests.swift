@@ -41,6 +41,11 @@ struct PinsTests {
 
         #expect(try pins.toggle(.addToReadingList) == [.mail, .print, .addToReadingList])
         #expect(try pins.toggle(.mail) == [.print, .addToReadingList])
+        let kept = try Data(contentsOf: URL(fileURLWithPath: pins.path))
+        // CRLF line ends (a file synced from Windows) read the same.
+        try Data("mail\r\nprint\r\n".utf8).write(to: URL(fileURLWithPath: pins.path))
+        #expect(pins.read().types == [.mail, .print] && pins.read().unreadable.isEmpty)
+        try kept.write(to: URL(fileURLWithPath: pins.path))
         let after = try Data(contentsOf: URL(fileURLWithPath: pins.path))
         #expect(Array(after) == Array("not a type!\n".utf8) + [0xFF, 0xFE, 0x0A] + Array("print\naddToReadingList\n".utf8),
                 "the damaged lines stay as they were: \(Array(after))")

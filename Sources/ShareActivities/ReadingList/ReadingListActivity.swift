@@ -172,7 +172,9 @@ public struct ReadingListEntry: Sendable, Equatable {
     /// with a URL that has a scheme and no spaces or control characters;
     /// `nil` for any other line.
     init?(line: LineFile.Line) {
-        guard let text = line.text else { return nil }
+        guard var text = line.text else { return nil }
+        // A list saved with CRLF line ends (a Windows sync tool) reads the same.
+        if text.unicodeScalars.last == "\r" { text.unicodeScalars.removeLast() }
         let fields = text.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard fields.count >= 2, !fields[0].isEmpty,
               !fields[1].unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }),

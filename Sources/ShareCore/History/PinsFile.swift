@@ -46,7 +46,7 @@ public struct PinsFile: Sendable {
     private var file: LineFile { LineFile(path: path, name: "the pins", limit: 1 << 20) }
 
     private static func type(in line: [UInt8]) -> ActivityType? {
-        try? ActivityType(parsing: String(decoding: line, as: UTF8.self).trimmingWhitespace())
+        try? ActivityType(parsing: String(decoding: line, as: UTF8.self).trimmingWhitespace(includingNewlines: true))
     }
 
     private static func parse(_ lines: [LineFile.Line]) -> (types: [ActivityType], unreadable: [Int]) {
