@@ -17,6 +17,10 @@ public struct MailSettings: Sendable {
     public var sent: Maildir
     /// Messages waiting for delivery (no transport, or a temporary refusal).
     public var outbox: Maildir
+    /// The address share makes up for this account when none is set
+    /// (`user@host.localdomain`, as mutt does). A queued message sent from
+    /// it goes from the first identity configured since, never from it.
+    public var madeUpSender: MailAddress?
 
     /// Creates settings.
     public init(identities: [MailAddress], transport: (any MailTransport)?, drafts: Maildir, sent: Maildir, outbox: Maildir) {
@@ -118,7 +122,8 @@ public struct Mailer: Sendable {
             return try OutboxLock.holding(settings.outbox) {
                 settings.outbox.messages().map { path in
                     do throws(MailError) {
-                        let file = try MessageFile(path: path)
+                        var file = try MessageFile(path: path)
+                        if let configured = try replacingMadeUpSender(in: file) { file = configured }
                         let envelope = try Mailer.envelope(of: file)
                         return FlushedMessage(outcome: deliver(draft: path, envelope: envelope, removeFrom: settings.outbox),
                                               recipients: Mailer.recipients(of: file))
@@ -130,6 +135,26 @@ public struct Mailer: Sendable {
         } catch {
             return [FlushedMessage(outcome: .failed(error, draft: nil), recipients: [])]
         }
+    }
+
+    /// The message at `file` rewritten to come from the first identity
+    /// configured, when it was queued from the made-up sender and the
+    /// config now names one; `nil` when it stays as it is.
+    func replacingMadeUpSender(in file: MessageFile) throws(MailError) -> MessageFile? {
+        guard let madeUp = settings.madeUpSender, let identity = settings.identities.first,
+              identity.addrSpec.lowercased() != madeUp.addrSpec.lowercased(),
+              let value = file.header("From"), let sender = try? AddressList.mailboxes(AddressList.parse(value)).first,
+              sender.addrSpec.lowercased() == madeUp.addrSpec.lowercased() else { return nil }
+        let bytes: [UInt8]
+        switch LocalFiles.contents(ofFile: file.path, limit: 1 << 30) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw MailError(.io, "cannot read \(file.path): \(failure.reason)")
+        }
+        let rewritten = file.replacingHeader("From", with: Array(MIMEWriter.addressField("From", [.mailbox(identity)]).utf8), in: bytes)
+        do { try LocalFiles.replace(file.path, with: rewritten) } catch {
+            throw MailError(.io, "cannot rewrite \(file.path): \(error.description)")
+        }
+        return try MessageFile(path: file.path)
     }
 
     /// The recipients a stored message's To, Cc and Bcc name, as written

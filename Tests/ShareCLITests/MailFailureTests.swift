@@ -60,6 +60,36 @@ import Testing
         #expect(listed.out.contains("sent") && listed.out.contains("→ 박지성 <park@example.com>"), "stdout: \(listed.out)")
     }
 
+    /// A message queued before any address was set goes from the made-up
+    /// `user@host`; once the config names one, --flush sends it from that.
+    @Test func aMessageQueuedFromTheMadeUpSenderGoesFromTheOneSetSince() throws {
+        let world = try MailWorld()
+        let bare = "[mail]\ndrafts = \(world.drafts.path)\nsent = \(world.sent.path)\noutbox = \(world.outbox.path)\n"
+        try Data(bare.utf8).write(to: world.config)
+        let queued = try world.fixtures.share(["--config", world.config.path, "--activity", "mail", "--send", "--to", "park@example.com",
+                                               "--subject", "Q4", "--body", "hi"], changes: ["USER": "kimsu"])
+        #expect(queued.status == 1, "queued: \(queued.err)")
+        let waiting = try String(contentsOf: world.onlyMessage(in: world.outbox, "new"), encoding: .utf8)
+        #expect(waiting.contains("From: kimsu@"), "\(waiting)")
+
+        let server = try world.startServer()
+        defer { server.stop() }
+        let flush = try world.fixtures.share(["--config", world.config.path, "--flush"], changes: ["USER": "kimsu"])
+        #expect(flush.status == 0, "stderr: \(flush.err)")
+        let (message, check) = try server.onlyMessage()
+        #expect(message.envelope.mailFrom == MailWorld.fromAddress)
+        #expect(check.addresses["from"] == [.init(name: "김민수", addr: MailWorld.fromAddress)], "\(check.addresses)")
+        #expect(check.header("Subject") == "Q4")
+        #expect(!String(decoding: message.raw, as: UTF8.self).contains("kimsu@"))
+
+        // Sent at once from the made-up address, with a transport and no from: said, not silent.
+        try Data((bare + "transport = smtp://127.0.0.1:\(server.port)\ntls = off\n").utf8).write(to: world.config)
+        let direct = try world.fixtures.share(["--config", world.config.path, "--activity", "mail", "--send", "--to", "park@example.com",
+                                               "--subject", "Q4", "--body", "hi"], changes: ["USER": "kimsu"])
+        #expect(direct.status == 0, "stderr: \(direct.err)")
+        #expect(direct.err.contains("warning: sent from kimsu@") && direct.err.contains("set from in the [mail] section"), "stderr: \(direct.err)")
+    }
+
     @Test func permanentRefusalFailsWithServerWordsAndKeepsDraft() throws {
         let (world, server) = try MailWorld.withServer(["--data-reply", "554 5.7.1 Rejected as spam"])
         defer { server.stop() }

@@ -196,10 +196,16 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             autosavePath = draft
         }
         let recipients = message.envelopeRecipients.map(\.formatted)
+        // An address nobody chose never goes out without a word.
+        let madeUp = message.from.flatMap { from in
+            settings.madeUpSender.map { $0.addrSpec.lowercased() == from.addrSpec.lowercased() } == true
+                ? "sent from \(from.addrSpec), an address made up from the account's name; set from in the [mail] section of the config file"
+                : nil
+        }
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()
-            session.finish(.sent, warnings: warning.map { [$0] } ?? [], recipients: recipients,
+            session.finish(.sent, warnings: [warning, madeUp].compactMap { $0 }, recipients: recipients,
                            undo: [.impossible(reason: "a sent message cannot be unsent")])
         case .saved(let path):
             discardAutosave()

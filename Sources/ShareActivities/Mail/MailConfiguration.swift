@@ -55,10 +55,12 @@ extension MailActivity {
             throw ConfigurationError("\(section.file): [mail] \(transportURL != nil ? "transport" : "sendmail"): \(error.message)")
         }
         let data = locations.dataHome
-        return MailSettings(identities: addresses, transport: transport,
-                            drafts: Maildir(path: try section.path("drafts", environment: environment) ?? data + "/drafts"),
-                            sent: Maildir(path: try section.path("sent", environment: environment) ?? data + "/sent"),
-                            outbox: Maildir(path: try section.path("outbox", environment: environment) ?? data + "/outbox"))
+        var settings = MailSettings(identities: addresses, transport: transport,
+                                    drafts: Maildir(path: try section.path("drafts", environment: environment) ?? data + "/drafts"),
+                                    sent: Maildir(path: try section.path("sent", environment: environment) ?? data + "/sent"),
+                                    outbox: Maildir(path: try section.path("outbox", environment: environment) ?? data + "/outbox"))
+        settings.madeUpSender = madeUpSender(environment)
+        return settings
     }
 
     /// The text of `signature-file`, if set and readable.
@@ -71,6 +73,11 @@ extension MailActivity {
     /// `$EMAIL`, or `user@host` as mutt does, when no identity is configured.
     private static func fallbackIdentity(_ environment: [String: String]) -> MailAddress? {
         if let email = environment["EMAIL"], let address = try? MailAddress(parsing: email) { return address }
+        return madeUpSender(environment)
+    }
+
+    /// `user@host` for the account share runs as: an address nobody chose.
+    private static func madeUpSender(_ environment: [String: String]) -> MailAddress? {
         guard let user = environment["USER"] ?? environment["LOGNAME"] ?? accountName() else { return nil }
         return MailAddress.localUser(user)
     }

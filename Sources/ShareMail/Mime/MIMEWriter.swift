@@ -35,10 +35,10 @@ public struct MIMEWriter {
     public func write(_ message: MailMessage, to sink: any ByteSink, includeBcc: Bool) throws(MailError) {
         var head = ""
         head += "Date: " + MIMEWriter.rfc5322Date(message.date) + "\r\n"
-        if let from = message.from { head += addressField("From", [.mailbox(from)]) }
-        if !message.to.isEmpty { head += addressField("To", message.to) }
-        if !message.cc.isEmpty { head += addressField("Cc", message.cc) }
-        if includeBcc && !message.bcc.isEmpty { head += addressField("Bcc", message.bcc) }
+        if let from = message.from { head += MIMEWriter.addressField("From", [.mailbox(from)]) }
+        if !message.to.isEmpty { head += MIMEWriter.addressField("To", message.to) }
+        if !message.cc.isEmpty { head += MIMEWriter.addressField("Cc", message.cc) }
+        if includeBcc && !message.bcc.isEmpty { head += MIMEWriter.addressField("Bcc", message.bcc) }
         head += HeaderEncoding.unstructured(name: "Subject", value: message.subject)
         head += "Message-ID: <\(message.messageID)>\r\n"
         head += "MIME-Version: 1.0\r\n"
@@ -134,7 +134,8 @@ public struct MIMEWriter {
 
     private func boundary(_ depth: Int) -> String { "=_\(boundaryToken)_\(depth)" }
 
-    private func addressField(_ name: String, _ entries: [AddressListEntry]) -> String {
+    /// The header field `name` holding `entries`, folded and encoded, with its CRLF.
+    static func addressField(_ name: String, _ entries: [AddressListEntry]) -> String {
         var line = HeaderLine(name)
         var first = true
         func mailboxTokens(_ address: MailAddress) -> [String] {

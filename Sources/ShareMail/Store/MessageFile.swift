@@ -51,19 +51,35 @@ public struct MessageFile: Sendable {
     }
 
     /// The header section without `Bcc:` fields (and their continuation lines).
-    var transmittedHeaderBytes: [UInt8] {
+    var transmittedHeaderBytes: [UInt8] { headerBytes(replacing: "Bcc", with: nil) }
+
+    /// The header section with the fields called `name` (and their
+    /// continuation lines) left out, and `field` (a whole field with its
+    /// CRLF) in the place of the first of them.
+    func headerBytes(replacing name: String, with field: [UInt8]?) -> [UInt8] {
         var out: [UInt8] = []
         var dropping = false
+        var replaced = false
         for line in MessageFile.lines(headerBytes) {
             if line.first == 32 || line.first == 9 {
                 if !dropping { out += line }
                 continue
             }
-            let name = line.prefix { $0 != UInt8(ascii: ":") }
-            dropping = String(decoding: name, as: UTF8.self).lowercased() == "bcc"
+            let lineName = line.prefix { $0 != UInt8(ascii: ":") }
+            dropping = String(decoding: lineName, as: UTF8.self).lowercased() == name.lowercased()
+            if dropping, !replaced, let field {
+                out += field
+                replaced = true
+            }
             if !dropping { out += line }
         }
         return out
+    }
+
+    /// The whole message `bytes` (this file's) with the fields called
+    /// `name` replaced by `field`.
+    func replacingHeader(_ name: String, with field: [UInt8], in bytes: [UInt8]) -> [UInt8] {
+        headerBytes(replacing: name, with: field) + bytes[headerBytes.count...]
     }
 
     private static func headerEnd(_ bytes: [UInt8], from start: Int) -> Int? {
