@@ -588,9 +588,12 @@ struct FormAddressCompletionTests {
         let toRow = try #require(labelRow("To", in: frame))
         for (offset, completion) in [kim, jiyeon, younghee].enumerated() {
             let shown = try #require(frame.locate(completion), "\(completion) is listed")
-            #expect(shown.y == toRow + 1 + offset)
+            #expect(shown.y == toRow + 2 + offset, "inside the frame that starts under To")
             #expect(shown.x == valueColumn + 1)
         }
+        // The frame starts in the gap after the labels: every label stays whole.
+        #expect(frame[valueColumn - 1, toRow + 1].text == "╭")
+        for label in ["Cc:", "Bcc:", "Subject:"] { #expect(labelRow(String(label.dropLast()), in: frame) != nil, "\(label) is still shown") }
         let chosen = try #require(frame.locate(kim))
         #expect(frame[chosen.x, chosen.y].style.reverse, "the chosen completion is highlighted")
         let other = try #require(frame.locate(jiyeon))

@@ -251,11 +251,16 @@ public enum FormView {
         return (shown, column)
     }
 
+    /// The suggestions under the field being typed in, in a frame that
+    /// starts in the gap after the labels (so none is covered) and ends
+    /// above the status line: a list, not more fields.
     private static func drawCompletions(_ state: FormState, at anchor: (x: Int, y: Int), into frame: inout Frame) {
         let width = min(state.width - anchor.x - 1, max(20, state.completions.map { DisplayWidth.of($0) }.max() ?? 0) + 2)
-        for (offset, completion) in state.completions.prefix(6).enumerated() {
-            let y = anchor.y + offset
-            guard y < state.height - 2 else { break }
+        let rows = min(6, state.completions.count, state.height - 2 - anchor.y - 2)
+        guard rows > 0 else { return }
+        frame.box(x: anchor.x - 1, y: anchor.y, width: width + 2, height: rows + 2)
+        for (offset, completion) in state.completions.prefix(rows).enumerated() {
+            let y = anchor.y + 1 + offset
             let selected = offset == state.completionIndex
             // The chosen one in reverse video with a marker, the others underlined:
             // the list stands out from the fields under it without colour too.
