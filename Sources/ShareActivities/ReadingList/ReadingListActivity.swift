@@ -53,8 +53,13 @@ public final class ReadingListActivity: SystemActivity {
     /// The list at `path`: its entries, oldest first (none when there is
     /// no list yet), and the numbers of the lines that are not entries.
     public nonisolated static func read(atPath path: String) throws -> (entries: [ReadingListEntry], unreadable: [Int]) {
+        parse(try file(path).lines())
+    }
+
+    /// The entries among `lines`, and the numbers of the lines that are not entries.
+    private nonisolated static func parse(_ lines: [LineFile.Line]) -> (entries: [ReadingListEntry], unreadable: [Int]) {
         var entries: [ReadingListEntry] = [], unreadable: [Int] = []
-        for line in try file(path).lines() {
+        for line in lines {
             if let entry = ReadingListEntry(line: line) { entries.append(entry) } else { unreadable.append(line.number) }
         }
         return (entries, unreadable)
@@ -120,10 +125,8 @@ public final class ReadingListActivity: SystemActivity {
     nonisolated static func add(_ urls: [String], labels: [String: String], stamp: String,
                                 toListAt path: String) throws -> (added: [String], unreadable: [Int]) {
         try file(path).change { lines in
-            var known = Set<String>(), unreadable: [Int] = []
-            for line in lines {
-                if let entry = ReadingListEntry(line: line) { known.insert(entry.url) } else { unreadable.append(line.number) }
-            }
+            let (entries, unreadable) = parse(lines)
+            let known = Set(entries.map(\.url))
             var added: [String] = []
             for url in urls where !known.contains(url) && !added.contains(url) { added.append(url) }
             guard !added.isEmpty else { return (nil, ([], unreadable)) }
