@@ -217,18 +217,20 @@ import Testing
                                       environment: fixtures.environment)
         let screen = try session.waitFor("Mail")
 
-        // Tiles are 12 cells wide from column 1 (fixture 1, 3, Mail in the share row;
-        // 2, 4 in the action row). A title takes at most 11 cells, is cut with "…" by
-        // display width, and is centred under the icon box: it starts at
-        // 1 + 12·n + 6 − ⌈width / 2⌉ (PickerLayout.tileWidth, PickerView.drawTile).
-        func expectTitle(_ full: String, tile n: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+        // The share row holds fixture 1, 3 and Mail: three tiles in 98 columns get
+        // 22 each (the most a long title widens a tile to), from column 1. A title
+        // takes at most 21 cells, is cut with "…" by display width, and is centred
+        // under the icon box: it starts at 1 + 22·n + 11 − ⌈width / 2⌉
+        // (PickerLayout.fit, PickerView.drawTile).
+        func expectTitle(_ full: String, tile n: Int, tileWidth: Int = 22, sourceLocation: SourceLocation = #_sourceLocation) {
             let head = String(full.prefix(2))
             guard let cell = screen.find(head), let line = screen.lines.dropFirst(cell.row).first,
                   let start = line.range(of: head)?.lowerBound else {
                 Issue.record("\"\(full)\" is not on screen:\n\(screen.text)", sourceLocation: sourceLocation)
                 return
             }
-            let truncated = Self.pickerWidth(full) > 11
+            let room = tileWidth - 1
+            let truncated = Self.pickerWidth(full) > room
             // What is shown: up to the ellipsis when cut, else the whole title.
             let rest = line[start...]
             let shown = truncated ? String(rest[...(rest.firstIndex(of: "…") ?? rest.index(before: rest.endIndex))])
@@ -239,34 +241,31 @@ import Testing
                 let kept = shown.dropLast().trimmingCharacters(in: .whitespaces)
                 #expect(full.hasPrefix(kept) && !kept.isEmpty, "\"\(shown)\" is a prefix of \"\(full)\"",
                         sourceLocation: sourceLocation)
-                #expect((9...11).contains(width), "\"\(shown)\" fills the tile: \(width) cells", sourceLocation: sourceLocation)
+                #expect(((room - 2)...room).contains(width), "\"\(shown)\" fills the tile: \(width) cells", sourceLocation: sourceLocation)
             } else {
                 #expect(shown == full, "\"\(full)\" is shown whole: \"\(shown)\"", sourceLocation: sourceLocation)
             }
-            #expect(cell.column == 1 + 12 * n + 6 - (width + 1) / 2,
+            #expect(cell.column == 1 + tileWidth * n + tileWidth / 2 - (width + 1) / 2,
                     "\"\(shown)\" (\(width) cells) starts at column \(cell.column); line: \(line)", sourceLocation: sourceLocation)
         }
         expectTitle(titles[0], tile: 0)
-        expectTitle(titles[1], tile: 0)
         // Mail comes after the two share-row fixture tiles, unmoved by the wide titles.
         expectTitle("Mail", tile: 2)
-        #expect(!screen.contains("지정하기") && !screen.contains("저장"), "long titles are cut; screen:\n\(screen.text)")
+        #expect(!screen.contains("제목"), "the longest title is cut; screen:\n\(screen.text)")
 
-        // The family emoji stays whole: "Share 👨‍👩‍👧 f…", tile 1 of the share row.
+        // The family emoji stays whole, and the title with it: tile 1 of the share row.
         let family = try #require(screen.lines.first { $0.contains("Share ") && $0.contains("Mail") },
                                   "screen:\n\(screen.text)")
         let familyStart = family.range(of: "Share ")!.lowerBound
-        #expect(Screen.columns(family[..<familyStart]) == 1 + 12 + 6 - (11 + 1) / 2, "line: \(family)")
-        #expect(family[familyStart...].contains("…"), "line: \(family)")
+        #expect(Screen.columns(family[..<familyStart]) == 1 + 22 + 11 - (15 + 1) / 2, "line: \(family)")
         // ncurses holds one spacing character per cell: the sequence is drawn as its first
         // emoji in the two cells the picker gave it, with no stray joiner after it.
-        #expect(family.contains("Share 👨 f…"), "line: \(family)")
+        #expect(family.contains("Share 👨 family"), "line: \(family)")
         #expect(!family.unicodeScalars.contains("\u{200D}"), "line: \(family)")
 
-        // "I ❤️ it" fits (6 cells: ❤️ is one, as ncurses and tmux draw it), tile 1 of the action row.
-        let heart = try #require(screen.find("I ❤️"), "screen:\n\(screen.text)")
-        #expect(heart.column == 1 + 12 + 6 - (6 + 1) / 2, "screen:\n\(screen.text)")
-        #expect(screen.lines[heart.row].contains("I ❤️ it"))
+        // The action row: "사진 앱에 저장" and "I ❤️ it" (6 cells: ❤️ is one, as ncurses
+        // and tmux draw it) both whole, in tiles widened to the longest title there.
+        #expect(screen.contains("사진 앱에 저장") && screen.lines.contains { $0.contains("I ❤️ it") }, "screen:\n\(screen.text)")
         try session.send("Escape")
         #expect(try session.waitForExit() == 1)
     }

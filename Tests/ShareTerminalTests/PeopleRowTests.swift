@@ -56,6 +56,32 @@ struct PeopleRowTests {
         let lines = frame.lines
         let people = lines.firstIndex { $0.hasPrefix(" People") }, share = lines.firstIndex { $0.hasPrefix(" Share") }
         #expect(people != nil && share != nil && people! < share!, "\(lines.joined(separator: "\n"))")
-        #expect(lines.contains { $0.contains("박지성") && $0.contains("lee@exampl…") }, "names cut to the tile")
+        #expect(lines.contains { $0.contains("박지성") && $0.contains("lee@example.com") }, "a row with room shows names whole")
+    }
+
+    /// Nine people at 80×24: the row stays one line and slides, so the
+    /// Actions row is still on screen below it.
+    @Test func manyPeopleAt80x24LeaveTheActionsOnScreen() throws {
+        let names = ["김민수", "이영희", "박지성", "Pamela Anderson", "lee@example.com", "최유리", "정하늘", "Ann", "Bob"]
+        let people = names.map { name in
+            PickerTile(type: .mail, title: name, icon: [String(name.prefix(1))], category: .share, person: name)
+        }
+        var state = PickerState(header: PickerHeader.describing(Fixture.items), tiles: Fixture.realistic + people,
+                                width: 80, height: 24)
+        let frame = PickerView.view(state)
+        assertSnapshot(frame, named: "picker-people-80x24")
+        expectWellFormed(frame)
+        let lines = frame.lines
+        let heads = ["People", "Share", "Actions"].map { head in lines.firstIndex { $0.hasPrefix(" " + head) } }
+        #expect(heads.allSatisfy { $0 != nil } && heads == heads.sorted { ($0 ?? 0) < ($1 ?? 0) }, "\(lines.joined(separator: "\n"))")
+        let actions = try #require(heads[2])
+        #expect(actions + 4 < 23, "the Actions row's titles are above the help bar")
+        #expect(lines[actions + 4].contains("Nearby") && frame.shows("›"))
+        #expect(!frame.shows("▼"), "nothing is below the screen")
+        // The last person is reached by sliding the row.
+        send(.up, to: &state)
+        for _ in 0..<8 { send(.right, to: &state) }
+        #expect(state.selectedPerson == "Bob")
+        #expect(PickerView.view(state).shows("Bob") && !PickerView.view(state).shows("김민수"))
     }
 }

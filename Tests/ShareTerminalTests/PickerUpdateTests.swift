@@ -118,23 +118,22 @@ struct PickerUpdateTests {
         #expect(state.selection == d)
     }
 
-    @Test func upAndDownOnWrappedRows() {
-        // 80 columns: 6 tiles a line. Actions: Echo…Juliet on one line (x1…x61), Kilo x1 and Lima x13 on the next.
+    @Test func upAndDownBetweenSlidRows() {
+        // 80 columns: share tiles 12 wide (Alpha…Delta at x1…x37); six of the eight actions, 13 wide.
         var state = Fixture.state(width: 80, height: 24, share: 4, action: 8)
         for _ in 0..<9 { send(.right, to: &state) }
         #expect(state.selection == j)
-        send(.down, to: &state)
-        #expect(state.selection == l, "Juliet (x61) goes down to Lima (x13)")
         send(.up, to: &state)
-        #expect(state.selection == f, "Lima (x13) goes up to Foxtrot (x13)")
-        send(.left, .down, to: &state)
-        #expect(state.selection == k)
-        send(.character("k"), to: &state)
-        #expect(state.selection == e)
-        send(.right, .right, .right, .character("j"), to: &state)
-        #expect(state.selection == l, "Hotel (x37) goes down to Lima (x13)")
-        send(.up, .up, to: &state)
-        #expect(state.selection == b)
+        #expect(state.selection == d, "Juliet (x66) goes up to Delta (x37)")
+        send(.tab, .right, .right, .right, .right, .right, .right, .right, to: &state)
+        #expect(state.selection == l)
+        #expect(state.rowOffsets[.action] == 2, "the action row slid two tiles to show Lima")
+        send(.up, to: &state)
+        #expect(state.selection == d, "Lima (x66) goes up to Delta (x37)")
+        send(.down, to: &state)
+        #expect(state.selection == j, "Delta (x37) comes down to Juliet, drawn at x40 since the slide")
+        send(.down, to: &state)
+        #expect(state.selection == j, "nothing below the last row")
     }
 
     @Test(arguments: sizes)
@@ -349,9 +348,10 @@ struct PickerUpdateTests {
     }
 
     @Test func theWheelScrollsTallContentAndIsClamped() throws {
-        // 30 tiles at 80×20: five lines of tiles, taller than the 14 lines left for them.
-        var state = PickerState(header: Fixture.header, tiles: Fixture.numbered(30), width: 80, height: 20)
-        #expect(!PickerView.view(state).shows("Act 30"))
+        // People, Share and Actions need 17 lines; 80×16 leaves 10 for them.
+        var state = PickerState(header: Fixture.header, tiles: Fixture.tiles(share: 8, action: 8) + PeopleRowTests.people,
+                                width: 80, height: 16)
+        #expect(PickerView.view(state).shows("People") && !PickerView.view(state).shows("Kilo"))
         var scrolls = [state.scroll]
         for _ in 0..<10 {
             #expect(send(.wheelDown, to: &state) == [])
@@ -362,19 +362,19 @@ struct PickerUpdateTests {
         let bottom = try #require(scrolls.last)
         #expect(scrolls.suffix(3).allSatisfy { $0 == bottom }, "the scroll stops at the end")
         let frame = PickerView.view(state)
-        #expect(frame.shows("Act 30"), "the last tile is shown at the end")
-        #expect(!frame.shows("Act 01"))
+        #expect(frame.shows("Kilo"), "the last row is shown at the end")
+        #expect(!frame.shows("People"))
         #expect(frame.shows("▲"))
         #expect(!frame.shows("▼"), "nothing below at the end")
 
         // A click on a tile that scrolled into view picks that tile.
-        let act25 = try #require(frame.locate("Act 25"))
+        let kilo = try #require(frame.locate("Kilo"))
         var copy = state
-        #expect(send(.click(x: act25.x, y: act25.y), to: &copy) == [.pick(ActivityType(rawValue: "com.example.act25"))])
+        #expect(send(.click(x: kilo.x, y: kilo.y), to: &copy) == [.pick(Fixture.type(10))])
 
         for _ in 0..<10 { send(.wheelUp, to: &state) }
         #expect(state.scroll == 0)
-        #expect(PickerView.view(state).shows("Act 01"))
+        #expect(PickerView.view(state).shows("People"))
     }
 
     @Test func theWheelDoesNothingWhenEverythingFits() {
@@ -401,7 +401,9 @@ struct PickerUpdateTests {
         }
         send(.resize(width: 100, height: 60), to: &state)
         #expect(state.scroll == 0, "everything fits at 100×60")
-        #expect(PickerView.view(state).shows("Act 01"))
+        #expect(PickerView.view(state).shows("‹"), "the row slid to Act 30")
+        send(.home, to: &state)
+        #expect(PickerView.view(state).shows("Act 01") && !PickerView.view(state).shows("Act 30"))
     }
 
     @Test func listModeBelowSixtyColumnsOrSixteenLines() {

@@ -22,35 +22,37 @@ private func realisticState(width: Int, height: Int, colors: Bool = true) -> Pic
                 colors: colors)
 }
 
-/// The titles drawn on one line of a grid, one per 12-column tile from
-/// column 1, trimmed; checks that the 12th column of each tile (the gap
-/// before the next) stays blank, so no title spills into its neighbour.
-private func titles(in frame: Frame, line y: Int, count: Int, sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
-    (0..<count).map { column in
-        let x = 1 + column * PickerLayout.tileWidth
-        let gap = x + PickerLayout.tileWidth - 1
+/// The titles drawn under the tiles on screen, in order, each read from
+/// its own slot of the layout, trimmed; checks that the last column of each
+/// tile (the gap before the next) stays blank, so no title spills into its
+/// neighbour. Returns each title with the columns its tile gives it.
+private func titles(in frame: Frame, of state: PickerState, sourceLocation: SourceLocation = #_sourceLocation) -> [(shown: String, room: Int)] {
+    let layout = PickerLayout(state)
+    return layout.slots.map { slot in
+        let y = layout.contentTop + slot.y - state.scroll + 3
+        let gap = slot.x + slot.width - 1
         if gap < frame.width {
-            #expect(frame[gap, y].text == " ", "the title in tile \(column) of line \(y) runs into the gap: \(frame.lines[y])",
+            #expect(frame[gap, y].text == " ", "the title of tile \(slot.index) runs into the gap: \(frame.lines[y])",
                     sourceLocation: sourceLocation)
         }
-        let text = frame.text(x: x, y: y, count: PickerLayout.tileWidth - 1)
-        return String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let text = frame.text(x: slot.x, y: y, count: slot.width - 1)
+        return (String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()), slot.width - 1)
     }
 }
 
 /// Checks that `shown` is `title` as a tile must show it: whole when it fits
-/// 11 columns, else a prefix of it plus "…", never wider than 11 columns.
-private func expectFits(_ shown: String, title: String, sourceLocation: SourceLocation = #_sourceLocation) {
+/// `room` columns, else a prefix of it plus "…", never wider than `room`.
+private func expectFits(_ shown: String, title: String, room: Int, sourceLocation: SourceLocation = #_sourceLocation) {
     let safe = TerminalText.sanitized(title)
-    #expect(DisplayWidth.of(shown) <= 11, "“\(shown)” is \(DisplayWidth.of(shown)) columns", sourceLocation: sourceLocation)
-    if DisplayWidth.of(safe) <= 11 {
+    #expect(DisplayWidth.of(shown) <= room, "“\(shown)” is \(DisplayWidth.of(shown)) columns", sourceLocation: sourceLocation)
+    if DisplayWidth.of(safe) <= room {
         #expect(shown == safe, "“\(title)” fits and is shown whole", sourceLocation: sourceLocation)
     } else {
         #expect(shown.hasSuffix("…"), "“\(shown)” is cut and ends in …", sourceLocation: sourceLocation)
         #expect(safe.hasPrefix(String(shown.dropLast())), "“\(shown)” is a prefix of “\(title)”", sourceLocation: sourceLocation)
         // It uses the room it has, unless the cut fell on spaces, which are dropped ("Assign to…").
         let rest = safe.dropFirst(shown.count - 1)
-        #expect(DisplayWidth.of(shown) >= 10 || rest.first?.isWhitespace == true,
+        #expect(DisplayWidth.of(shown) >= room - 1 || rest.first?.isWhitespace == true,
                 "“\(shown)” uses the room it has", sourceLocation: sourceLocation)
     }
 }
@@ -64,13 +66,30 @@ struct PickerViewTests {
         expectWellFormed(frame)
     }
 
-    @Test func gridThatWraps80x24() {
+    /// Eight actions in 80 columns: six show, and the row slides sideways
+    /// to the rest instead of wrapping onto a second line.
+    @Test func aFullRowSlidesSideways80x24() throws {
         var state = realisticState(width: 80, height: 24)
-        send(.tab, .down, .right, to: &state)
+        let start = PickerView.view(state)
+        #expect(!start.shows("‹") && start.shows("›"), "more actions to the right")
+        #expect(start.shows("Nearby") && !start.shows("Translate"))
+        send(.tab, to: &state)
+        for _ in 0..<7 { send(.right, to: &state) }
         #expect(state.selection == ActivityType(rawValue: "com.example.translate"))
         let frame = PickerView.view(state)
-        assertSnapshot(frame, named: "picker-grid-wrapped-80x24")
+        assertSnapshot(frame, named: "picker-grid-slid-80x24")
         expectWellFormed(frame)
+        #expect(frame.shows("‹") && !frame.shows("›"), "more actions to the left, none to the right")
+        #expect(frame.shows("Translate") && !frame.shows("Nearby"))
+        #expect(frame.locate("Actions")?.y == start.locate("Actions")?.y, "the row slid; the screen did not scroll")
+        // Left to the first action slides it back.
+        for _ in 0..<7 { send(.left, to: &state) }
+        let back = PickerView.view(state)
+        #expect(back.shows("Nearby") && !back.shows("‹"))
+        // A click on a slid row picks the tile drawn there.
+        send(.end, to: &state)
+        let at = try #require(PickerView.view(state).locate("Translate"))
+        #expect(send(.click(x: at.x, y: at.y), to: &state) == [.pick(ActivityType(rawValue: "com.example.translate"))])
     }
 
     @Test func listMode40x12() {
@@ -129,10 +148,12 @@ struct PickerViewTests {
     }
 
     @Test func scrolledGridShowsBothHints() {
-        var state = PickerState(header: Fixture.header, tiles: Fixture.numbered(30), width: 80, height: 20)
+        // Three rows need 17 lines; 80×16 has 10 for tiles.
+        var state = PickerState(header: Fixture.header, tiles: Fixture.tiles(share: 8, action: 8) + PeopleRowTests.people,
+                                width: 80, height: 16)
         send(.wheelDown, to: &state)
         let frame = PickerView.view(state)
-        assertSnapshot(frame, named: "picker-scrolled-80x20")
+        assertSnapshot(frame, named: "picker-scrolled-80x16")
         expectWellFormed(frame)
         #expect(frame.shows("▲") && frame.shows("▼"))
     }
@@ -142,19 +163,31 @@ struct PickerViewTests {
     @Test func everyTitleFitsItsTile() {
         let state = PickerState(header: Fixture.header, tiles: wideTiles, width: 100, height: 30)
         let frame = PickerView.view(state)
-        // 100×30: titles on line 9 (share row) and line 15 (action row).
-        let shown = titles(in: frame, line: 9, count: 5) + titles(in: frame, line: 15, count: 4)
-        for (text, tile) in zip(shown, wideTiles) { expectFits(text, title: tile.title) }
-        #expect(shown == ["연락처에…", "사진 앱에…", "Share 👨‍👩‍👧 f…", "I ❤️ it", "Cafe\u{301} au la…",
-                          "메일 보내기", "日本語のタ…", "🇰🇷 Korea", "Add to Rea…"])
+        let shown = titles(in: frame, of: state)
+        #expect(shown.count == wideTiles.count)
+        for ((text, room), tile) in zip(shown, wideTiles) { expectFits(text, title: tile.title, room: room) }
+        // Five share tiles get 19 columns each, four actions 20: what fits is whole.
+        #expect(shown.map(\.shown) == ["연락처에 지정하기…", "사진 앱에 저장", "Share 👨‍👩‍👧 family", "I ❤️ it", "Cafe\u{301} au lait",
+                                        "메일 보내기", "日本語のタイトル", "🇰🇷 Korea", "Add to Reading List"])
     }
 
     @Test func realisticTitlesFitTheirTiles() {
-        let frame = PickerView.view(realisticState(width: 80, height: 24))
-        // 80×24: share titles on line 9, actions on lines 15 and 20 (6 a line).
-        let shown = titles(in: frame, line: 9, count: 4) + titles(in: frame, line: 15, count: 6) + titles(in: frame, line: 20, count: 2)
-        for (text, tile) in zip(shown, Fixture.realistic) { expectFits(text, title: tile.title) }
-        #expect(shown.count == Fixture.realistic.count)
+        var state = realisticState(width: 80, height: 24)
+        var seen: [String: String] = [:]
+        // Every action, as the row slides to show it.
+        for _ in 0..<2 {
+            let frame = PickerView.view(state)
+            let layout = PickerLayout(state)
+            for ((text, room), slot) in zip(titles(in: frame, of: state), layout.slots) {
+                let tile = state.visibleTiles[slot.index]
+                expectFits(text, title: tile.title, room: room)
+                seen[tile.title] = text
+            }
+            send(.tab, .end, to: &state)
+        }
+        #expect(seen.count == Fixture.realistic.count, "every tile was on screen once: \(seen)")
+        // A row with room shows its titles whole; a full one gets 12 of 78 columns each.
+        #expect(seen["Mustachify"] == "Mustachify" && seen["Add to Reading List"] == "Add to Read…")
     }
 
     @Test func titlesAreCentredUnderTheIconBox() throws {

@@ -1,22 +1,35 @@
 import ShareCore
+import ShareSupport
 
 /// Where everything goes on screen, computed from the state alone; shared
 /// by `view` (to draw) and `update` (to move between lines, hit-test clicks).
+///
+/// In the grid each row is one line of tiles, as on the phone: a row with
+/// more tiles than fit slides sideways to keep the selection in view, so
+/// the three rows fit 80×24 whatever their lengths. A row with room widens
+/// its tiles up to its longest title.
 public struct PickerLayout: Sendable, Equatable {
     /// A tile's place, in content coordinates (before scrolling).
     public struct Slot: Sendable, Equatable {
         public var index: Int
         public var x: Int
         public var y: Int
+        /// Columns the tile takes, the gap after it included.
+        public var width: Int
     }
 
     /// A section heading ("Share", "Actions"), in content coordinates.
     public struct Heading: Sendable, Equatable {
         public var title: String
         public var y: Int
+        /// Whether the row has tiles off screen to the left, and to the right.
+        public var moreBefore = false
+        public var moreAfter = false
     }
 
+    /// The narrowest a tile gets, and the widest a long title makes it.
     public static let tileWidth = 12
+    public static let widestTile = 22
     public static let tileHeight = 4
 
     /// Lines taken by the preview header.
@@ -26,7 +39,7 @@ public struct PickerLayout: Sendable, Equatable {
     public let contentHeight: Int
     /// Lines of content in all.
     public let contentLength: Int
-    /// One per visible tile, in order.
+    /// One per tile on screen, in order; a tile slid off its row has none.
     public let slots: [Slot]
     public let headings: [Heading]
     /// Lines a tile takes: 1 in list mode, 4 in the grid.
@@ -39,7 +52,6 @@ public struct PickerLayout: Sendable, Equatable {
         contentTop = headerHeight + (list ? 0 : 1)
         contentHeight = max(0, state.height - contentTop - 1)
         tileLines = list ? 1 : PickerLayout.tileHeight
-        let perLine = list ? 1 : max(1, (state.width - 2) / PickerLayout.tileWidth)
         var slots: [Slot] = []
         var headings: [Heading] = []
         var y = 0
@@ -48,21 +60,54 @@ public struct PickerLayout: Sendable, Equatable {
             let members = tiles.indices.filter { tiles[$0].row == row }
             guard !members.isEmpty else { continue }
             if !headings.isEmpty && !list { y += 1 }
-            headings.append(Heading(title: row.title, y: y))
+            var heading = Heading(title: row.title, y: y)
             y += 1
-            for (position, index) in members.enumerated() {
-                let column = position % perLine
-                if position > 0 && column == 0 { y += tileLines + (list ? 0 : 1) }
-                slots.append(Slot(index: index, x: list ? 1 : 1 + column * PickerLayout.tileWidth, y: y))
+            if list {
+                for index in members {
+                    slots.append(Slot(index: index, x: 1, y: y, width: state.width - 1))
+                    y += 1
+                }
+            } else {
+                let fit = PickerLayout.fit(members.map { tiles[$0] }, width: state.width)
+                let first = PickerLayout.clampOffset(state.rowOffsets[row] ?? 0, count: members.count, shown: fit.shown)
+                for (column, index) in members.dropFirst(first).prefix(fit.shown).enumerated() {
+                    slots.append(Slot(index: index, x: 1 + column * fit.tileWidth, y: y, width: fit.tileWidth))
+                }
+                heading.moreBefore = first > 0
+                heading.moreAfter = first + fit.shown < members.count
+                y += tileLines
             }
-            y += tileLines
+            headings.append(heading)
         }
         self.slots = slots.sorted { $0.index < $1.index }
         self.headings = headings
         contentLength = y
     }
 
-    /// The slot of visible tile `index`.
+    /// How many of a row's `tiles` show at once in `width` columns, and how
+    /// wide each is: at least ``tileWidth``, wider while the row has room
+    /// and a title needs it.
+    static func fit(_ tiles: [PickerTile], width: Int) -> (shown: Int, tileWidth: Int) {
+        let room = max(tileWidth, width - 2)
+        let most = room / tileWidth
+        guard tiles.count <= most else { return (most, room / most) }
+        let longest = tiles.map { DisplayWidth.of(TerminalText.sanitized($0.title)) + 1 }.max() ?? tileWidth
+        return (tiles.count, max(tileWidth, min(room / tiles.count, longest, widestTile)))
+    }
+
+    static func clampOffset(_ offset: Int, count: Int, shown: Int) -> Int {
+        max(0, min(offset, count - shown))
+    }
+
+    /// The first tile a row shows after sliding just enough to show its
+    /// tile at `position`, starting from `offset`.
+    static func offset(showing position: Int, of row: [PickerTile], width: Int, from offset: Int) -> Int {
+        let shown = fit(row, width: width).shown
+        let slid = position < offset ? position : position >= offset + shown ? position - shown + 1 : offset
+        return clampOffset(slid, count: row.count, shown: shown)
+    }
+
+    /// The slot of visible tile `index`, when it is on screen.
     public func slot(_ index: Int) -> Slot? { slots.first { $0.index == index } }
 
     /// The visible tile under a screen cell, given the scroll.
@@ -70,9 +115,9 @@ public struct PickerLayout: Sendable, Equatable {
         let contentY = y - contentTop + scroll
         guard y >= contentTop && y < contentTop + contentHeight else { return nil }
         return slots.first { slot in
-            // A list row is the whole line; a tile is its 12 columns.
+            // A list row is the whole line; a tile is its columns.
             contentY >= slot.y && contentY < slot.y + tileLines
-                && (tileLines == 1 || (x >= slot.x && x < slot.x + PickerLayout.tileWidth))
+                && (tileLines == 1 || (x >= slot.x && x < slot.x + slot.width))
         }?.index
     }
 

@@ -88,6 +88,8 @@ public struct PickerState: Sendable, Equatable {
     public var notice: String?
     /// Lines scrolled off the top of the tile area.
     public var scroll = 0
+    /// Per row of the grid, the tiles slid off its left edge.
+    public var rowOffsets: [PickerRow: Int] = [:]
     /// The terminal size.
     public var width: Int
     public var height: Int

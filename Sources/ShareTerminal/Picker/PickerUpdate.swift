@@ -130,10 +130,20 @@ public enum PickerUpdate {
         state.selection = first?.type
         state.selectedPerson = first?.person
         state.scroll = 0
+        state.rowOffsets = [:]
         keepSelectionVisible(&state)
     }
 
     private static func keepSelectionVisible(_ state: inout PickerState) {
+        // First the selection's row slides sideways, then the tile area scrolls.
+        let tiles = state.visibleTiles
+        if let index = state.selectedIndex, !state.isListMode {
+            let row = tiles[index].row
+            let members = tiles.filter { $0.row == row }
+            let position = tiles[..<index].filter { $0.row == row }.count
+            state.rowOffsets[row] = PickerLayout.offset(showing: position, of: members, width: state.width,
+                                                        from: state.rowOffsets[row] ?? 0)
+        }
         let layout = PickerLayout(state)
         if let index = state.selectedIndex {
             state.scroll = layout.scroll(showing: index, from: state.scroll)

@@ -95,7 +95,14 @@ public enum PickerView {
                 frame.put(DisplayWidth.truncate(label, to: max(0, state.width - 4)), x: slot.x + 1, y: y, style: style)
                 continue
             }
-            drawTile(tile, at: slot.x, isSelected: isSelected, accent: accent, into: &frame, line: screenY, baseY: slot.y)
+            drawTile(tile, at: slot.x, width: slot.width, isSelected: isSelected, accent: accent, into: &frame,
+                     line: screenY, baseY: slot.y)
+        }
+        // A row slid sideways shows which way its other tiles are, beside its icons.
+        for heading in layout.headings {
+            guard let y = screenY(heading.y + 2) else { continue }
+            if heading.moreBefore { frame.put("‹", x: 0, y: y, style: accent) }
+            if heading.moreAfter { frame.put("›", x: state.width - 1, y: y, style: accent) }
         }
         // A scroll hint when tiles are off screen.
         if state.scroll > 0 { frame.put("▲", x: state.width - 2, y: top, style: CellStyle(dim: true)) }
@@ -104,45 +111,45 @@ public enum PickerView {
         }
     }
 
-    private static func drawTile(_ tile: PickerTile, at x: Int, isSelected: Bool, accent: CellStyle, into frame: inout Frame,
-                                 line: (Int) -> Int?, baseY: Int) {
+    private static func drawTile(_ tile: PickerTile, at x: Int, width: Int, isSelected: Bool, accent: CellStyle,
+                                 into frame: inout Frame, line: (Int) -> Int?, baseY: Int) {
         guard (0..<PickerLayout.tileHeight).contains(where: { line(baseY + $0) != nil }) else { return }
+        // Everything is centred on the tile's middle column; the last column is the gap.
+        let middle = x + width / 2
         // Only the title shows the selection, so moving it redraws two titles, not two boxes.
         let boxStyle = CellStyle(dim: true)
         let art = tile.icon.prefix(3).map { TerminalText.sanitized($0) }
         if let cells = tile.iconCells, frame.width > 0 {
             // An image icon: its cells centred over the title.
-            let width = min(10, cells.map(\.count).max() ?? 0)
+            let cellsWidth = min(10, cells.map(\.count).max() ?? 0)
             for (row, rowCells) in cells.prefix(3).enumerated() {
                 guard let y = line(baseY + row) else { continue }
-                for (column, cell) in rowCells.prefix(width).enumerated() {
-                    frame.put(cell.text, x: x + 1 + (10 - width) / 2 + column, y: y, style: cell.style, maxX: x + 11)
+                for (column, cell) in rowCells.prefix(cellsWidth).enumerated() {
+                    frame.put(cell.text, x: middle - 5 + (10 - cellsWidth) / 2 + column, y: y, style: cell.style, maxX: middle + 5)
                 }
             }
         } else if art.count <= 1 {
             let glyph = DisplayWidth.truncate(art.first ?? "◆", to: 4)
-            let inner = 4
-            let pad = (inner - DisplayWidth.of(glyph)) / 2
-            if let y = line(baseY) { frame.put("╭────╮", x: x + 3, y: y, style: boxStyle) }
+            let pad = (4 - DisplayWidth.of(glyph)) / 2
+            if let y = line(baseY) { frame.put("╭────╮", x: middle - 3, y: y, style: boxStyle) }
             if let y = line(baseY + 1) {
-                frame.put("│", x: x + 3, y: y, style: boxStyle)
-                frame.put(glyph, x: x + 4 + pad, y: y, style: .plain, maxX: x + 8)
-                frame.put("│", x: x + 8, y: y, style: boxStyle)
+                frame.put("│", x: middle - 3, y: y, style: boxStyle)
+                frame.put(glyph, x: middle - 2 + pad, y: y, style: .plain, maxX: middle + 2)
+                frame.put("│", x: middle + 2, y: y, style: boxStyle)
             }
-            if let y = line(baseY + 2) { frame.put("╰────╯", x: x + 3, y: y, style: boxStyle) }
+            if let y = line(baseY + 2) { frame.put("╰────╯", x: middle - 3, y: y, style: boxStyle) }
         } else {
             for (row, text) in art.enumerated() {
                 guard let y = line(baseY + row) else { continue }
                 let cut = DisplayWidth.truncate(text, to: 10)
-                frame.put(cut, x: x + 1 + (10 - DisplayWidth.of(cut)) / 2, y: y, style: .plain, maxX: x + 11)
+                frame.put(cut, x: middle - 5 + (10 - DisplayWidth.of(cut)) / 2, y: y, style: .plain, maxX: middle + 5)
             }
         }
         if let y = line(baseY + 3) {
-            let title = DisplayWidth.truncate(TerminalText.sanitized(tile.title), to: PickerLayout.tileWidth - 1)
-            // Centred under the icon box, whose middle is 6 columns into the tile.
-            let titleX = max(x, x + 6 - (DisplayWidth.of(title) + 1) / 2)
+            let title = DisplayWidth.truncate(TerminalText.sanitized(tile.title), to: width - 1)
+            let titleX = max(x, middle - (DisplayWidth.of(title) + 1) / 2)
             frame.put(title, x: titleX, y: y, style: isSelected ? CellStyle(bold: true, reverse: true) : .plain,
-                      maxX: x + PickerLayout.tileWidth - 1)
+                      maxX: x + width - 1)
         }
     }
 
