@@ -13,8 +13,8 @@ typedef struct {
     unsigned char *data;
 } share_qrcode;
 
-/* QRecLevel and QRencodeMode of <qrencode.h>. */
-enum { ECLEVEL_M = 1, MODE_8 = 2 };
+/* QRencodeMode of <qrencode.h>. */
+enum { MODE_8 = 2 };
 
 static struct {
     share_qrcode *(*encode_string)(const char *string, int version, int level, int hint, int casesensitive);
@@ -28,10 +28,10 @@ static struct share_library library = {
     .missing = "libqrencode is not installed (Debian: apt install libqrencode4)",
 };
 
-int share_qr_encode(const char *text, unsigned char *modules, size_t capacity, char *error, size_t error_size) {
+int share_qr_encode(const char *text, int level, unsigned char *modules, size_t capacity, char *error, size_t error_size) {
     if (share_library_load(&library, error, error_size) != 0) return -1;
     errno = 0;
-    share_qrcode *code = lib.encode_string(text, 0, ECLEVEL_M, MODE_8, 1);
+    share_qrcode *code = lib.encode_string(text, 0, level == SHARE_QR_LEVEL_L ? SHARE_QR_LEVEL_L : SHARE_QR_LEVEL_M, MODE_8, 1);
     if (!code) {
         snprintf(error, error_size, "%s", errno == ERANGE ? "the text is too long for a QR code" : "libqrencode could not encode the text");
         return -1;

@@ -117,7 +117,8 @@ struct Fetched {
         defer { run.stop() }
         #expect(run.url.hasPrefix("http://127.0.0.1:"))
         let token = run.url.split(separator: "/").last.map(String.init) ?? ""
-        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit), "128 bits as 32 hex digits: \(token)")
+        let base64url = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        #expect(token.count == 22 && token.allSatisfy(base64url.contains), "132 bits as 22 base64url characters: \(token)")
         let got = try Fetched.get(run.url, in: fixtures.root)
         #expect(got.status == 200)
         #expect(got.body == FixtureBytes.pdf + bytes)
@@ -340,11 +341,11 @@ struct Fetched {
         let file = try fixtures.file("shared.txt", Data("shared\n".utf8))
         let run = try NearbyRun(fixtures, [file.path])
         defer { run.stop() }
-        let root = String(run.url.dropLast(34))  // http://127.0.0.1:PORT
+        let root = String(run.url.dropLast(24))  // http://127.0.0.1:PORT, without /TOKEN/
         // What browsers ask for by themselves is not a guess.
         #expect(try Fetched.get(root + "/favicon.ico", in: fixtures.root).status == 404)
         for guess in 1...19 {
-            let got = try Fetched.get(root + "/" + String(repeating: "0", count: 31) + String(guess % 10) + "/", in: fixtures.root)
+            let got = try Fetched.get(root + "/" + String(repeating: "0", count: 21) + String(guess % 10) + "/", in: fixtures.root)
             #expect(got.status == 404)
         }
         // The twentieth ends the share: its answer may be cut by the server stopping.
@@ -574,7 +575,7 @@ struct Fetched {
 
     @Test func tokensCompareWholeAndDispositionsCarryUTF8() {
         let token = NearbyServer.newToken()
-        #expect(token.count == 32 && token != NearbyServer.newToken())
+        #expect(token.count == 22 && token != NearbyServer.newToken())
         #expect(NearbyServer.sameToken(Substring(token), token))
         #expect(!NearbyServer.sameToken(Substring(token.dropLast()), token))
         #expect(!NearbyServer.sameToken(Substring(token + "0"), token))
@@ -610,7 +611,7 @@ struct Fetched {
 /// Nearby's screen on a real terminal: the code scans back to the link,
 /// the download shows as it goes, Esc stops.
 @Suite struct NearbyScreenTests {
-    static func start(_ fixtures: Fixtures, _ arguments: [String]) throws -> TmuxSession {
+    static func start(_ fixtures: Fixtures, _ arguments: [String], width: Int = 100, height: Int = 30) throws -> TmuxSession {
         var environment = fixtures.environment
         environment["TERM"] = "xterm-256color"
         // No wormhole (it would reach for the public relay): only what tmux needs to start share.
@@ -622,7 +623,25 @@ struct Fetched {
         environment["PATH"] = bin.path
         let q = TmuxSession.quote
         return try TmuxSession(([try Share.binary().path, "--activity", "airDrop", "--bind", "127.0.0.1", "--json"] + arguments).map(q)
-                                .joined(separator: " "), width: 100, height: 30, workingDirectory: fixtures.files, environment: environment)
+                                .joined(separator: " "), width: width, height: height, workingDirectory: fixtures.files, environment: environment)
+    }
+
+    /// At 80×24 the code is smaller (level L, a quiet zone of 2) and still
+    /// scans to the link, which is on screen whole.
+    @Test func atEightyByTwentyFourTheSmallerCodeStillScans() throws {
+        let fixtures = try Fixtures()
+        let file = try fixtures.file("report.pdf", Data("%PDF-1.4\n".utf8))
+        let session = try Self.start(fixtures, [file.path], width: 80, height: 24)
+        defer { session.close() }
+        let shown = try session.waitFor("Waiting for someone to open the link")
+        #expect(!shown.contains("does not fit"), "\(shown.text)")
+        let link = try Self.scan(shown.text, in: fixtures)
+        #expect(link.hasPrefix("http://127.0.0.1:") && link.split(separator: "/").last?.count == 22, "\(link)")
+        // Beside the code, cut after the port's slash.
+        let token = String(link.split(separator: "/").last ?? "")
+        #expect(shown.contains(String(link.dropLast(token.count + 1))) && shown.contains(token + "/"), "the link on screen: \(shown.text)")
+        try session.send("Escape")
+        _ = try session.waitForExit()
     }
 
     /// The link the QR code on `screen` holds.
@@ -648,7 +667,7 @@ struct Fetched {
         #expect(shown.contains("Nearby: movie.bin") && shown.contains("On this network (lo)"), "\(shown.text)")
         let link = try Self.scan(shown.text, in: fixtures)
         #expect(link.hasPrefix("http://127.0.0.1:") && link.hasSuffix("/"), "\(link)")
-        #expect(link.split(separator: "/").last?.count == 32, "the token whole in the code: \(link)")
+        #expect(link.split(separator: "/").last?.count == 22, "the token whole in the code: \(link)")
         // A client that reads a little, then stops reading until told, then hangs up.
         let stalled = Process()
         stalled.executableURL = ServerScript.python

@@ -6,6 +6,8 @@ import Testing
 /// Esc asks to stop, `c` copies the link.
 struct LiveScreenTests {
     static let link = "http://192.168.1.23:41234/0123456789abcdef0123456789abcdef/"
+    /// A link as Nearby makes it: a 22-character token.
+    static let nearbyLink = "http://192.168.100.123:41234/Qx7-Zt0_ab9KLmNoPqRsTu/"
 
     static func status(wormhole: Bool = false, lines: [LiveStatus.Line] = [LiveStatus.Line("Waiting for someone to open the link…")]) -> LiveStatus {
         var offers = [LiveStatus.Offer(heading: "On this network (wlan0)", text: link, code: link, isLink: true)]
@@ -21,7 +23,7 @@ struct LiveScreenTests {
     @Test func oneOfferHasItsCodeAndTheLinkBesideIt() throws {
         let state = LiveState(status: Self.status(), width: 100, height: 30)
         let frame = LiveView.view(state)
-        let code = try #require(try state.codes[Self.link]?.get())
+        let code = try #require(try state.codes[Self.link]?.get().first)
         #expect(frame.shows("On this network (wlan0)"))
         #expect(Self.paperColumns(frame, row: 6).count == code.drawnWidth, "the code's paper from the line under the heading")
         let pieces = frame.hyperlinks
@@ -35,7 +37,8 @@ struct LiveScreenTests {
         let tall = LiveView.view(state)
         let row = 6
         let columns = Self.paperColumns(tall, row: row)
-        let first = try #require(try state.codes[Self.link]?.get()), second = try #require(try state.codes["wormhole-transfer:7-eskimo-spearhead"]?.get())
+        let first = try #require(try state.codes[Self.link]?.get().first)
+        let second = try #require(try state.codes["wormhole-transfer:7-eskimo-spearhead"]?.get().first)
         #expect(columns.count == first.drawnWidth + second.drawnWidth, "both codes on the row")
         #expect(tall.shows("7-eskimo-spearhead"))
         // Shorter: the wormhole code goes first, its text stays (beside the first code).
@@ -44,6 +47,47 @@ struct LiveScreenTests {
         #expect(Self.paperColumns(short, row: row).count == first.drawnWidth)
         #expect(short.shows("7-eskimo-spearhead") && short.shows("Anywhere (magic-wormhole)"))
         #expect(!short.shows("does not fit"))
+    }
+
+    /// 80×24 with the wormhole too: the blank lines go and the link's code
+    /// gets the lower level and a tighter quiet zone, and still shows whole.
+    @Test func nearbyFitsItsCodeAt80x24() throws {
+        var status = Self.status(wormhole: true)
+        status.offers[0] = LiveStatus.Offer(heading: "On this network (wlan0)", text: Self.nearbyLink, code: Self.nearbyLink, isLink: true)
+        status.instruction = "Open the link on the same network, or run wormhole receive with the code anywhere (or scan it)."
+        let state = LiveState(status: status, width: 80, height: 24)
+        let frame = LiveView.view(state)
+        assertSnapshot(frame, named: "nearby-80x24")
+        expectWellFormed(frame)
+        let sizes = try #require(try state.codes[Self.nearbyLink]?.get())
+        let paperRows = (0..<24).filter { !Self.paperColumns(frame, row: $0).isEmpty }
+        let shown = try #require(sizes.first { $0.lines.count == paperRows.count && $0.drawnWidth == Self.paperColumns(frame, row: paperRows[0]).count },
+                                 "one of the code's sizes is drawn whole:\n\(frame.lines.joined(separator: "\n"))")
+        #expect(shown.quietZone >= 1 && shown.drawnWidth < sizes[0].drawnWidth)
+        #expect(paperRows == Array(paperRows[0]...paperRows[paperRows.count - 1]), "one block of paper")
+        #expect(!frame.shows("does not fit"))
+        #expect(frame.hyperlinks.map(\.text).joined() == Self.nearbyLink, "the link whole")
+        #expect(frame.shows("7-eskimo-spearhead") && frame.shows("Waiting for someone to open the link…"))
+        #expect(frame.lines[23].hasPrefix("c copy link"))
+        // The standard code, with the blank lines, where there is room.
+        let roomy = LiveView.view(LiveState(status: status, width: 100, height: 40))
+        #expect((0..<40).filter { !Self.paperColumns(roomy, row: $0).isEmpty }.count == sizes[0].lines.count)
+    }
+
+    @Test func aLinkWrapsIntoLinesOfEvenLengthAtItsSeparators() {
+        let link = String(repeating: "a", count: 59)
+        #expect(LinkView.wrapped(link, width: 58, anywhere: true).map(\.count) == [30, 29], "never a last line of one character")
+        #expect(LinkView.wrapped(link, width: 59, anywhere: true) == [link])
+        #expect(LinkView.wrapped(link, width: 20, anywhere: true).map(\.count) == [20, 20, 19])
+        #expect(LinkView.wrapped("ab한글", width: 3, anywhere: true) == ["ab", "한", "글"], "a wide character is never split")
+        #expect(LinkView.wrapped(Self.nearbyLink, width: 43, anywhere: true) == ["http://192.168.100.123:41234/", "Qx7-Zt0_ab9KLmNoPqRsTu/"])
+        #expect(LinkView.wrapped("https://mastodon.social/share?text=toot", width: 38, anywhere: true)
+                == ["https://mastodon.", "social/share?text=toot"])
+        for width in 1...60 {
+            let lines = LinkView.wrapped(Self.nearbyLink, width: width, anywhere: true)
+            #expect(lines.joined() == Self.nearbyLink && lines.allSatisfy { $0.count <= width }, "width \(width): \(lines)")
+            #expect(lines.count <= (Self.nearbyLink.count + width - 1) / width + 1, "width \(width): \(lines)")
+        }
     }
 
     @Test func noRoomForAnyCodeSaysWhatItNeedsAndKeepsTheLink() {

@@ -70,7 +70,7 @@ public enum LinkView {
             // scannable on dark and light themes alike.
             let paper = CellStyle(foreground: .black, background: .white)
             for (offset, line) in code.lines.enumerated() {
-                frame.put(paperLine(line), x: 1, y: top + offset, style: paper)
+                frame.put(line, x: 1, y: top + offset, style: paper)
             }
         }
         return frame
@@ -117,14 +117,6 @@ public enum LinkView {
         }
     }
 
-    /// A line of the code with its light cells as no-break spaces: a run of
-    /// spaces may be sent as one erase (ECH, as ncurses did), whose
-    /// background tmux 3.3 loses past where the line's text ended, and a
-    /// light quiet zone is what makes the code scannable.
-    static func paperLine(_ line: String) -> String {
-        String(String.UnicodeScalarView(line.unicodeScalars.map { $0 == " " ? "\u{00A0}" : $0 }))
-    }
-
     /// That `code` does not fit, and the screen it needs: the layout that
     /// needs the least growth.
     private static func misfitMessage(_ code: QRCode, _ state: LinkState) -> String {
@@ -140,23 +132,14 @@ public enum LinkView {
     }
 
     /// `text` in lines of at most `width` columns: at spaces, or
-    /// `anywhere` (a link, which has none).
+    /// `anywhere` (a link, which has none; see ``wrappedLink(_:width:)``).
     static func wrapped(_ text: String, width: Int, anywhere: Bool = false) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""
         var lineWidth = 0
         if anywhere {
-            for character in TerminalText.sanitized(text) {
-                let columns = DisplayWidth.of(String(character))
-                if lineWidth + columns > width {
-                    lines.append(line)
-                    line = ""
-                    lineWidth = 0
-                }
-                line.append(character)
-                lineWidth += columns
-            }
+            return wrappedLink(TerminalText.sanitized(text), width: width)
         } else {
             for word in TerminalText.sanitized(text).split(separator: " ") {
                 let columns = DisplayWidth.of(String(word))
@@ -174,6 +157,44 @@ public enum LinkView {
             }
         }
         if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// A link in as few lines as `width` allows, all about as long (never a
+    /// last line of one character), each cut after a `/`, `?`, `&`, `=`,
+    /// `.` or `-` near where an even cut would fall, when there is one.
+    static func wrappedLink(_ link: String, width: Int) -> [String] {
+        let characters = Array(link)
+        let columns = characters.map { DisplayWidth.of(String($0)) }
+        var lines: [String] = []
+        var start = 0
+        while start < characters.count {
+            let rest = columns[start...].reduce(0, +)
+            if rest <= width {
+                lines.append(String(characters[start...]))
+                break
+            }
+            let count = (rest + width - 1) / width
+            let even = (rest + count - 1) / count
+            // The most characters that fit the width, and the one an even cut ends at.
+            var fit = start, used = 0, evenEnd = start
+            while fit < characters.count && used + columns[fit] <= width {
+                used += columns[fit]
+                fit += 1
+                if used <= even { evenEnd = fit }
+            }
+            fit = max(fit, start + 1)
+            evenEnd = max(evenEnd, start + 1)
+            // A cut after a separator within a third of the even length of it,
+            // the nearest (not in lines so short that it would add lines).
+            let slack = evenEnd - start >= 12 ? (evenEnd - start) / 3 : 0
+            let separators: Set<Character> = ["/", "?", "&", "=", ".", "-"]
+            let cut = (max(start + 1, evenEnd - slack)...min(fit, evenEnd + slack))
+                .filter { separators.contains(characters[$0 - 1]) }
+                .min { abs($0 - evenEnd) < abs($1 - evenEnd) } ?? evenEnd
+            lines.append(String(characters[start..<cut]))
+            start = cut
+        }
         return lines
     }
 }

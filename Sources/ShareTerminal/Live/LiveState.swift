@@ -5,8 +5,9 @@ import ShareCore
 /// whether the person asked it to stop.
 public struct LiveState: Sendable, Equatable {
     public private(set) var status: LiveStatus
-    /// The QR codes of the offers, by what they hold (made once, not at every progress report).
-    public private(set) var codes: [String: Result<QRCode, QRCode.Failure>] = [:]
+    /// The QR codes of the offers, by what they hold, each in its sizes,
+    /// largest first (made once, not at every progress report).
+    public private(set) var codes: [String: Result<[QRCode], QRCode.Failure>] = [:]
     /// One line of news from the screen itself (`Copied the link`), and whether it is an error.
     public var note: String?
     public var noteIsError = false
@@ -32,7 +33,7 @@ public struct LiveState: Sendable, Equatable {
 
     private mutating func makeCodes() {
         for case let payload? in status.offers.map(\.code) where codes[payload] == nil {
-            codes[payload] = Result { () throws(QRCode.Failure) in try QRCode(encoding: payload) }
+            codes[payload] = Result { () throws(QRCode.Failure) in try QRCode.sizes(encoding: payload) }
         }
     }
 

@@ -7,7 +7,9 @@ import ShareSupport
 /// heading, its QR code (dark on light whatever the theme) and its text;
 /// then the news, newest last, a transfer with a bar. When the codes do
 /// not all fit, the last ones are left out first (their text stays); when
-/// none fits, the screen says what it needs.
+/// not even the first fits, the blank lines go and the codes get smaller
+/// (``QRCode/sizes(encoding:)``); when none fits, the screen says what it
+/// needs.
 public enum LiveView {
     /// The most lines an offer's text takes under its code.
     static let offerTextLines = 4
@@ -21,14 +23,12 @@ public enum LiveView {
         frame.fill(x: 0, y: 0, width: state.width, height: 1, style: CellStyle(reverse: true))
         frame.put(DisplayWidth.truncate(" " + state.status.title, to: state.width), x: 0, y: 0, style: CellStyle(bold: true, reverse: true))
         let instruction = LinkView.wrapped(state.status.instruction, width: state.width - 2).prefix(2)
-        for (offset, line) in instruction.enumerated() {
-            frame.put(line, x: 1, y: 2 + offset, style: CellStyle(bold: true))
-        }
-        let top = 2 + instruction.count + 1
         let help = state.height - 1
-        // The offers get the room but for one line of news (and a blank line above it).
-        let room = (width: state.width - 2, height: help - 2 - top)
-        let (placement, misfit) = layout(state, room: room)
+        let (placement, misfit, compact) = arrange(state, instructionLines: instruction.count)
+        for (offset, line) in instruction.enumerated() {
+            frame.put(line, x: 1, y: (compact ? 1 : 2) + offset, style: CellStyle(bold: true))
+        }
+        let top = (compact ? 1 : 2) + instruction.count + (compact ? 0 : 1)
         for heading in placement.headings {
             frame.put(DisplayWidth.truncate(heading.text, to: heading.width), x: heading.x, y: top + heading.y, style: CellStyle(underline: true))
         }
@@ -44,7 +44,7 @@ public enum LiveView {
         if let note = state.note { news.append((text: note, progress: nil, isError: state.noteIsError)) }
         // What the code needs, last: the latest lines are the ones kept.
         if let misfit { news.append((text: misfit, progress: nil, isError: false)) }
-        let newsRows = max(1, min(4, help - (top + placement.height) - 1))
+        let newsRows = max(1, min(4, help - (top + placement.height) - (compact ? 0 : 1)))
         var y = help - min(newsRows, news.count)
         for line in news.suffix(newsRows) where y < help {
             var x = 1
@@ -65,7 +65,7 @@ public enum LiveView {
         let paper = CellStyle(foreground: .black, background: .white)
         for placed in placement.codes {
             for (offset, line) in placed.code.lines.enumerated() {
-                frame.put(LinkView.paperLine(line), x: placed.x, y: top + placed.y + offset, style: paper)
+                frame.put(line, x: placed.x, y: top + placed.y + offset, style: paper)
             }
         }
         return frame
@@ -82,13 +82,41 @@ public enum LiveView {
         var codeCount: Int { codes.count }
     }
 
-    /// The offers placed in `room`: the first that fits of every code side
-    /// by side with its text under it (one offer: its text beside it), the
-    /// first offer's code with every text in a column beside it, then codes
-    /// left out from the last; and, when no code fits, what the screen needs.
-    static func layout(_ state: LiveState, room: (width: Int, height: Int)) -> (Placement, String?) {
+    /// The offers placed on the screen: with the blank lines under the title
+    /// and above the news, at the largest size of the codes that shows the
+    /// first; else without those lines; else the next size; and, when no
+    /// code fits at any size, as at the largest, with what the screen needs.
+    static func arrange(_ state: LiveState, instructionLines: Int) -> (Placement, String?, compact: Bool) {
+        let sizes = state.codes.values.map { (try? $0.get())?.count ?? 1 }.max() ?? 1
+        for size in 0..<sizes {
+            for compact in [false, true] {
+                let placement = layout(state, size: size, room: room(state, instructionLines: instructionLines, compact: compact)).0
+                if placement.codeCount > 0 { return (placement, nil, compact) }
+            }
+        }
+        // What the screen needs is what the smallest code needs without the blank lines.
+        let placement = layout(state, size: 0, room: room(state, instructionLines: instructionLines, compact: false)).0
+        let misfit = layout(state, size: sizes - 1, room: room(state, instructionLines: instructionLines, compact: true)).1
+        return (placement, misfit, false)
+    }
+
+    /// The room for the offers: between the instruction and the news (one
+    /// line of it), with a blank line on either side unless `compact`.
+    static func room(_ state: LiveState, instructionLines: Int, compact: Bool) -> (width: Int, height: Int) {
+        let top = (compact ? 1 : 2) + instructionLines + (compact ? 0 : 1)
+        return (state.width - 2, state.height - 1 - (compact ? 1 : 2) - top)
+    }
+
+    /// The offers placed in `room`, each code at `size` (or its smallest):
+    /// the first that fits of every code side by side with its text under
+    /// it (one offer: its text beside it), the first offer's code with
+    /// every text in a column beside it, then codes left out from the
+    /// last; and, when no code fits, what the screen needs.
+    static func layout(_ state: LiveState, size: Int = 0, room: (width: Int, height: Int)) -> (Placement, String?) {
         let offers = state.status.offers
-        let codes: [QRCode?] = offers.map { offer in offer.code.flatMap { try? state.codes[$0]?.get() } }
+        let codes: [QRCode?] = offers.map { offer in
+            offer.code.flatMap { try? state.codes[$0]?.get() }.map { $0[min(size, $0.count - 1)] }
+        }
         // Every code side by side first; then the first code with the texts beside it; then fewer codes.
         var candidates = (0...offers.count).reversed().map { kept in
             row(offers, codes.enumerated().map { $0.offset < kept ? $0.element : nil }, room: room)
