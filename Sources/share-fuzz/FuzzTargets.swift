@@ -300,8 +300,8 @@ enum FuzzTargets {
                                              subject: subject, body: flags & 1 == 1 ? .html(text) : .plain(text),
                                              attachments: attachments, messageID: "fuzz@share.localhost") else { return }
         let mail = WrittenMail(message)
-        require(mail.header("Subject").map(decodeUnstructured) == subject,
-                "Subject: read back as \(mail.header("Subject").map(decodeUnstructured) ?? "nothing"), written from \(subject)")
+        require(mail.header("Subject").map(HeaderText.decoded) == subject,
+                "Subject: read back as \(mail.header("Subject").map(HeaderText.decoded) ?? "nothing"), written from \(subject)")
         require((try? AddressList.parse(mail.header("To") ?? "")).map(spelled) == spelled(to),
                 "To: does not read back as \(to):\n\(mail.text)")
 
@@ -331,13 +331,6 @@ enum FuzzTargets {
         let decoded = textPart.decodedBody
         require(decoded == normalized || decoded == normalized + [13, 10],
                 "the text read back is \(String(decoding: decoded, as: UTF8.self).debugDescription), written from \(text.debugDescription)")
-    }
-
-    /// An unstructured header value, unfolded, with encoded-words decoded
-    /// (white space between two encoded-words is dropped, RFC 2047 §6.2).
-    static func decodeUnstructured(_ value: String) -> String {
-        guard value.hasPrefix("=?") else { return value }
-        return value.split(separator: " ").map { AddressEncodedWord.decode(String($0)) ?? "\u{FFFD}" }.joined()
     }
 
     /// Bytes with every lone LF made CRLF and a CRLF at the end.
@@ -388,135 +381,6 @@ struct WrittenMail {
     }
 
     func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
-}
-
-/// One MIME entity read back: its header fields and its body.
-struct MIMEPart {
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
-
-    /// The header section (with its blank line) and the rest.
-    static func split(_ bytes: [UInt8]) -> (head: [UInt8], body: [UInt8]) {
-        var index = 0
-        while index + 3 < bytes.count {
-            if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-                return (Array(bytes[..<(index + 4)]), Array(bytes[(index + 4)...]))
-            }
-            index += 1
-        }
-        return (bytes, [])
-    }
-
-    func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
-
-    /// The type without parameters, lower-cased.
-    var contentType: String {
-        (header("Content-Type") ?? "text/plain").split(separator: ";").first.map { $0.trimmingWhitespace().lowercased() } ?? ""
-    }
-
-    /// A parameter of a header: quoted, or RFC 2231 (`name*=`, `name*0*=`…), decoded.
-    func parameter(_ field: String, _ name: String) -> String? {
-        guard let value = header(field) else { return nil }
-        var plain: String?
-        var segments: [Int: String] = [:]
-        var rest = Substring(value)
-        while let semicolon = rest.firstIndex(of: ";") {
-            rest = rest[rest.index(after: semicolon)...].drop { $0 == " " || $0 == "\t" }
-            guard let equals = rest.firstIndex(of: "=") else { break }
-            let key = String(rest[..<equals])
-            rest = rest[rest.index(after: equals)...]
-            var text = ""
-            if rest.first == "\"" {
-                rest = rest.dropFirst()
-                while let character = rest.first, character != "\"" {
-                    if character == "\\", rest.count > 1 { rest = rest.dropFirst() }
-                    text.append(rest.first!)
-                    rest = rest.dropFirst()
-                }
-                rest = rest.dropFirst()
-            } else {
-                let end = rest.firstIndex(of: ";") ?? rest.endIndex
-                text = String(rest[..<end]).trimmingWhitespace()
-                rest = rest[end...]
-            }
-            if key == name { plain = text }
-            if key == name + "*" { segments[0] = text }
-            if key.hasPrefix(name + "*"), key.hasSuffix("*"), let number = Int(key.dropFirst(name.count + 1).dropLast()) {
-                segments[number] = text
-            }
-        }
-        if let plain { return plain }
-        guard !segments.isEmpty else { return nil }
-        var encoded = (0..<segments.count).compactMap { segments[$0] }.joined()
-        guard encoded.hasPrefix("UTF-8''") else { return nil }
-        encoded.removeFirst(7)
-        var bytes: [UInt8] = []
-        var iterator = Array(encoded.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(UInt8.hexDigitValue),
-                  let low = iterator.next().flatMap(UInt8.hexDigitValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// The parts of a multipart body, split at its boundary.
-    func children() -> [MIMEPart] {
-        guard let boundary = parameter("Content-Type", "boundary") else { return [] }
-        let delimiter = Array("--\(boundary)".utf8)
-        var parts: [MIMEPart] = []
-        var start: Int?
-        var lineStart = 0
-        var index = 0
-        while index <= body.count {
-            if index == body.count || body[index] == 10 {
-                let line = body[lineStart..<index].dropLast(index < body.count ? 1 : 0)
-                if line.starts(with: delimiter) {
-                    if let start {
-                        // The CRLF before the delimiter belongs to it.
-                        let end = max(start, lineStart - 2)
-                        let (head, rest) = MIMEPart.split(Array(body[start..<end]))
-                        parts.append(MIMEPart(headers: MessageFile.parseHeaders(head), body: rest))
-                    }
-                    if line.elementsEqual(delimiter + Array("--".utf8)) { return parts }
-                    start = index + 1
-                }
-                lineStart = index + 1
-            }
-            index += 1
-        }
-        return parts
-    }
-
-    /// The body with its transfer encoding undone.
-    var decodedBody: [UInt8] {
-        switch header("Content-Transfer-Encoding")?.lowercased() {
-        case "base64":
-            let text = String(decoding: body.filter { $0 != 13 && $0 != 10 }, as: UTF8.self)
-            return Data(base64Encoded: text).map(Array.init) ?? Array("<not base64>".utf8)
-        case "quoted-printable":
-            var out: [UInt8] = []
-            var index = 0
-            while index < body.count {
-                let byte = body[index]
-                if byte == UInt8(ascii: "="), index + 2 < body.count || index + 1 < body.count {
-                    if body[index + 1] == 13, index + 2 < body.count, body[index + 2] == 10 { index += 3; continue }
-                    if index + 2 < body.count, let high = UInt8.hexDigitValue(body[index + 1]),
-                       let low = UInt8.hexDigitValue(body[index + 2]) {
-                        out.append(high << 4 | low)
-                        index += 3
-                        continue
-                    }
-                }
-                out.append(byte)
-                index += 1
-            }
-            return out
-        default:
-            return body
-        }
-    }
 }
 
 extension UInt8 {

@@ -218,7 +218,7 @@ public enum FormUpdate {
                 // Typing on a choice opens the chooser, filtered by what is typed.
                 var filter = TextEditor()
                 filter.insert(String(character))
-                let matches = chooserMatches(options, filter: filter.text)
+                let matches = Chooser.matches(options, filter: filter.text)
                 state.dialog = .chooser(field: index, filter: filter, selected: matches.first ?? choice)
                 return []
             default: return []
@@ -349,44 +349,24 @@ public enum FormUpdate {
 
     // MARK: - The chooser
 
-    /// The indices of `options` that contain `filter` (any case), in order.
-    public static func chooserMatches(_ options: [String], filter: String) -> [Int] {
-        let wanted = filter.lowercased()
-        return options.indices.filter { wanted.isEmpty || options[$0].lowercased().contains(wanted) }
-    }
-
-    /// Keys in the chooser (``KeyMap/chooser``): ↑↓ select among the
-    /// matches, Enter chooses, Esc closes without a change; the filter
-    /// takes the rest.
+    /// Keys in a choice field's chooser (``Chooser``).
     private static func choose(in index: Int, filter: TextEditor, selected: Int, _ state: inout FormState,
                                _ event: InputEvent) -> [FormEffect] {
         guard state.fields.indices.contains(index), case .choice(let options) = state.fields[index].field.kind else {
             state.dialog = nil
             return []
         }
-        let matches = chooserMatches(options, filter: filter.text)
-        let position = matches.firstIndex(of: selected)
-        let action = KeyMap.chooser.action(for: event)
-        switch action {
-        case .close:
+        var chooser = Chooser(options: options, filter: filter, selected: selected)
+        switch chooser.handle(event) {
+        case .closed:
             state.dialog = nil
-        case .previous, .next:
-            guard !matches.isEmpty else { return [] }
-            let step = action == .next ? 1 : -1
-            let next = position.map { ($0 + step + matches.count) % matches.count } ?? 0
-            state.dialog = .chooser(field: index, filter: filter, selected: matches[next])
-        case .choose:
-            guard let chosen = position.map({ matches[$0] }) ?? matches.first else { return [] }
+        case .chosen(let chosen):
             state.dialog = nil
             guard chosen != state.fields[index].choice else { return [] }
             state.fields[index].choice = chosen
             return changed(&state, field: state.fields[index].field.id)
         case nil:
-            var edited = filter
-            guard edited.handle(event) else { return [] }
-            let now = chooserMatches(options, filter: edited.text)
-            // The selection stays on its option while it still matches, else the first match.
-            state.dialog = .chooser(field: index, filter: edited, selected: now.contains(selected) ? selected : now.first ?? selected)
+            state.dialog = .chooser(field: index, filter: chooser.filter, selected: chooser.selected)
         }
         return []
     }

@@ -177,40 +177,13 @@ public enum FormView {
         }
     }
 
-    /// The chooser of a choice field: the filter as typed, and the options
-    /// that match it, the selected one in reverse video; returns the cursor.
+    /// The chooser of a choice field; returns the cursor.
     private static func drawChooser(_ field: FormFieldState, filter: TextEditor, selected: Int, _ state: FormState,
                                     into frame: inout Frame) -> (x: Int, y: Int)? {
         guard case .choice(let options) = field.field.kind else { return nil }
-        let matches = FormUpdate.chooserMatches(options, filter: filter.text)
-        let widest = options.map { DisplayWidth.of($0) }.max() ?? 0
-        let width = min(state.width - 4, max(40, widest + 6))
-        let listRoom = max(1, min(matches.count, state.height - 8))
-        let height = min(state.height - 2, listRoom + 4)
-        let x = (state.width - width) / 2
-        let y = max(1, (state.height - height) / 2)
-        frame.box(x: x, y: y, width: width, height: height)
-        frame.put(" " + DisplayWidth.truncate(Localization.text("Choose %@", field.field.label), to: width - 4) + " ", x: x + 2, y: y, style: CellStyle(bold: true))
-        let (text, column) = window(filter, width: width - 6)
-        frame.put("/ ", x: x + 2, y: y + 1, style: CellStyle(dim: true))
-        frame.put(text, x: x + 4, y: y + 1)
-        let rows = height - 4
-        let position = matches.firstIndex(of: selected) ?? 0
-        let first = max(0, min(position - rows + 1, matches.count - rows))
-        if matches.isEmpty {
-            frame.put(DisplayWidth.truncate(Localization.text("no %@ matches", field.field.label.lowercased()), to: width - 4), x: x + 2, y: y + 2,
-                      style: CellStyle(dim: true))
-        }
-        for (offset, option) in matches.dropFirst(first).prefix(rows).enumerated() {
-            let isSelected = option == selected
-            let style = isSelected ? CellStyle(bold: true, reverse: true) : .plain
-            if isSelected { frame.fill(x: x + 1, y: y + 2 + offset, width: width - 2, height: 1, style: style) }
-            frame.put((isSelected ? "▸ " : "  ") + DisplayWidth.truncate(options[option], to: width - 6), x: x + 2, y: y + 2 + offset,
-                      style: style)
-        }
-        frame.put(DisplayWidth.truncate(KeyMap.chooser.helpBar(), to: width - 4), x: x + 2, y: y + height - 2,
-                  style: CellStyle(dim: true))
-        return (x + 4 + column, y + 1)
+        return Chooser(options: options, filter: filter, selected: selected)
+            .draw(title: Localization.text("Choose %@", field.field.label),
+                  none: Localization.text("no %@ matches", field.field.label.lowercased()), into: &frame)
     }
 
     /// The part of a one-line field that fits, keeping the cursor in view.
