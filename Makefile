@@ -111,7 +111,7 @@ test: static-libs locale
 
 # Fuzzing: each parser of untrusted input under libFuzzer and AddressSanitizer
 # for FUZZ_SECONDS (see Fuzz/README.md; figures in bench/RESULTS.md).
-FUZZ_TARGETS := address mailto ini vcard keys mime thumbnail photo
+FUZZ_TARGETS := address mailto ini vcard keys mime draft thumbnail photo
 FUZZ_SECONDS ?= 300
 FUZZ_WORK ?= .build/fuzz
 FUZZ_RUNS ?=

@@ -178,6 +178,10 @@ gives a photo; only the PHOTO lines change
 .I $XDG_STATE_HOME/share/compose.json
 the compose screen's autosaved fields, for \-\-resume
 .TP
+.I $XDG_STATE_HOME/share/reopened/
+the attachments of drafts reopened by \-\-resume, written from the
+draft, a folder a draft
+.TP
 .I $XDG_STATE_HOME/share/history.jsonl
 the share history, one JSON object a line: when, the activity, how it
 ended, the items' names, types and sizes (never contents or message

@@ -213,6 +213,9 @@ public struct Options: Sendable {
         if options.mode == .pick, let starter = given.first(where: \.startsActivity), let owner = starter.activity {
             options.mode = .activity(owner)
         }
+        if given.contains(where: { $0.name == "--draft" }) && options.mode != .activityMode("--resume") {
+            throw UsageError(Localization.text("--draft goes with --resume"))
+        }
         if options.limit != nil && options.mode != .history {
             throw UsageError(Localization.text("--limit goes with --history"))
         }

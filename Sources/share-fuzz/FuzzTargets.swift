@@ -29,6 +29,7 @@ enum FuzzTargets {
         ("vcard", vcard),
         ("keys", keys),
         ("mime", mime),
+        ("draft", draft),
         ("thumbnail", thumbnail),
         ("photo", photo),
     ]
@@ -331,6 +332,20 @@ enum FuzzTargets {
         let decoded = textPart.decodedBody
         require(decoded == normalized || decoded == normalized + [13, 10],
                 "the text read back is \(String(decoding: decoded, as: UTF8.self).debugDescription), written from \(text.debugDescription)")
+    }
+
+    /// Any file in the drafts folder reads as a draft or is refused, and a
+    /// draft read holds text as the compose screen takes it: a body with LF
+    /// line ends, header fields of one line, attachments with names.
+    static func draft(_ bytes: [UInt8]) {
+        guard let draft = try? Draft(bytes: bytes, path: "fuzz") else { return }
+        require(!draft.body.contains("\r\n"), "a CRLF in the draft's body: \(draft.body.debugDescription)")
+        for (name, value) in [("subject", draft.subject), ("to", draft.to), ("cc", draft.cc), ("from", draft.from)] {
+            require(!value.contains("\n") && !value.contains("\r\n"), "a line end in the draft's \(name): \(value.debugDescription)")
+        }
+        for attachment in draft.attachments {
+            require(!attachment.name.isEmpty, "an attachment without a name")
+        }
     }
 
     /// Bytes with every lone LF made CRLF and a CRLF at the end.

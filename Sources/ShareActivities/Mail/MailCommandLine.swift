@@ -30,6 +30,7 @@ extension MailActivity {
                        values: .files, item: .file),
             OptionSpec("--send", group: group, activity: .mail, help: "send without the compose screen", startsActivity: true),
             OptionSpec("--save-draft", group: group, activity: .mail, help: "save to drafts without sending", startsActivity: true),
+            OptionSpec("--draft", group: group, help: "with --resume: choose the saved draft to reopen"),
         ]
     }
 
@@ -39,7 +40,7 @@ extension MailActivity {
                 .exit(flush(Mailer(settings: mail.settings), output: output))
             },
             .of(MailActivity.self, OptionSpec("--resume", group: group,
-                                              help: "reopen the compose screen left unfinished (after a crash, a kill or a closed terminal)")) { _, _ in
+                                              help: "reopen the compose screen left unfinished, else the newest saved draft")) { _, _ in
                 .resumeForm
             },
         ]

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import ShareActivities
 import ShareCore
 import ShareSupport
@@ -21,20 +22,68 @@ extension ShareCommand {
         }
     }
 
-    /// `--resume`: the form left unfinished, opened again with its values.
+    /// `--resume`: the form left unfinished, opened again with its values;
+    /// else the newest saved draft. `--resume --draft`: the draft chosen
+    /// among the saved ones (a chooser when there are several).
     static func resume(_ run: Invocation) -> Continuation {
         let state = run.composeState
-        guard let saved = state.latest(),
-              let activity = run.systemActivities.first(where: { $0.activityType.rawValue == saved.activity }) as? any FormResuming else {
-            return .exit(usage("there is no unfinished message to resume (share keeps one in \(state.path))", run.console))
+        let choosing = run.options.arguments.given.contains { $0.name == "--draft" }
+        let forms = run.systemActivities.compactMap { $0 as? any FormResuming }
+        let noTerminal = { usage("no terminal for the compose screen", run.console) }
+        if !choosing, let saved = state.latest(), let activity = forms.first(where: { $0.activityType.rawValue == saved.activity }) {
+            return run.console.hasTerminal() ? reopen(activity, saved: saved, run) : .exit(noTerminal())
         }
-        guard run.console.hasTerminal() else { return .exit(usage("no terminal for the compose screen", run.console)) }
+        guard let activity = forms.first else { return .exit(usage("--resume needs an activity this build does not have", run.console)) }
+        let (drafts, unreadable) = activity.savedDrafts()
+        if !unreadable.isEmpty {
+            warn("left out of the drafts, not read as mail messages: " + unreadable.joined(separator: ", "), run.console)
+        }
+        guard !drafts.isEmpty else {
+            return .exit(usage("there is no unfinished message and no saved draft to resume (unfinished messages are kept in \(state.path))",
+                               run.console))
+        }
+        guard run.console.hasTerminal() else { return .exit(noTerminal()) }
+        let chooser = run.presenter(stateFile: state)
+        return .activity {
+            var draft = drafts[0]
+            if choosing && drafts.count > 1 {
+                let options = drafts.map { draft in
+                    [draft.title, draft.detail, localMinute(Date(timeIntervalSince1970: draft.saved))]
+                        .filter { !$0.isEmpty }.joined(separator: " · ")
+                }
+                guard let index = await chooser.choose(title: Localization.text("Resume a draft"), heading: Localization.text("Choose a draft"),
+                                                       none: Localization.text("no draft matches"), options: options) else {
+                    return report(ActivityResult(activityType: activity.activityType, outcome: .cancelled), options: run.options,
+                                  console: run.console)
+                }
+                draft = drafts[index]
+            }
+            // A draft an unfinished screen autosaved: that screen, with what was typed.
+            if let saved = state.all().last(where: { $0.draft == draft.path && $0.activity == activity.activityType.rawValue }) {
+                return await reopened(activity, saved: saved, run)
+            }
+            do throws(ActivityError) {
+                try activity.resume(draft: draft.path, filesIn: run.locations.stateHome + "/reopened")
+            } catch {
+                return report(.failure(activity.activityType, error), options: run.options, console: run.console)
+            }
+            let sheet = ShareSheet(activityItems: [], systemActivities: run.systemActivities)
+            let recorder = Recorder(history: run.history, items: [])
+            return report(await sheet.resume(activity, presenter: run.presenter(stateFile: state)), options: run.options,
+                          console: run.console, record: recorder)
+        }
+    }
+
+    /// The screen `saved` left unfinished, opened again by the run that reopens it.
+    private static func reopen(_ activity: any FormResuming, saved: ComposeStateFile.Saved, _ run: Invocation) -> Continuation {
+        .activity { await reopened(activity, saved: saved, run) }
+    }
+
+    private static func reopened(_ activity: any FormResuming, saved: ComposeStateFile.Saved, _ run: Invocation) async -> Int32 {
         activity.resume(values: saved.values, draft: saved.draft)
         let sheet = ShareSheet(activityItems: [], systemActivities: run.systemActivities)
-        let presenter = run.presenter(stateFile: state.adopting(saved))
+        let presenter = run.presenter(stateFile: run.composeState.adopting(saved))
         let recorder = Recorder(history: run.history, items: [])
-        return .activity {
-            report(await sheet.resume(activity, presenter: presenter), options: run.options, console: run.console, record: recorder)
-        }
+        return report(await sheet.resume(activity, presenter: presenter), options: run.options, console: run.console, record: recorder)
     }
 }

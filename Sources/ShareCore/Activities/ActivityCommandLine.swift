@@ -260,9 +260,33 @@ public protocol RecipientsReceiving: Activity {
 }
 
 /// An activity whose form can be opened again with the values an
-/// unfinished run left (`--resume`).
+/// unfinished run left, or with a draft it saved (`--resume`).
 @MainActor
 public protocol FormResuming: Activity {
     /// Reopens the form with `values` and the draft their autosave wrote.
     func resume(values: [String: String], draft: String?)
+    /// The saved drafts the form can reopen, newest first, and the files
+    /// among them that could not be read.
+    func savedDrafts() -> (drafts: [SavedDraft], unreadable: [String])
+    /// Reopens the form with the draft at `path`; files it holds are
+    /// written under `folder` to be attached again.
+    func resume(draft path: String, filesIn folder: String) throws(ActivityError)
+}
+
+/// A saved draft as a chooser lists it.
+public struct SavedDraft: Sendable, Equatable {
+    public var path: String
+    /// Its subject, or words for none.
+    public var title: String
+    /// Its recipients.
+    public var detail: String
+    /// When it was saved (seconds since 1970).
+    public var saved: Double
+
+    public init(path: String, title: String, detail: String, saved: Double) {
+        self.path = path
+        self.title = title
+        self.detail = detail
+        self.saved = saved
+    }
 }

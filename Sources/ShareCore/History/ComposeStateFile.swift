@@ -47,6 +47,11 @@ public struct ComposeStateFile: Sendable {
         ((try? file.lines()) ?? []).reversed().lazy.compactMap(ComposeStateFile.saved).first
     }
 
+    /// Every screen saved, the one saved last at the end.
+    public func all() -> [Saved] {
+        ((try? file.lines()) ?? []).compactMap(ComposeStateFile.saved)
+    }
+
     /// Whether this run's screen is saved.
     public var holdsOwn: Bool {
         ((try? file.lines()) ?? []).contains { ComposeStateFile.saved($0)?.owner == owner }

@@ -25,15 +25,24 @@ public struct Draft: Sendable {
     /// The text of the message, LF line ends.
     public var body = ""
     public var attachments: [Attachment] = []
+    /// When the file was last written (seconds since 1970).
+    public var saved: Double = 0
 
     /// Reads the draft at `path`.
     public init(reading path: String) throws(MailError) {
-        self.path = path
         let bytes: [UInt8]
         switch LocalFiles.contents(ofFile: path, limit: Draft.sizeLimit) {
         case .success(let read): bytes = read
         case .failure(let error): throw MailError(.io, "cannot read the draft \(path): \(error)")
         }
+        try self.init(bytes: bytes, path: path)
+        var info = stat()
+        if stat(path, &info) == 0 { saved = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9 }
+    }
+
+    /// Reads a draft from its bytes (`path` names it in messages).
+    init(bytes: [UInt8], path: String) throws(MailError) {
+        self.path = path
         let message = MIMEPart(parsing: bytes)
         guard !message.headers.isEmpty else { throw MailError(.invalidInput, "\(path) is not a mail message: it has no header fields") }
         from = Draft.addresses(message.header("From"))

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ShareCore
+import ShareMail
+import ShareSupport
+
+/// The drafts Mail can reopen (`--resume`, `--resume --draft`): those in
+/// its drafts folder, Ctrl-O's and autosave's and another mail program's.
+extension MailActivity {
+    public func savedDrafts() -> (drafts: [SavedDraft], unreadable: [String]) {
+        let (drafts, unreadable) = Draft.all(in: settings.drafts)
+        return (drafts.map { draft in
+            SavedDraft(path: draft.path, title: draft.subject.isEmpty ? Localization.text("(no subject)") : draft.subject,
+                       detail: [draft.to, draft.cc].filter { !$0.isEmpty }.joined(separator: ", "), saved: draft.saved)
+        }, unreadable)
+    }
+
+    /// Reopens the form with the draft at `path`. Its attachments are
+    /// written to files in a folder of their own under `folder` and
+    /// attached from there; the draft is the one the form saves over, and
+    /// sending removes it.
+    public func resume(draft path: String, filesIn folder: String) throws(ActivityError) {
+        let draft: Draft
+        do { draft = try Draft(reading: path) } catch {
+            throw ActivityError(code: error.kind == .io ? ActivityError.Code.ioError : ActivityError.Code.invalidInput, message: error.message)
+        }
+        var attached: [String] = []
+        if !draft.attachments.isEmpty {
+            let place = folder + "/" + MailActivity.fileName(String(path.split(separator: "/").last ?? "draft"), fallback: "draft")
+            if let problem = LocalFiles.createFolders(place) {
+                throw ActivityError(code: ActivityError.Code.ioError, message: "cannot keep the draft's attachments in \(place): \(problem)")
+            }
+            var taken: Set<String> = []
+            for attachment in draft.attachments {
+                let name = MailActivity.unique(MailActivity.fileName(attachment.name, fallback: "attachment"), among: &taken)
+                let file = place + "/" + name
+                do { try LocalFiles.replace(file, with: attachment.bytes) } catch {
+                    throw ActivityError(code: ActivityError.Code.ioError, message: "cannot write \(file): \(error)")
+                }
+                attached.append(AttachedFile.current(atPath: file)?.line ?? file)
+            }
+        }
+        var values = ["to": draft.to, "cc": draft.cc, "bcc": draft.bcc, "subject": draft.subject, "body": draft.body,
+                      "attachments": attached.joined(separator: "\n")]
+        // The sender only when it is one of the identities the form offers.
+        if let from = try? MailAddress(parsing: draft.from),
+           let identity = settings.identities.first(where: { $0.addrSpec.lowercased() == from.addrSpec.lowercased() }) {
+            values["from"] = identity.displayString
+        }
+        resume(values: values, draft: path)
+    }
+
+    /// `name` as a file name: its last path component, without control
+    /// characters, never empty, `.` or `..`.
+    static func fileName(_ name: String, fallback: String) -> String {
+        let last = name.split(separator: "/").last.map(String.init) ?? ""
+        let clean = String(String.UnicodeScalarView(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+            .trimmingWhitespace()
+        return clean.isEmpty || clean == "." || clean == ".." ? fallback : String(clean.utf8.count > 200 ? clean.prefix(100) : clean[...])
+    }
+
+    /// `name`, or `name (2).ext`, … when taken.
+    static func unique(_ name: String, among taken: inout Set<String>) -> String {
+        var candidate = name
+        var number = 2
+        while taken.contains(candidate) {
+            let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+            candidate = dot.map { "\(name[..<$0]) (\(number))\(name[$0...])" } ?? "\(name) (\(number))"
+            number += 1
+        }
+        taken.insert(candidate)
+        return candidate
+    }
+}
