@@ -208,4 +208,31 @@ import TestSupport
         let object = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: input))) as? [String: Any])
         #expect(object["fields"] as? [String: String] == ["subject": "안녕 world"])
     }
+
+    /// Picked from the picker, a plugin's output stays on a screen until
+    /// Enter, and its summary line follows on stderr.
+    @Test func aPluginPickedFromThePickerShowsWhatItPrinted() throws {
+        let fixtures = try Fixtures()
+        let folder = fixtures.configHome.appendingPathComponent("share/activities")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = fixtures.files.appendingPathComponent("echo.sh")
+        try "#!/bin/sh\nprintf 'first line\\nhttps://example.com/done\\n'\n".write(to: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script.path, 0o755) == 0)
+        try "[Activity]\nType=com.example.echo\nName=Echo plugin\nAccepts=string;\nExec=\(script.path)\n"
+            .write(to: folder.appendingPathComponent("echo.activity"), atomically: true, encoding: .utf8)
+        let q = TmuxSession.quote
+        // --only keeps the picker to the plugin: Enter picks it.
+        let command = [try Share.binary().path, "--only", "com.example.echo", "--text", "hi"].map(q).joined(separator: " ")
+        let session = try TmuxSession(command, width: 80, height: 24, workingDirectory: fixtures.files, environment: fixtures.environment)
+        try session.waitFor("Echo plugin")
+        try session.send("Enter")
+        let screen = try session.waitFor("https://example.com/done")
+        #expect(screen.lines[0].contains("Echo plugin") && screen.contains("first line"), "screen:\n\(screen.text)")
+        #expect(screen.contains("Enter close"), "screen:\n\(screen.text)")
+        #expect(!session.hasExited, "the screen waits for a key")
+        try session.send("Enter")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        #expect(session.stderr.contains("first line (and 1 more)"), "the summary line: \(session.stderr)")
+        #expect(session.stdout.isEmpty, "nothing on stdout without --json: \(session.stdout)")
+    }
 }

@@ -1,3 +1,4 @@
+import ShareActivities
 import ShareCore
 import ShareSupport
 import ShareTerminal
@@ -34,6 +35,20 @@ extension ShareCommand {
         }
         // A person of the people row goes into the activity's recipients.
         if let person = picked.person, let receiver = activity as? any RecipientsReceiving { receiver.offeredRecipients = [person] }
-        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record) }
+        return .activity {
+            let result = await sheet.run(activity, presenter: presenter)
+            // What a plugin printed is shown on a screen of its own before the picker's run ends.
+            if activity is PluginActivity, result.completed {
+                let lines = result.returnedItems.compactMap { item -> String? in
+                    switch item {
+                    case .text(let text): text
+                    case .url(let url): url.absoluteString
+                    default: nil
+                    }
+                }
+                if !lines.isEmpty { await presenter.showResult(title: activity.localizedActivityTitle, lines: lines) }
+            }
+            return report(result, options: options, console: console, record: record)
+        }
     }
 }

@@ -13,7 +13,9 @@ import Synchronization
 /// file: its form (`FormScreen.swift`: Mail's compose screen, with
 /// autosave, address checks and completion, attachments, `$EDITOR`, and
 /// submissions that keep the screen open when they fail), its live status
-/// (`LiveScreen.swift`) and its items' preparation (`PreparationScreen.swift`).
+/// (`LiveScreen.swift`), its items' preparation (`PreparationScreen.swift`),
+/// a choice of one of a list (`ChoiceScreen.swift`) and what it gave back
+/// (`ResultScreen.swift`).
 @MainActor
 final class ScreenPresenter: ActivityFormPresenter {
     /// Opens the terminal the form is drawn on.
