@@ -1,0 +1,110 @@
+import Foundation
+@testable import ShareCLI
+import ShareCore
+import Testing
+
+/// The command line's own words in Korean: `--help` follows LANGUAGE like
+/// the screens, while what is typed (option names, value names, activity
+/// types, paths) stays as it is.
+@Suite struct KoreanCommandLineTests {
+    /// The messages of `po/ko.po` that have a translation, by msgid.
+    static func catalog() throws -> [String: String] {
+        let text = try String(contentsOf: KoreanTests.root.appendingPathComponent("po/ko.po"), encoding: .utf8)
+        var translations: [String: String] = [:]
+        var id: String?
+        var field: String?
+        var value = ""
+        func unquote(_ line: Substring) throws -> String {
+            try JSONDecoder().decode(String.self, from: Data(line.utf8))
+        }
+        func finish() {
+            if field == "msgstr", let id { translations[id] = value }
+            if field == "msgid" { id = value }
+        }
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = rawLine.drop { $0 == " " }
+            if line.hasPrefix("\"") {
+                value += try unquote(line)
+            } else if line.hasPrefix("msgid ") || line.hasPrefix("msgstr ") {
+                finish()
+                field = String(line.prefix { $0 != " " })
+                value = try unquote(line.drop { $0 != " " }.dropFirst())
+            } else if line.isEmpty {
+                finish()
+                (id, field, value) = (nil, nil, "")
+            }
+        }
+        finish()
+        return translations.filter { !$0.key.isEmpty && !$0.value.isEmpty }
+    }
+
+    /// Whitespace runs as one space: a wrapped line reads as the text it wraps.
+    static func collapsed(_ text: String) -> String {
+        text.split { $0 == " " || $0 == "\n" }.joined(separator: " ")
+    }
+
+    // MARK: - --help
+
+    /// A new option, group or heading without a Korean translation fails
+    /// here: every option's help and every heading `--help` prints (the
+    /// groups' titles and its own) is a message of the catalog.
+    @Test func everyOptionHelpAndHeadingIsInTheKoreanCatalog() throws {
+        let catalog = try Self.catalog()
+        for spec in OptionTable.all {
+            #expect(catalog[spec.help] != nil, "\(spec.name)'s help is not in po/ko.po: \(spec.help)")
+        }
+        for group in OptionTable.groups {
+            #expect(catalog[group.title] != nil, "the group \(group.title) is not in po/ko.po")
+        }
+        // The headings as printed (in English here): a line of its own, not indented, ending in ':'.
+        let headings = HelpText.usage(width: 80).split(separator: "\n").filter { !$0.hasPrefix(" ") && $0.hasSuffix(":") }
+            .map { String($0.dropLast()) }
+        #expect(headings.count == OptionTable.groups.count + 5, "\(headings)")
+        for heading in headings {
+            #expect(catalog[heading] != nil, "the heading \(heading) is not in po/ko.po")
+        }
+    }
+
+    /// `--complete`'s help is written out (so that it can be translated):
+    /// it names every kind `--complete` takes.
+    @Test func theHelpOfCompleteNamesEveryKind() throws {
+        let help = try #require(OptionTable.spec("--complete")).help
+        for kind in Completions.kinds {
+            #expect(help.contains(kind), "--complete's help does not name \(kind): \(help)")
+        }
+    }
+
+    /// The environment of a Korean run as LANGUAGE chooses it, in a UTF-8 locale.
+    static func language() throws -> [String: String?] {
+        try KoreanTests.korean().merging(["LANG": "C.UTF-8", "LANGUAGE": "ko"]) { $1 }
+    }
+
+    @Test func helpIsKoreanWithEveryOptionAsTyped() throws {
+        let fixtures = try Fixtures()
+        let catalog = try Self.catalog()
+        for changes in [try Self.language(), try KoreanTests.korean()] {
+            let run = try fixtures.share(["--help"], changes: changes)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(changes): \(run.err)")
+            let help = Self.collapsed(run.out)
+            #expect(run.out.hasPrefix("share — 터미널을 위한 공유 시트\n\n사용법: share [OPTIONS] [ITEM ...]\n"), "\(run.out)")
+            // Each option as it is typed, its value's name, then its help in Korean.
+            for spec in OptionTable.all {
+                let korean = try #require(catalog[spec.help])
+                #expect(help.contains(Self.collapsed(spec.synopsis + " " + korean)), "\(spec.name) is not listed in Korean:\n\(run.out)")
+            }
+            for words in ["항목:\n  ITEM ", "\n동작 고르기:\n", "\n공유 기록:\n", "\n메일 (--activity mail, 또는 --send / --save-draft만):\n",
+                          "\n동작 종류:\n  airDrop ", "\n파일:\n  $XDG_CONFIG_HOME/share/config        설정 (INI 형식, man share 참고)\n",
+                          "\n환경 변수:\n  BROWSER ", "\n종료 코드:\n  0 완료   1 완료 안 됨 (취소, 저장, 대기열)\n",
+                          "\n예:\n  share --explain report.pdf https://example.com\n"] {
+                #expect(run.out.contains(words), "\(words) is not in the help:\n\(run.out)")
+            }
+            for english in ["Usage:", "Choosing activities", "Exit codes", "repeatable", "print the version"] {
+                #expect(!run.out.contains(english), "\(english) is still English:\n\(run.out)")
+            }
+            // Korean takes two columns a character: the lines are wrapped by what they take on screen.
+            for line in run.out.split(separator: "\n") {
+                #expect(Screen.columns(line) <= 80, "\(Screen.columns(line)) columns: \(line)")
+            }
+        }
+    }
+}
