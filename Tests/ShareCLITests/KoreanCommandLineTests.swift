@@ -3,9 +3,9 @@ import Foundation
 import ShareCore
 import Testing
 
-/// The command line's own words in Korean: `--help` follows LANGUAGE like
-/// the screens, while what is typed (option names, value names, activity
-/// types, paths) stays as it is.
+/// The command line's own words in Korean: `--help` and usage errors follow
+/// LANGUAGE like the screens, while what is typed (option names, value
+/// names, activity types, paths) stays as it is.
 @Suite struct KoreanCommandLineTests {
     /// The messages of `po/ko.po` that have a translation, by msgid.
     static func catalog() throws -> [String: String] {
@@ -106,5 +106,30 @@ import Testing
                 #expect(Screen.columns(line) <= 80, "\(Screen.columns(line)) columns: \(line)")
             }
         }
+    }
+
+    // MARK: - Usage errors
+
+    /// Usage errors in Korean: exit 2 as in English, nothing on standard
+    /// output, the option names and the words given unchanged inside.
+    @Test(arguments: [
+        (["--text", "hi", "--explian"], "share: 알 수 없는 옵션 '--explian'; --explain을(를) 찾으셨나요? (모든 옵션은 share --help에 있습니다)\n"),
+        (["--text", "hi", "--to"], "share: --to에는 값이 필요합니다\n"),
+        (["--list", "--explain", "--text", "hi"], "share: --list와(과) --explain은(는) 함께 쓸 수 없습니다\n"),
+        (["--list", "--printer", "Office", "--text", "hi"],
+         "share: --printer은(는) print의 옵션이라 (--activity print) --list와(과) 함께 쓰면 아무것도 하지 않습니다\n"),
+        (["--only", "Mail", "--text", "hi"], "share: --only: 알 수 없는 동작 종류 'Mail'; 쓸 수 있는 종류: "),
+        (["--list"], "share: 공유할 항목이 없습니다: 경로, URL, --text TEXT 또는 표준 입력을 뜻하는 -를 주세요\n"),
+        (["--list", "no-such-file"], "share: 파일이 없습니다: no-such-file (텍스트는 --text로 주세요)\n"),
+        (["--activity", "mail", "--text", "hi"], "share: 메일 화면을 띄울 터미널이 없습니다. 보내려면 --send를, 임시 저장하려면 --save-draft를 주세요\n"),
+    ])
+    func usageErrorsAreKoreanAndStillExitTwo(arguments: [String], words: String) throws {
+        let fixtures = try Fixtures()
+        let english = try fixtures.share(arguments)
+        let korean = try fixtures.share(arguments, changes: try Self.language())
+        #expect(english.status == 2 && korean.status == 2, "\(arguments): \(english.err) / \(korean.err)")
+        #expect(korean.stdout.isEmpty, "stdout: \(korean.out)")
+        #expect(korean.err.hasPrefix(words), "\(arguments): \(korean.err)")
+        #expect(english.err.hasPrefix("share: ") && english.err.unicodeScalars.allSatisfy(\.isASCII), "\(arguments): \(english.err)")
     }
 }

@@ -84,15 +84,15 @@ import Testing
     }
 
     /// Every message the sources hand to Localization: the literal first
-    /// arguments of `Localization.text` and both of `Localization.plural`;
-    /// the options' help lines and their groups'
+    /// arguments of `Localization.text` and `Localization.marked` and both
+    /// of `Localization.plural`; the options' help lines and their groups'
     /// titles (`help: "…"`, `Group("…")`: `--help` looks them up as
     /// declared); and the system activities' titles (translated as data).
     static func messagesInSources() throws -> Set<String> {
         var messages = Set(SupportTable.rows.map(\.title))
         let sources = root.appendingPathComponent("Sources")
         let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
-        let literal = #/Localization\.(text|plural)\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*"((?:[^"\\]|\\.)*)")?/#
+        let literal = #/Localization\.(text|plural|marked)\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*"((?:[^"\\]|\\.)*)")?/#
         // (`case .help: "--help"` is not a help line; `OptionSpec.Group(` is one word to `\b`.)
         let declared = #/(?:[\s,(]help:\s*|[\s.=(]Group\(\s*)"((?:[^"\\]|\\.)*)"/#
         let unescaped = { (text: Substring) in text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\") }
