@@ -3,9 +3,9 @@ import Foundation
 import ShareCore
 import Testing
 
-/// The command line's own words in Korean: `--help` and usage errors follow
-/// LANGUAGE like the screens, while what is typed (option names, value
-/// names, activity types, paths) stays as it is.
+/// The command line's own words in Korean: `--help`, usage errors and the
+/// compose form's warnings follow LANGUAGE like the screens, while what is
+/// typed (option names, value names, activity types, paths) stays as it is.
 @Suite struct KoreanCommandLineTests {
     /// The messages of `po/ko.po` that have a translation, by msgid.
     static func catalog() throws -> [String: String] {
@@ -131,5 +131,36 @@ import Testing
         #expect(korean.stdout.isEmpty, "stdout: \(korean.out)")
         #expect(korean.err.hasPrefix(words), "\(arguments): \(korean.err)")
         #expect(english.err.hasPrefix("share: ") && english.err.unicodeScalars.allSatisfy(\.isASCII), "\(arguments): \(english.err)")
+    }
+
+    // MARK: - The compose form's warnings
+
+    /// Before Send, the form refuses without a recipient and warns of an
+    /// empty subject and of an attachment the text speaks of (첨부) with
+    /// nothing attached, all in Korean.
+    @Test func theComposeFormWarnsInKorean() throws {
+        let fixtures = try Fixtures()
+        let korean = try KoreanTests.korean()
+        let q = TmuxSession.quote
+        let share = [try Share.binary().path, "--json", "--activity", "mail", "--text", "보고서를 첨부했습니다"].map(q).joined(separator: " ")
+        let command = "env LANG=ko_KR.UTF-8 LOCPATH=\(q(korean["LOCPATH"]!!)) \(share)"
+        let session = try TmuxSession(command, width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)
+        _ = try session.waitFor("받는 사람:")
+        try session.send("C-x")
+        let refused = try session.waitFor("받는 사람이 없습니다: 받는 사람, 참조 또는 숨은 참조에 추가하세요")
+        #expect(!refused.contains("그래도 계속할까요?") && !refused.contains("No recipient"), "screen:\n\(refused.text)")
+        try session.sendLiteral("kim@example.com")
+        try session.waitUntil("the recipient typed") { $0.contains("kim@example.com") }
+        try session.send("C-x")
+        let warned = try session.waitFor("보내기: 그래도 계속할까요?")
+        for words in ["제목이 비어 있습니다.", "본문에 첨부 파일을 언급했지만 첨부된 파일이 없습니다.", "y 보내기   n 돌아가기"] {
+            #expect(warned.contains(words), "\(words) is not on the screen:\n\(warned.text)")
+        }
+        #expect(!warned.contains("subject is empty") && !warned.contains("anyway?"), "screen:\n\(warned.text)")
+        try session.send("n", "Escape")
+        _ = try session.waitFor("저장하지 않은 변경 사항이 있습니다.")
+        try session.send("d")
+        #expect(try session.waitForExit() == 1)
+        #expect(session.stdout.contains("\"outcome\":\"cancelled\""), "stdout: \(session.stdout)")
     }
 }
