@@ -159,7 +159,7 @@ public struct Options: Sendable {
                 case "--only": options.only = (options.only ?? []) + (try typeList(value, option: name))
                 case "--activity":
                     let type: ActivityType
-                    do { type = try ActivityType(parsing: value) } catch { throw UsageError("--activity: \(error)") }
+                    do { type = try ActivityType(parsing: value) } catch { throw unknownType(error, option: name) }
                     try setMode(.activity(type), name)
                 case "--config": options.configPath = value
                 case "--limit":
@@ -226,9 +226,11 @@ public struct Options: Sendable {
             case .pick: continue
             case .activity(let type) where type == owner || spec.alsoFor.contains(type): continue
             case .activity(let type):
-                throw UsageError("\(spec.name) is an option of \(owner.rawValue) (--activity \(owner.rawValue)), not of \(type.rawValue)")
+                throw UsageError(Localization.text("%@ is an option of %@ (--activity %@), not of %@", spec.name, owner.rawValue, owner.rawValue,
+                                                   type.rawValue))
             default:
-                throw UsageError("\(spec.name) is an option of \(owner.rawValue) (--activity \(owner.rawValue)); it does nothing with \(options.mode.flag ?? "this mode")")
+                throw UsageError(Localization.text("%@ is an option of %@ (--activity %@); it does nothing with %@", spec.name, owner.rawValue,
+                                                   owner.rawValue, options.mode.flag ?? ""))
             }
         }
         if case .activity(let type) = options.mode { options.arguments.activity = type }
@@ -242,9 +244,16 @@ public struct Options: Sendable {
         for word in value.split(separator: ",") {
             let trimmed = word.trimmingWhitespace()
             if trimmed.isEmpty { continue }
-            do { types.append(try ActivityType(parsing: trimmed)) } catch { throw UsageError("\(option): \(error)") }
+            do { types.append(try ActivityType(parsing: trimmed)) } catch { throw unknownType(error, option: option) }
         }
-        if types.isEmpty { throw UsageError("\(option) needs at least one activity type") }
+        if types.isEmpty { throw UsageError(Localization.text("%@ needs at least one activity type", option)) }
         return types
+    }
+
+    /// `--only: unknown activity type 'Mail'; valid types: …`, in the reader's
+    /// language (the types as they are typed).
+    static func unknownType(_ error: ActivityTypeError, option: String) -> UsageError {
+        UsageError(Localization.text("%@: unknown activity type '%@'; valid types: %@, or a reverse-DNS name such as com.example.upload", option,
+                                     error.word, ActivityType.system.map(\.rawValue).joined(separator: ", ")))
     }
 }

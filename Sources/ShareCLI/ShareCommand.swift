@@ -78,9 +78,10 @@ public enum ShareCommand {
                     .joined())
                 // The value of an option that takes text is text, not a file to rename.
                 if let option = arguments.last, let spec = OptionTable.spec(option), spec.takesValue, spec.values != .files {
-                    return .exit(usage("\(spec.name): the text '\(shown)' is not UTF-8; give its bytes on standard input instead: share - < FILE", console))
+                    return .exit(usage(Localization.text("%@: the text '%@' is not UTF-8; give its bytes on standard input instead: share - < FILE",
+                                                          spec.name, shown), console))
                 }
-                return .exit(usage("'\(shown)' is not UTF-8; rename the file, or pass its bytes on standard input: share - < FILE", console))
+                return .exit(usage(Localization.text("'%@' is not UTF-8; rename the file, or pass its bytes on standard input: share - < FILE", shown), console))
             }
             arguments.append(word)
         }

@@ -22,11 +22,11 @@ public enum FileStatus: Equatable {
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .regular(size: Int64(info.st_size))
         case S_IFDIR: return .directory
-        case S_IFSOCK: return .other("a socket")
-        case S_IFIFO: return .other("a named pipe")
-        case S_IFCHR: return .other("a character device")
-        case S_IFBLK: return .other("a block device")
-        default: return .other("a special file")
+        case S_IFSOCK: return .other(Localization.marked("a socket"))
+        case S_IFIFO: return .other(Localization.marked("a named pipe"))
+        case S_IFCHR: return .other(Localization.marked("a character device"))
+        case S_IFBLK: return .other(Localization.marked("a block device"))
+        default: return .other(Localization.marked("a special file"))
         }
     }
 

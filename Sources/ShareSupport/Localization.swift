@@ -112,6 +112,13 @@ public enum Localization {
         }
     }
 
+    /// `english` marked as a message of the catalogs and handed back as it
+    /// is, for a text that is kept in English (it may end up in `--json`)
+    /// and put in the reader's language later, with ``text(_:)`` where it
+    /// is shown (gettext's `N_`). The catalog test finds these as it finds
+    /// the literals of ``text(_:)``.
+    public static func marked(_ english: String) -> String { english }
+
     /// A message with words put in: `%@` takes the next argument, `%1$@`
     /// the first (for languages that put them in another order), `%%` is a
     /// percent sign.

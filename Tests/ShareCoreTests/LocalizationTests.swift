@@ -84,19 +84,27 @@ import Testing
     }
 
     /// Every message the sources hand to Localization: the literal first
-    /// arguments of `Localization.text` and both of `Localization.plural`,
-    /// and the system activities' titles (translated as data).
+    /// arguments of `Localization.text` and `Localization.marked` and both
+    /// of `Localization.plural`; the options' help lines and their groups'
+    /// titles (`help: "…"`, `Group("…")`: `--help` looks them up as
+    /// declared); and the system activities' titles (translated as data).
     static func messagesInSources() throws -> Set<String> {
         var messages = Set(SupportTable.rows.map(\.title))
         let sources = root.appendingPathComponent("Sources")
         let files = try FileManager.default.subpathsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
-        let literal = #/Localization\.(text|plural)\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*"((?:[^"\\]|\\.)*)")?/#
+        let literal = #/Localization\.(text|plural|marked)\(\s*"((?:[^"\\]|\\.)*)"(?:\s*,\s*"((?:[^"\\]|\\.)*)")?/#
+        // (`case .help: "--help"` is not a help line; `OptionSpec.Group(` is one word to `\b`.)
+        let declared = #/(?:[\s,(]help:\s*|[\s.=(]Group\(\s*)"((?:[^"\\]|\\.)*)"/#
+        let unescaped = { (text: Substring) in text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\") }
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             for match in text.matches(of: literal) {
-                let unescaped = { (text: Substring) in text.replacingOccurrences(of: "\\\"", with: "\"").replacingOccurrences(of: "\\\\", with: "\\") }
                 messages.insert(unescaped(match.output.2))
                 if match.output.1 == "plural", let other = match.output.3 { messages.insert(unescaped(other)) }
+            }
+            // A help made with interpolation cannot be a catalog's message (a CLI test checks every help is one).
+            for match in text.matches(of: declared) where !match.output.1.contains("\\(") {
+                messages.insert(unescaped(match.output.1))
             }
         }
         return messages

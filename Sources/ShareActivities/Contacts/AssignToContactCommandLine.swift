@@ -30,7 +30,7 @@ extension AssignToContactActivity {
         [.of(AssignToContactActivity.self, "contacts") { activity, _ in activity.contactNames() }]
     }
 
-    public nonisolated static var withoutTerminal: String? { "add --contact NAME to choose the contact without it" }
+    public nonisolated static var withoutTerminal: String? { Localization.text("add --contact NAME to choose the contact without it") }
 
     public nonisolated static var errorCodes: [String] {
         [ActivityError.Code.noSuchContact, ActivityError.Code.contactChanged, ActivityError.Code.contactFailed]

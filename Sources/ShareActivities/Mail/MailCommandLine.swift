@@ -46,7 +46,7 @@ extension MailActivity {
         ]
     }
 
-    public nonisolated static var withoutTerminal: String? { "add --send to send it, or --save-draft to keep it" }
+    public nonisolated static var withoutTerminal: String? { Localization.text("add --send to send it, or --save-draft to keep it") }
 
     public nonisolated static var errorCodes: [String] { [ActivityError.Code.saved, ActivityError.Code.temporaryFailure] }
 

@@ -25,7 +25,7 @@ extension PrintActivity {
         [.of(PrintActivity.self, "printers") { print, _ in print.destinationNames() }]
     }
 
-    public nonisolated static var withoutTerminal: String? { "add --printer NAME to print without it" }
+    public nonisolated static var withoutTerminal: String? { Localization.text("add --printer NAME to print without it") }
 
     public nonisolated static var errorCodes: [String] { [ActivityError.Code.printFailed, ActivityError.Code.printerStopped] }
 

@@ -9,7 +9,7 @@ import ShareTerminal
 extension ShareCommand {
     static func activityMode(_ flag: String, _ run: Invocation) -> Continuation {
         guard let (owner, mode) = SystemActivities.mode(flag), let activity = run.systemActivity(owner) else {
-            return .exit(usage("\(flag) needs an activity this build does not have", run.console))
+            return .exit(usage(Localization.text("%@ needs an activity this build does not have", flag), run.console))
         }
         let recorder = Recorder(history: run.history, items: [])
         let console = run.console

@@ -68,12 +68,12 @@ extension ShareCommand {
         let entries = history.entries()
         let words = options.items.compactMap { item -> String? in if case .argument(let word) = item { word } else { nil } }
         guard words.count <= 1, options.items.count == words.count else {
-            return usage("--undo takes at most one history entry ID (share --history lists them)", console)
+            return usage(Localization.text("--undo takes at most one history entry ID (share --history lists them)"), console)
         }
         let entry: HistoryEntry
         if let id = words.first {
             guard let found = entries.first(where: { $0.id == id && $0.undoes == nil }) else {
-                return usage("--undo: no share \(id) in the history (share --history lists them)", console)
+                return usage(Localization.text("--undo: no share %@ in the history (share --history lists them)", id), console)
             }
             entry = found
         } else {

@@ -20,7 +20,7 @@ extension ShareCommand {
             return .exit(ExitCode.noActivity)
         }
         guard console.hasTerminal() else {
-            return .exit(usage("no terminal to draw the picker on (/dev/tty); use --list, --explain or --activity TYPE", console))
+            return .exit(usage(Localization.text("no terminal to draw the picker on (/dev/tty); use --list, --explain or --activity TYPE"), console))
         }
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let picked: PickerSession.Choice?

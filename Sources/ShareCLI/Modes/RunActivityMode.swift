@@ -1,5 +1,6 @@
 import ShareActivities
 import ShareCore
+import ShareSupport
 import ShareTerminal
 
 /// `--activity TYPE`: one activity run without the picker.
@@ -8,15 +9,18 @@ extension ShareCommand {
                             presenter: ScreenPresenter, record: Recorder) -> Continuation {
         guard let activity = sheet.activity(ofType: type) else {
             let known = (sheet.applicationActivities + sheet.systemActivities).map(\.activityType.rawValue)
-            return .exit(usage("--activity: no activity '\(type.rawValue)' is installed; known types: " + known.joined(separator: ", "), console))
+            return .exit(usage(Localization.text("--activity: no activity '%@' is installed; known types: %@", type.rawValue,
+                                                 known.joined(separator: ", ")), console))
         }
         let verdict = sheet.evaluate(activity)
         if verdict.isEligible && activity.makeForm() != nil && !console.hasTerminal() {
-            let fix = SystemActivities.withoutTerminal(type).map { "; " + $0 } ?? ""
-            return .exit(usage("no terminal for the \(activity.activityTitle) form\(fix)", console))
+            let title = activity.localizedActivityTitle
+            return .exit(usage(SystemActivities.withoutTerminal(type).map { Localization.text("no terminal for the %@ form; %@", title, $0) }
+                ?? Localization.text("no terminal for the %@ form", title), console))
         }
         if let reason = verdict.reason {
-            console.error("share: \(type.rawValue) cannot run: \(reason.rawValue) (\(TerminalText.sanitized(verdict.detail ?? "")))\n")
+            console.error("share: " + Localization.text("%@ cannot run: %@ (%@)", type.rawValue, reason.rawValue,
+                                                        TerminalText.sanitized(verdict.detail ?? "")) + "\n")
             return .exit(ExitCode.noActivity)
         }
         // Without a terminal a live activity (Nearby) runs with its news on standard error.

@@ -11,13 +11,13 @@ extension ShareCommand {
     static func shareMode(_ run: Invocation) -> Continuation {
         let options = run.options, console = run.console, configuration = run.configuration
         if options.items.isEmpty && run.activityItems.isEmpty && options.mode != .explain {
-            return .exit(usage("nothing to share: give a path, a URL, --text TEXT, or - for standard input", console))
+            return .exit(usage(Localization.text("nothing to share: give a path, a URL, --text TEXT, or - for standard input"), console))
         }
         let items: [ShareItem]
         do {
             items = try resolve(options.items, detector: run.detector, console: console)
         } catch {
-            return .exit(usage(error.description, console))
+            return .exit(usage(error.localizedMessage, console))
         }
 
         let plugins = PluginLoader.load(environment: console.environment, locations: run.locations)

@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// Why an argument could not become an item. Every case reads as an
 /// actionable message; the command line exits 2 with it.
 public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -38,6 +40,26 @@ public enum ItemError: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyInput: "standard input is empty: nothing to share"
         case .stdinTwice: "'-' (standard input) can be given only once"
         case .detectionFailed(let what, let reason): "cannot tell the content type of \(cut(what)): \(reason)"
+        }
+    }
+
+    /// ``description`` in the reader's language, for the command line's
+    /// message (``description`` stays English: an activity may put it in a
+    /// result's error, which `--json` prints).
+    public var localizedMessage: String {
+        let cut = ItemError.shown
+        return switch self {
+        case .noSuchWord(let path): Localization.text("no such file: %@ (use --text for text)", cut(path))
+        case .noSuchFile(let path): Localization.text("no such file: %@", cut(path))
+        case .brokenLink(let path): Localization.text("%@ is a symbolic link to a file that does not exist", cut(path))
+        case .isDirectory(let path): Localization.text("%@ is a directory: share files, not folders (an archive of it works)", cut(path))
+        case .notRegularFile(let path, let what): Localization.text("%@ is %@, not a regular file", cut(path), Localization.text(what))
+        case .unreadable(let path, let reason): Localization.text("cannot read %@: %@", cut(path), reason)
+        case .badURL(let text, let reason): Localization.text("not a usable URL: %@ (%@)", cut(text), Localization.text(reason))
+        case .notText(let path): Localization.text("%@ is not UTF-8 text", cut(path))
+        case .emptyInput: Localization.text("standard input is empty: nothing to share")
+        case .stdinTwice: Localization.text("'-' (standard input) can be given only once")
+        case .detectionFailed(let what, let reason): Localization.text("cannot tell the content type of %@: %@", cut(what), reason)
         }
     }
 

@@ -39,18 +39,18 @@ public struct ItemResolver: Sendable {
     /// A `--url` argument: must have a scheme; `file:` URLs become files.
     public func url(_ text: String) throws(ItemError) -> ShareItem {
         guard let scheme = ItemResolver.scheme(of: text) else {
-            throw .badURL(text, reason: "a URL needs a scheme, such as https:")
+            throw .badURL(text, reason: Localization.marked("a URL needs a scheme, such as https:"))
         }
         guard !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
               let url = URL(string: text) else {
-            throw .badURL(text, reason: "spaces and control characters must be percent-encoded")
+            throw .badURL(text, reason: Localization.marked("spaces and control characters must be percent-encoded"))
         }
         if scheme == "file" {
             if let host = url.host, !host.isEmpty, host != "localhost" {
-                throw .badURL(text, reason: "a file: URL must name a file on this machine")
+                throw .badURL(text, reason: Localization.marked("a file: URL must name a file on this machine"))
             }
             let path = url.path
-            guard !path.isEmpty else { throw .badURL(text, reason: "it names no file") }
+            guard !path.isEmpty else { throw .badURL(text, reason: Localization.marked("it names no file")) }
             return try file(atPath: path)
         }
         return .url(url)
