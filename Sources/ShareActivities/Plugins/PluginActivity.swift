@@ -14,7 +14,7 @@ import ShareSupport
 /// `failed`, with stderr as the message; running past `Timeout` kills the
 /// process group and fails.
 @MainActor
-public final class PluginActivity: Activity {
+public final class PluginActivity: Activity, OutputShowing {
     /// The manifest.
     public let manifest: PluginManifest
     /// The program's full path.

@@ -1,4 +1,3 @@
-import ShareActivities
 import ShareCore
 import ShareSupport
 import ShareTerminal
@@ -37,8 +36,8 @@ extension ShareCommand {
         if let person = picked.person, let receiver = activity as? any RecipientsReceiving { receiver.offeredRecipients = [person] }
         return .activity {
             let result = await sheet.run(activity, presenter: presenter)
-            // What a plugin printed is shown on a screen of its own before the picker's run ends.
-            if activity is PluginActivity, result.completed {
+            // What an activity printed (a plugin) is shown on a screen of its own before the run ends.
+            if activity is any OutputShowing, result.completed {
                 let lines = result.returnedItems.compactMap { item -> String? in
                     switch item {
                     case .text(let text): text

@@ -273,6 +273,12 @@ public protocol FormResuming: Activity {
     func resume(draft path: String, filesIn folder: String) throws(ActivityError)
 }
 
+/// An activity whose returned items are what it printed for the person
+/// (a plugin): picked from the picker, they are shown on a screen of their
+/// own when it ends.
+@MainActor
+public protocol OutputShowing: Activity {}
+
 /// A saved draft as a chooser lists it.
 public struct SavedDraft: Sendable, Equatable {
     public var path: String
