@@ -122,6 +122,8 @@ import Testing
         (["--list"], "share: 공유할 항목이 없습니다: 경로, URL, --text TEXT 또는 표준 입력을 뜻하는 -를 주세요\n"),
         (["--list", "no-such-file"], "share: 파일이 없습니다: no-such-file (텍스트는 --text로 주세요)\n"),
         (["--activity", "mail", "--text", "hi"], "share: 메일 화면을 띄울 터미널이 없습니다. 보내려면 --send를, 임시 저장하려면 --save-draft를 주세요\n"),
+        (["--resume", "--draft"], "share: 다시 열 끝내지 못한 메일도, 임시 저장한 메일도 없습니다 (끝내지 못한 메일은 "),
+        (["--draft", "--text", "hi"], "share: --draft는 --resume과 함께 씁니다\n"),
     ])
     func usageErrorsAreKoreanAndStillExitTwo(arguments: [String], words: String) throws {
         let fixtures = try Fixtures()

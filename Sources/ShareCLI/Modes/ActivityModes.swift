@@ -29,18 +29,20 @@ extension ShareCommand {
         let state = run.composeState
         let choosing = run.options.arguments.given.contains { $0.name == "--draft" }
         let forms = run.systemActivities.compactMap { $0 as? any FormResuming }
-        let noTerminal = { usage("no terminal for the compose screen", run.console) }
+        let noTerminal = { usage(Localization.text("no terminal for the compose screen"), run.console) }
         if !choosing, let saved = state.latest(), let activity = forms.first(where: { $0.activityType.rawValue == saved.activity }) {
             return run.console.hasTerminal() ? reopen(activity, saved: saved, run) : .exit(noTerminal())
         }
-        guard let activity = forms.first else { return .exit(usage("--resume needs an activity this build does not have", run.console)) }
+        guard let activity = forms.first else {
+            return .exit(usage(Localization.text("%@ needs an activity this build does not have", "--resume"), run.console))
+        }
         let (drafts, unreadable) = activity.savedDrafts()
         if !unreadable.isEmpty {
-            warn("left out of the drafts, not read as mail messages: " + unreadable.joined(separator: ", "), run.console)
+            warn(Localization.text("left out of the drafts, not read as mail messages: %@", unreadable.joined(separator: ", ")), run.console)
         }
         guard !drafts.isEmpty else {
-            return .exit(usage("there is no unfinished message and no saved draft to resume (unfinished messages are kept in \(state.path))",
-                               run.console))
+            return .exit(usage(Localization.text("there is no unfinished message and no saved draft to resume (unfinished messages are kept in %@)",
+                                                 state.path), run.console))
         }
         guard run.console.hasTerminal() else { return .exit(noTerminal()) }
         let chooser = run.presenter(stateFile: state)
