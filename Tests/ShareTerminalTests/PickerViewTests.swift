@@ -166,9 +166,24 @@ struct PickerViewTests {
         let shown = titles(in: frame, of: state)
         #expect(shown.count == wideTiles.count)
         for ((text, room), tile) in zip(shown, wideTiles) { expectFits(text, title: tile.title, room: room) }
-        // Five share tiles get 19 columns each, four actions 20: what fits is whole.
-        #expect(shown.map(\.shown) == ["연락처에 지정하기…", "사진 앱에 저장", "Share 👨‍👩‍👧 family", "I ❤️ it", "Cafe\u{301} au lait",
+        // Five share tiles, each as wide as its title needs (22 at most) and
+        // the room left shared; four actions 20 each: what fits is whole.
+        #expect(shown.map(\.shown) == ["연락처에 지정하기 정말…", "사진 앱에 저장", "Share 👨‍👩‍👧 family", "I ❤️ it", "Cafe\u{301} au lait",
                                         "메일 보내기", "日本語のタイトル", "🇰🇷 Korea", "Add to Reading List"])
+    }
+
+    /// The demo's four actions at 80 columns: 19 columns each would cut
+    /// "Add to Reading List"; as wide as each title needs, all are whole.
+    @Test func aRowWithRoomForEveryTitleGivesEachItsOwnWidth() {
+        let actions = [("Nearby", ActivityType.airDrop), ("Add to Reading List", .addToReadingList), ("Copy", .copyToPasteboard),
+                       ("Save to Pictures", .saveToCameraRoll)].map { PickerTile(type: $1, title: $0, icon: ["◆"], category: .action) }
+        let state = PickerState(header: Fixture.header, tiles: actions, width: 80, height: 24)
+        let frame = PickerView.view(state)
+        let shown = titles(in: frame, of: state)
+        #expect(shown.map(\.shown) == ["Nearby", "Add to Reading List", "Copy", "Save to Pictures"], "\(frame.lines.joined(separator: "\n"))")
+        let slots = PickerLayout(state).slots
+        #expect(slots.last.map { $0.x + $0.width } ?? 99 <= 79, "the row stays inside the screen")
+        #expect(Set(slots.map(\.width)).count > 1, "each tile its own width")
     }
 
     @Test func realisticTitlesFitTheirTiles() {

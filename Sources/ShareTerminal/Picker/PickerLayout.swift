@@ -70,8 +70,11 @@ public struct PickerLayout: Sendable, Equatable {
             } else {
                 let fit = PickerLayout.fit(members.map { tiles[$0] }, width: state.width)
                 let first = PickerLayout.clampOffset(state.rowOffsets[row] ?? 0, count: members.count, shown: fit.shown)
+                var x = 1
                 for (column, index) in members.dropFirst(first).prefix(fit.shown).enumerated() {
-                    slots.append(Slot(index: index, x: 1 + column * fit.tileWidth, y: y, width: fit.tileWidth))
+                    let width = fit.widths[fit.widths.count == 1 ? 0 : column]
+                    slots.append(Slot(index: index, x: x, y: y, width: width))
+                    x += width
                 }
                 heading.moreBefore = first > 0
                 heading.moreAfter = first + fit.shown < members.count
@@ -86,13 +89,21 @@ public struct PickerLayout: Sendable, Equatable {
 
     /// How many of a row's `tiles` show at once in `width` columns, and how
     /// wide each is: at least ``tileWidth``, wider while the row has room
-    /// and a title needs it.
-    static func fit(_ tiles: [PickerTile], width: Int) -> (shown: Int, tileWidth: Int) {
+    /// and a title needs it. All alike when that shows every title whole
+    /// (or when the row slides); else each as its title needs, the room
+    /// left shared among them. One width stands for every tile.
+    static func fit(_ tiles: [PickerTile], width: Int) -> (shown: Int, widths: [Int]) {
         let room = max(tileWidth, width - 2)
         let most = room / tileWidth
-        guard tiles.count <= most else { return (most, room / most) }
-        let longest = tiles.map { DisplayWidth.of(TerminalText.sanitized($0.title)) + 1 }.max() ?? tileWidth
-        return (tiles.count, max(tileWidth, min(room / tiles.count, longest, widestTile)))
+        guard tiles.count <= most, !tiles.isEmpty else { return (most, [room / most]) }
+        let needs = tiles.map { max(tileWidth, min(widestTile, DisplayWidth.of(TerminalText.sanitized($0.title)) + 1)) }
+        let even = min(room / tiles.count, widestTile)
+        let longest = needs.max() ?? tileWidth
+        if longest <= even { return (tiles.count, [max(tileWidth, longest)]) }
+        let total = needs.reduce(0, +)
+        guard total <= room else { return (tiles.count, [max(tileWidth, even)]) }
+        let share = (room - total) / tiles.count
+        return (tiles.count, needs.map { $0 + share })
     }
 
     static func clampOffset(_ offset: Int, count: Int, shown: Int) -> Int {
