@@ -33,6 +33,7 @@ enum HelpText {
             ("$XDG_CONFIG_HOME/share/activities/", Localization.text("plugins: *.activity manifests")),
             ("$XDG_DATA_HOME/share/", Localization.text("drafts, sent, outbox, reading list")),
             ("$XDG_STATE_HOME/share/compose.json", Localization.text("the unfinished message (--resume)")),
+            ("$XDG_STATE_HOME/share/reopened/", Localization.text("attachments of drafts reopened (--resume)")),
             ("$XDG_STATE_HOME/share/history.jsonl", Localization.text("the share history (--history, --undo)")),
             ("$XDG_STATE_HOME/share/pins", Localization.text("activities pinned in the picker (p)")),
             (Localization.text("XDG_PICTURES_DIR, else ~/Pictures"), Localization.text("where Save to Pictures keeps images")),
