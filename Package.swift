@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "CCrypto", dependencies: ["CLoader"]),
         // libxml2's HTML parser, loaded when HTML is read (a page's title, an HTML mail's plain text).
         .target(name: "CXML", dependencies: ["CLoader"]),
+        // cmark-gfm, loaded when a mail's Markdown is rendered as HTML.
+        .target(name: "CMarkdown", dependencies: ["CLoader"]),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -41,7 +43,7 @@ let package = Package(
         // activities, eligibility, forms, results) and the history.
         .target(name: "ShareCore", dependencies: ["ShareSupport", "CMagic"]),
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
-        .target(name: "ShareMail", dependencies: ["ShareSupport", "ShareCore", "CIdn2", "CCurl"]),
+        .target(name: "ShareMail", dependencies: ["ShareSupport", "ShareCore", "CIdn2", "CCurl", "CMarkdown"]),
         // System activities and, later, plugins.
         .target(name: "ShareActivities", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe",
                                                        "CMicrohttpd", "CArchive", "CCrypto"]),

@@ -20,6 +20,8 @@ public struct MailComposer: Sendable, Equatable {
     public var body = ""
     /// Whether ``body`` is HTML.
     public var isHTML = false
+    /// Whether ``body`` is Markdown, sent as written and as its HTML.
+    public var isMarkdown = false
     /// Attachments, in order.
     public var attachments: [MailAttachment] = []
     /// The identity to send from, chosen among the configured ones.
@@ -32,6 +34,14 @@ public struct MailComposer: Sendable, Equatable {
     public mutating func setMessageBody(_ body: String, isHTML: Bool) {
         self.body = body
         self.isHTML = isHTML
+        isMarkdown = false
+    }
+
+    /// Sets the body in `format`.
+    public mutating func setMessageBody(_ body: String, format: MailBodyFormat) {
+        self.body = body
+        isHTML = format == .html
+        isMarkdown = format == .markdown
     }
 
     /// Attaches bytes with a MIME type and a file name.
@@ -62,7 +72,7 @@ public struct MailComposer: Sendable, Equatable {
         let from = try sender(identities, required: requireSender)
         return try MailMessage(from: from, to: try parse(toRecipients, field: "To"), cc: try parse(ccRecipients, field: "Cc"),
                                bcc: try parse(bccRecipients, field: "Bcc"), subject: subject,
-                               body: isHTML ? .html(body) : .plain(body), attachments: attachments, date: date)
+                               body: MailBody(body, format: isHTML ? .html : isMarkdown ? .markdown : .plain), attachments: attachments, date: date)
     }
 
     private func sender(_ identities: [MailAddress], required: Bool) throws(MailError) -> MailAddress? {

@@ -19,6 +19,8 @@ public struct MailRequest: Sendable, Equatable {
     public var from: String?
     /// `--html`: the body is HTML.
     public var html = false
+    /// `--markdown`: the body is Markdown.
+    public var markdown = false
     /// What to do with the message.
     public var mode: Mode = .compose
 

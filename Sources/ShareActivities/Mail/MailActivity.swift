@@ -32,6 +32,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public let detector: any ContentTypeDetector
     /// The signature appended to a new body, if configured.
     public let signature: String?
+    /// `[mail] markdown = on`: bodies are Markdown unless `--html` says HTML.
+    public let markdownByDefault: Bool
     /// Values to reopen the form with (`--resume`), instead of the items; see ``resume(values:draft:)``.
     public private(set) var resumedValues: [String: String]?
     /// The subject offered to Mail (`--subject`), used to prefill the form.
@@ -44,11 +46,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// Creates the Mail activity.
     public init(request: MailRequest = MailRequest(), settings: MailSettings,
-                detector: any ContentTypeDetector = MagicContentTypeDetector(), signature: String? = nil) {
+                detector: any ContentTypeDetector = MagicContentTypeDetector(), signature: String? = nil, markdownByDefault: Bool = false) {
         self.request = request
         self.settings = settings
         self.detector = detector
         self.signature = signature
+        self.markdownByDefault = markdownByDefault
     }
 
     /// Mail made from its `[mail]` section and the command line's request.
@@ -56,7 +59,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         let section = context.section("mail")
         self.init(request: context.request(for: MailActivity.self),
                   settings: try MailActivity.settings(section, locations: context.locations, environment: context.environment),
-                  detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment))
+                  detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
+                  markdownByDefault: try section.flag("markdown") ?? false)
     }
 
     /// Reopens the form with values kept from an unfinished run, and the draft their autosave wrote.
@@ -226,9 +230,9 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// Writes the values as a draft (what parses of them) and returns its path.
     public func autosaveJob() -> AutosaveJob {
-        let settings = settings, html = request.html, detector = detector, previous = autosavePath
+        let settings = settings, format = bodyFormat, detector = detector, previous = autosavePath
         return { values in
-            let message = try MailActivity.lenientMessage(values, settings: settings, html: html, detector: detector)
+            let message = try MailActivity.lenientMessage(values, settings: settings, format: format, detector: detector)
             guard case .saved(let path) = Mailer(settings: settings).saveDraft(message) else {
                 throw MailError(.io, "cannot autosave the draft in \(settings.drafts.path)")
             }
@@ -249,7 +253,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// The message as far as it is valid: addresses that do not parse yet are
     /// left out of the draft (the form keeps them), attachments that vanished too.
-    private nonisolated static func lenientMessage(_ values: [String: String], settings: MailSettings, html: Bool,
+    private nonisolated static func lenientMessage(_ values: [String: String], settings: MailSettings, format: MailBodyFormat,
                                                    detector: any ContentTypeDetector) throws(MailError) -> MailMessage {
         var lenient = values
         for field in ["to", "cc", "bcc"] {
@@ -260,7 +264,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         lenient["attachments"] = AttachedFile.value(AttachedFile.list(values["attachments"] ?? "").filter {
             FileStamp(ofFileAt: $0.path) != nil
         })
-        var composer = try MailActivity.composer(from: lenient, html: html, detector: detector, checkUnchanged: false)
+        var composer = try MailActivity.composer(from: lenient, format: format, detector: detector, checkUnchanged: false)
         // A draft needs no sender: with no identity configured it is saved without a From.
         if (try? composer.makeMessage(identities: settings.identities, requireSender: false)) == nil {
             composer.preferredSendingAddress = nil
@@ -272,12 +276,18 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// The composer from the compose screen's values.
     func composer(from values: [String: String]) throws(MailError) -> MailComposer {
-        try MailActivity.composer(from: values, html: request.html, detector: detector, checkUnchanged: true)
+        try MailActivity.composer(from: values, format: bodyFormat, detector: detector, checkUnchanged: true)
+    }
+
+    /// What the body is written in: HTML with `--html`, else Markdown with
+    /// `--markdown` or `[mail] markdown = on`, else plain text.
+    public var bodyFormat: MailBodyFormat {
+        request.html ? .html : request.markdown || markdownByDefault ? .markdown : .plain
     }
 
     /// The composer from values; with `checkUnchanged`, an attachment that
     /// changed since it was attached is refused (sending), else taken as it is (autosave).
-    nonisolated static func composer(from values: [String: String], html: Bool, detector: any ContentTypeDetector,
+    nonisolated static func composer(from values: [String: String], format: MailBodyFormat, detector: any ContentTypeDetector,
                                      checkUnchanged: Bool) throws(MailError) -> MailComposer {
         var composer = MailComposer()
         composer.preferredSendingAddress = values["from"].flatMap { $0.isEmpty ? nil : $0 }
@@ -285,7 +295,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         composer.ccRecipients = [values["cc"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
         composer.bccRecipients = [values["bcc"] ?? ""].filter { !$0.trimmingWhitespace().isEmpty }
         composer.subject = values["subject"] ?? ""
-        composer.setMessageBody(values["body"] ?? "", isHTML: html)
+        composer.setMessageBody(values["body"] ?? "", format: format)
         for attachment in AttachedFile.list(values["attachments"] ?? "") {
             let url = URL(fileURLWithPath: attachment.path)
             let name = attachment.name
@@ -337,7 +347,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             while text.last?.isNewline == true { text = text.dropLast() }
             return String(text)
         }
-        composer.setMessageBody(paragraphs.joined(separator: "\n\n"), isHTML: request.html)
+        composer.setMessageBody(paragraphs.joined(separator: "\n\n"), format: bodyFormat)
         return composer
     }
 

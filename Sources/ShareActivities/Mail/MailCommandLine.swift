@@ -26,6 +26,8 @@ extension MailActivity {
             OptionSpec("--body-file", value: "PATH", group: group, activity: .mail, help: "body text from a UTF-8 file", values: .files,
                        item: .textOfFile),
             OptionSpec("--html", group: group, activity: .mail, help: "the body is HTML (sent with a plain-text part first)"),
+            OptionSpec("--markdown", group: group, activity: .mail,
+                       help: "the body is Markdown: sent as written and as HTML (tables, autolinks, strikethrough)"),
             OptionSpec("--attach", value: "PATH", repeatable: true, group: group, activity: .mail, help: "attach a file (repeatable)",
                        values: .files, item: .file),
             OptionSpec("--send", group: group, activity: .mail, help: "send without the compose screen", startsActivity: true),
@@ -103,6 +105,8 @@ extension MailRequest: ActivityRequest {
         bcc = arguments.values("--bcc")
         from = arguments.value("--from")
         html = arguments.has("--html")
+        markdown = arguments.has("--markdown")
+        if html && markdown { throw UsageError(Localization.text("--html and --markdown cannot be used together")) }
         switch (arguments.has("--send"), arguments.has("--save-draft")) {
         case (true, true): throw UsageError(Localization.text("--send and --save-draft cannot be used together"))
         case (true, false): mode = .send

@@ -51,13 +51,29 @@ public enum MailBody: Sendable, Equatable {
     case plain(String)
     /// HTML; the plain-text alternative is derived from it.
     case html(String)
+    /// Markdown: sent as written (text/plain) and rendered (text/html).
+    case markdown(String)
 
     /// The text as written.
     public var text: String {
         switch self {
-        case .plain(let text), .html(let text): text
+        case .plain(let text), .html(let text), .markdown(let text): text
         }
     }
+
+    /// `text` in `format`.
+    public init(_ text: String, format: MailBodyFormat) {
+        switch format {
+        case .plain: self = .plain(text)
+        case .html: self = .html(text)
+        case .markdown: self = .markdown(text)
+        }
+    }
+}
+
+/// What a body is written in.
+public enum MailBodyFormat: String, Sendable, Equatable {
+    case plain, html, markdown
 }
 
 /// One message: the terminal counterpart of what `MFMailComposeViewController` sends.

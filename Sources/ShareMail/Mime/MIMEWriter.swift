@@ -70,14 +70,21 @@ public struct MIMEWriter {
         case .plain(let text):
             try writeTextPart(text, subtype: "plain", to: sink)
         case .html(let html):
-            let boundary = self.boundary(depth)
-            try sink.write("Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"\r\n\r\n")
-            try sink.write("--\(boundary)\r\n")
-            try writeTextPart(try HTMLText.plainText(from: html), subtype: "plain", to: sink)
-            try sink.write("\r\n--\(boundary)\r\n")
-            try writeTextPart(html, subtype: "html", to: sink)
-            try sink.write("\r\n--\(boundary)--\r\n")
+            try writeAlternatives(plain: try HTMLText.plainText(from: html), html: html, to: sink, depth: depth)
+        case .markdown(let text):
+            try writeAlternatives(plain: text, html: try Markdown.document(text), to: sink, depth: depth)
         }
+    }
+
+    /// A text and its HTML as multipart/alternative, the plain one first.
+    private func writeAlternatives(plain: String, html: String, to sink: any ByteSink, depth: Int) throws(MailError) {
+        let boundary = self.boundary(depth)
+        try sink.write("Content-Type: multipart/alternative;\r\n boundary=\"\(boundary)\"\r\n\r\n")
+        try sink.write("--\(boundary)\r\n")
+        try writeTextPart(plain, subtype: "plain", to: sink)
+        try sink.write("\r\n--\(boundary)\r\n")
+        try writeTextPart(html, subtype: "html", to: sink)
+        try sink.write("\r\n--\(boundary)--\r\n")
     }
 
     private func writeTextPart(_ text: String, subtype: String, to sink: any ByteSink) throws(MailError) {

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Markdown mail through a real SMTP server on 127.0.0.1: the text as
+/// typed and its HTML, read back by Python's email parser.
+@Suite struct MailMarkdownTests {
+    static let body = "안녕하세요,\n\n| 분기 | 합계 |\n|---|---|\n| Q3 | 1,204 |\n\n~~초안~~ 최종: https://example.com/q3 <b>raw</b>\n"
+
+    @Test func markdownGoesAsTheTextAndItsHTML() throws {
+        let (world, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let sent = try world.send(["--send", "--json", "--to", "park@example.com", "--subject", "3분기", "--markdown", "--body", Self.body],
+                                  to: server)
+        #expect(try Completion.parse(sent.run).outcome == "sent")
+        let check = sent.check
+        #expect(check.parts.map(\.type) == ["multipart/alternative", "text/plain", "text/html"], "parts: \(check.parts.map(\.type))")
+        let plain = try #require(check.parts.first { $0.type == "text/plain" }?.normalizedText)
+        let html = try #require(check.parts.first { $0.type == "text/html" }?.normalizedText)
+        #expect(plain.trimmingCharacters(in: .newlines) == Self.body.trimmingCharacters(in: .newlines), "the Markdown as typed: \(plain.debugDescription)")
+        #expect(html.contains("<table>") && html.contains("<td>Q3</td>") && html.contains("<del>초안</del>"), "\(html)")
+        #expect(html.contains("<a href=\"https://example.com/q3\">"), "\(html)")
+        #expect(html.contains("&lt;b&gt;raw&lt;/b&gt;") && !html.contains("<b>"), "raw HTML is shown, not passed: \(html)")
+    }
+
+    @Test func theConfigMakesEveryBodyMarkdownButHTMLStaysHTML() throws {
+        let world = try MailWorld()
+        let server = try world.startServer()
+        defer { server.stop() }
+        try world.configure(["transport = smtp://127.0.0.1:\(server.port)", "tls = off", "markdown = on"])
+        let sent = try world.send(["--send", "--to", "park@example.com", "--subject", "md", "--body", "**bold**"], to: server)
+        #expect(sent.check.parts.first { $0.type == "text/html" }?.normalizedText?.contains("<strong>bold</strong>") == true)
+        let both = try world.share(["--send", "--to", "park@example.com", "--html", "--markdown", "--body", "x"])
+        #expect(both.status == 2 && both.err.contains("--html and --markdown cannot be used together"), "\(both.err)")
+        try world.configure(["transport = smtp://127.0.0.1:\(server.port)", "tls = off", "markdown = maybe"])
+        let bad = try world.share(["--send", "--to", "park@example.com", "--body", "x"])
+        #expect(bad.status != 0 && bad.err.contains("markdown"), "a bad value names its key: \(bad.err)")
+    }
+}
