@@ -36,4 +36,21 @@ import TestSupport
         let bad = try world.share(["--send", "--to", "park@example.com", "--body", "x"])
         #expect(bad.status != 0 && bad.err.contains("markdown"), "a bad value names its key: \(bad.err)")
     }
+
+    /// In the compose screen Alt-M turns Markdown on: the title says so,
+    /// and the mail sent has the HTML part.
+    @Test func altMInTheComposeScreenSendsMarkdown() throws {
+        let (world, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let run = try ComposeRun.mail(world, ["--to", "park@example.com", "--subject", "md", "--text", "**bold** and `code`"])
+        try run.session.send("M-m")
+        let screen = try run.session.waitUntil("Markdown in the title") { $0.lines.first?.contains("New Message · Markdown") == true }
+        #expect(ComposeRun.status(screen).contains("Markdown on"), "screen:\n\(screen.text)")
+        try run.session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 0 && completion.outcome == "sent", "stderr: \(run.session.stderr)")
+        let (_, check) = try server.onlyMessage()
+        #expect(check.parts.map(\.type) == ["multipart/alternative", "text/plain", "text/html"], "parts: \(check.parts.map(\.type))")
+        #expect(check.parts.first { $0.type == "text/html" }?.normalizedText?.contains("<strong>bold</strong> and <code>code</code>") == true)
+    }
 }

@@ -121,7 +121,7 @@ struct FormFramesComparisonTests {
     @Test func theComparisonKnowsEveryStoredPropertyOfTheState() {
         let state = MailForm.prefilled()
         #expect(Mirror(reflecting: state).children.compactMap(\.label) == [
-            "title", "fields", "focus", "dialog", "status", "statusIsError", "actions", "running", "runningNews",
+            "title", "fields", "focus", "dialog", "status", "statusIsError", "actions", "toggles", "running", "runningNews",
             "typedWhileBusy", "spinner", "changed", "completions", "completionIndex", "completionField", "bodyTop",
             "width", "height", "colors", "keys",
         ], "FormFrames.sameOutsideBody compares each of these: compare a new one there, then list it here")

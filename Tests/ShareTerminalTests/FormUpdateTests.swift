@@ -861,3 +861,35 @@ struct FormProblemTests {
         #expect(state == before)
     }
 }
+
+/// A form's toggles: a key flips one, the title names it when on, the
+/// values carry it, the help bar lists its key, and a text field's own
+/// keys (Ctrl-K kills to the line's end) stay theirs.
+struct FormToggleTests {
+    static func state(on: Bool = false) -> FormState {
+        var form = ActivityForm(title: "New Message", fields: [
+            FormField(id: "subject", label: "Subject", kind: .text, initialValue: "abc"),
+        ], actions: [.done])
+        form.toggles = [FormToggle(id: "markdown", label: "Markdown", key: "M-m", isOn: on)]
+        return FormState(form: form, width: 80, height: 24)
+    }
+
+    @Test func altMFlipsMarkdownAndTheTitleAndValuesSaySo() {
+        var state = Self.state()
+        #expect(state.values["markdown"] == "off" && FormView.view(state).lines[0].hasPrefix(" New Message") && !FormView.view(state).lines[0].contains("Markdown"))
+        #expect(FormView.view(state).lines[23].contains("M-m Markdown"), "\(FormView.view(state).lines[23])")
+        let effects = FormUpdate.update(&state, .input(.alt("m")))
+        #expect(effects == [.changed(field: "markdown")] && state.changed)
+        #expect(state.values["markdown"] == "on" && state.status == "Markdown on")
+        #expect(FormView.view(state).lines[0].hasPrefix(" New Message · Markdown"))
+        _ = FormUpdate.update(&state, .input(.alt("m")))
+        #expect(state.values["markdown"] == "off" && !FormView.view(state).lines[0].contains("Markdown"))
+    }
+
+    @Test func ctrlKStillKillsToTheLineEnd() {
+        var state = Self.state(on: true)
+        _ = FormUpdate.update(&state, .input(.home))
+        _ = FormUpdate.update(&state, .input(.control("k")))
+        #expect(state.values["subject"] == "" && state.values["markdown"] == "on")
+    }
+}

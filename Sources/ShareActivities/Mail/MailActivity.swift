@@ -94,6 +94,11 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             body,
             FormField(id: "attachments", label: Localization.text("Attachments"), kind: .attachmentList, initialValue: values["attachments"] ?? ""),
         ], actions: [MailActivity.send, MailActivity.saveDraft])
+        // Markdown is a toggle of the form, unless the body is HTML (--html).
+        if !request.html {
+            form.toggles = [FormToggle(id: "markdown", label: Localization.text("Markdown"), key: MailActivity.markdownKey,
+                                       isOn: values["markdown"].map { $0 == "on" } ?? (bodyFormat == .markdown))]
+        }
         form.isRecovered = resumedValues != nil
         if settings.transport == nil { form.notice = Localization.text("No transport is set: Send puts the message in the outbox") }
         return form
@@ -264,7 +269,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         lenient["attachments"] = AttachedFile.value(AttachedFile.list(values["attachments"] ?? "").filter {
             FileStamp(ofFileAt: $0.path) != nil
         })
-        var composer = try MailActivity.composer(from: lenient, format: format, detector: detector, checkUnchanged: false)
+        var composer = try MailActivity.composer(from: lenient, format: MailActivity.format(of: values, otherwise: format), detector: detector,
+                                                 checkUnchanged: false)
         // A draft needs no sender: with no identity configured it is saved without a From.
         if (try? composer.makeMessage(identities: settings.identities, requireSender: false)) == nil {
             composer.preferredSendingAddress = nil
@@ -276,7 +282,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// The composer from the compose screen's values.
     func composer(from values: [String: String]) throws(MailError) -> MailComposer {
-        try MailActivity.composer(from: values, format: bodyFormat, detector: detector, checkUnchanged: true)
+        try MailActivity.composer(from: values, format: MailActivity.format(of: values, otherwise: bodyFormat), detector: detector,
+                                  checkUnchanged: true)
     }
 
     /// What the body is written in: HTML with `--html`, else Markdown with
@@ -284,6 +291,19 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public var bodyFormat: MailBodyFormat {
         request.html ? .html : request.markdown || markdownByDefault ? .markdown : .plain
     }
+
+    /// The body's format for the form's `values`: its Markdown toggle when it has one.
+    nonisolated static func format(of values: [String: String], otherwise format: MailBodyFormat) -> MailBodyFormat {
+        switch values["markdown"] {
+        case "on": .markdown
+        case "off": .plain
+        default: format
+        }
+    }
+
+    /// Alt-M flips Markdown: Ctrl-K is already the text fields' kill to the
+    /// end of the line, which SPEC §7 promises in every field.
+    public nonisolated static let markdownKey = "M-m"
 
     /// The composer from values; with `checkUnchanged`, an attachment that
     /// changed since it was attached is refused (sending), else taken as it is (autosave).

@@ -17,6 +17,9 @@ public struct ActivityForm: Sendable, Equatable {
     /// What the status line says when the form opens, before anything is
     /// typed (Mail without a transport: Send puts the message in the outbox).
     public var notice: String?
+    /// Settings flipped by a key, shown in the title when on (Markdown in
+    /// Mail's compose screen); in the values as `on` or `off` by their ids.
+    public var toggles: [FormToggle] = []
 
     /// Creates a form; without actions it offers ``FormAction/done``.
     public init(title: String, fields: [FormField], actions: [FormAction] = [.done]) {
@@ -250,3 +253,21 @@ public protocol FormAutosaving: Activity {
 
 /// Saves a form's values and returns where they went; runs off the main actor.
 public typealias AutosaveJob = @Sendable (_ values: [String: String]) throws -> String
+
+/// An on/off setting of a form, flipped by a key: not a field, so it takes
+/// no line of the screen; the title names it when it is on.
+public struct FormToggle: Sendable, Equatable {
+    public var id: String
+    /// Its name (`Markdown`).
+    public var label: String
+    /// Its key as the config's `[keys]` writes keys (`M-m` for Alt-M).
+    public var key: String
+    public var isOn: Bool
+
+    public init(id: String, label: String, key: String, isOn: Bool) {
+        self.id = id
+        self.label = label
+        self.key = key
+        self.isOn = isOn
+    }
+}

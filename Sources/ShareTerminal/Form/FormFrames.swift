@@ -114,7 +114,7 @@ public struct FormFrames {
               chrome.typedWhileBusy == state.typedWhileBusy, chrome.spinner == state.spinner, chrome.changed == state.changed,
               chrome.completions == state.completions, chrome.completionIndex == state.completionIndex,
               chrome.completionField == state.completionField, chrome.width == state.width, chrome.height == state.height,
-              chrome.colors == state.colors, chrome.keys == state.keys,
+              chrome.colors == state.colors, chrome.keys == state.keys, chrome.toggles == state.toggles,
               chrome.fields.count == state.fields.count else { return false }
         return chrome.fields.withUnsafeBufferPointer { old in
             state.fields.withUnsafeBufferPointer { new in

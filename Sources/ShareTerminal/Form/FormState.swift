@@ -106,6 +106,8 @@ public struct FormState: Sendable, Equatable {
     public var statusIsError = false
     /// What the form offers besides cancelling (Send, Save draft).
     public var actions: [FormAction]
+    /// The form's toggles (``FormToggle``), as they are now.
+    public var toggles: [FormToggle] = []
     /// The action running (Sending…), if any; input waits meanwhile.
     public var running: FormAction?
     /// Whether an action is running.
@@ -136,6 +138,7 @@ public struct FormState: Sendable, Equatable {
     public init(form: ActivityForm, attachments: [AttachmentRow] = [], width: Int, height: Int, colors: Bool = true) {
         title = form.title
         actions = form.actions
+        toggles = form.toggles
         // Recovered work is never thrown away without asking.
         changed = form.isRecovered
         status = form.notice
@@ -158,9 +161,14 @@ public struct FormState: Sendable, Equatable {
         focus = editable.first { fields[$0].isEmpty } ?? editable.first ?? fields.indices.first { fields[$0].isFocusable } ?? 0
     }
 
-    /// The values by field id.
+    /// The values by field id, and each toggle's `on` or `off`.
     public var values: [String: String] {
-        Dictionary(uniqueKeysWithValues: fields.map { ($0.field.id, $0.value) })
+        Dictionary(uniqueKeysWithValues: fields.map { ($0.field.id, $0.value) } + toggles.map { ($0.id, $0.isOn ? "on" : "off") })
+    }
+
+    /// The title with the toggles that are on: `New Message · Markdown`.
+    public var shownTitle: String {
+        ([title] + toggles.filter(\.isOn).map(\.label)).joined(separator: " · ")
     }
 
     /// The index of the body (the multi-line text field), if the form has

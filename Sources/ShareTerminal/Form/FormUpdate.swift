@@ -155,6 +155,12 @@ public enum FormUpdate {
             return []
         }
         if let dialog = state.dialog { return answer(dialog, &state, event) }
+        if command == nil, let index = state.toggles.firstIndex(where: { KeyNames.event($0.key) == event }) {
+            state.toggles[index].isOn.toggle()
+            let toggle = state.toggles[index]
+            setStatus(&state, toggle.isOn ? Localization.text("%@ on", toggle.label) : Localization.text("%@ off", toggle.label), error: false)
+            return changed(&state, field: toggle.id)
+        }
         switch command {
         case .primary: return request(.primary, &state)
         case .secondary: return request(.secondary, &state)

@@ -27,7 +27,7 @@ public enum FormView {
         let accent = CellStyle(foreground: .cyan, bold: true)
         let problem = CellStyle(foreground: .red, bold: true)
         frame.fill(x: 0, y: 0, width: state.width, height: 1, style: CellStyle(reverse: true))
-        frame.put(" " + state.title, x: 0, y: 0, style: CellStyle(bold: true, reverse: true))
+        frame.put(" " + state.shownTitle, x: 0, y: 0, style: CellStyle(bold: true, reverse: true))
 
         var y = 1
         var cursor: (x: Int, y: Int)?
@@ -165,7 +165,7 @@ public enum FormView {
 
     /// The help bar: each command the form offers, with the key bound to it now.
     static func helpBar(_ state: FormState) -> String {
-        state.keys.helpBar { command, words in
+        let commands = state.keys.helpBar { command, words in
             switch command {
             case .primary: state.action(.primary)?.label
             case .secondary: state.action(.secondary)?.label
@@ -175,6 +175,9 @@ public enum FormView {
             default: words
             }
         }
+        // The toggles after the actions' keys: `M-m Markdown`.
+        let toggles = state.toggles.compactMap { toggle in KeyNames.event(toggle.key).map { KeyNames.label($0) + " " + toggle.label } }
+        return ([commands] + toggles).joined(separator: "  ")
     }
 
     /// The chooser of a choice field; returns the cursor.
