@@ -98,6 +98,40 @@ struct DraftTests {
         #expect(draft.body.contains("Hello") && draft.body.contains("there") && !draft.body.contains("<b>"), "\(draft.body)")
     }
 
+    /// Line ends come back as LF whatever the draft holds: a CR alone
+    /// before a CRLF once made a CRLF again (found by the draft fuzz target).
+    @Test func everyLineEndComesBackAsLF() throws {
+        let draft = try Draft(reading: try write("Subject: x\r\n\r\none\n\r\r\ntwo\rthree\r\n"))
+        #expect(draft.body == "one\n\n\ntwo\nthree\n", "\(draft.body.debugDescription)")
+        let html = try Draft(reading: try write("Subject: x\r\nContent-Type: text/html\r\n\r\n<p>a&#13;\nb</p>\r\n"))
+        #expect(!html.body.contains("\r"), "\(html.body.debugDescription)")
+    }
+
+    /// A header's encoded-word that decodes to a line break, and a file name
+    /// left empty: the form gets one line and a name (both found by fuzzing).
+    @Test func headerLineBreaksBecomeSpacesAndEmptyNamesGetOne() throws {
+        let draft = try Draft(reading: try write("""
+            Subject: =?UTF-8?Q?one=0Atwo?=
+            To: =?UTF-8?Q?Kim=0D=0ALee?= <kim@example.com>
+            Content-Type: multipart/mixed; boundary=B
+
+            --B
+            Content-Type: text/plain
+
+            hi
+            --B
+            Content-Type: application/pdf
+            Content-Disposition: attachment; filename="  "
+
+            x
+            --B--
+
+            """))
+        #expect(draft.subject == "one two")
+        #expect(!draft.to.contains("\n") && !draft.to.contains("\r") && draft.to.contains("kim@example.com"), "\(draft.to.debugDescription)")
+        #expect(draft.attachments.map(\.name) == ["attachment-1.pdf"])
+    }
+
     @Test func aFileThatIsNotAMessageIsRefusedByName() throws {
         let path = try write("")
         #expect(throws: MailError.self) { try Draft(reading: path) }

@@ -173,6 +173,24 @@ public struct MIMEPart: Sendable {
         }
     }
 
+    /// `text` with every line end LF: a CRLF and a CR alone alike (a CR
+    /// left alone could meet the LF after it and make a CRLF again).
+    static func lineFeeds(_ text: String) -> String {
+        guard text.utf8.contains(13) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var afterCR = false
+        for byte in text.utf8 {
+            if byte == 10 && afterCR {
+                afterCR = false
+                continue
+            }
+            afterCR = byte == 13
+            out.append(byte == 13 ? 10 : byte)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// The body as text: its transfer encoding undone, read in its charset
     /// (UTF-8, US-ASCII or ISO-8859-1; anything else as UTF-8, bad bytes
     /// replaced), its line ends LF.
@@ -188,7 +206,7 @@ public struct MIMEPart: Sendable {
         default:
             text = String(decoding: bytes, as: UTF8.self)
         }
-        return text.split(separator: "\r\n", omittingEmptySubsequences: false).joined(separator: "\n")
+        return MIMEPart.lineFeeds(text)
     }
 }
 

@@ -45,11 +45,11 @@ public struct Draft: Sendable {
         self.path = path
         let message = MIMEPart(parsing: bytes)
         guard !message.headers.isEmpty else { throw MailError(.invalidInput, "\(path) is not a mail message: it has no header fields") }
-        from = Draft.addresses(message.header("From"))
-        to = Draft.addresses(message.header("To"))
-        cc = Draft.addresses(message.header("Cc"))
-        bcc = Draft.addresses(message.header("Bcc"))
-        subject = HeaderText.decoded(message.header("Subject") ?? "").trimmingWhitespace()
+        from = Draft.oneLine(Draft.addresses(message.header("From")))
+        to = Draft.oneLine(Draft.addresses(message.header("To")))
+        cc = Draft.oneLine(Draft.addresses(message.header("Cc")))
+        bcc = Draft.oneLine(Draft.addresses(message.header("Bcc")))
+        subject = Draft.oneLine(HeaderText.decoded(message.header("Subject") ?? "")).trimmingWhitespace()
         take(message)
     }
 
@@ -77,7 +77,8 @@ public struct Draft: Sendable {
             return
         }
         if !part.isAttachment, body.isEmpty, type == "text/html" {
-            body = (try? HTMLText.plainText(from: part.text)) ?? part.text
+            // An entity (`&#13;`) can put a CR back: line ends are made LF again.
+            body = MIMEPart.lineFeeds((try? HTMLText.plainText(from: part.text)) ?? part.text)
             return
         }
         // Inline text after the body (a signature part, a second text) joins the body.
@@ -85,7 +86,8 @@ public struct Draft: Sendable {
             body += (body.hasSuffix("\n") ? "" : "\n") + part.text
             return
         }
-        let name = part.fileName ?? Draft.unnamed(type, number: attachments.count + 1)
+        let given = part.fileName?.trimmingWhitespace()
+        let name = given.flatMap { $0.isEmpty ? nil : $0 } ?? Draft.unnamed(type, number: attachments.count + 1)
         attachments.append(Attachment(name: name, contentType: type, bytes: part.decodedBody))
     }
 
@@ -101,6 +103,13 @@ public struct Draft: Sendable {
             case .group(let name, let members): "\(name): " + members.map(\.formatted).joined(separator: ", ") + ";"
             }
         }.joined(separator: ", ")
+    }
+
+    /// A header field's text on one line, as the form's field holds it: an
+    /// encoded-word may decode to a line break, which becomes a space.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\n" || $0 == "\r" ? " " : $0 }))
     }
 
     /// A name for an attachment that has none: `attachment-2.pdf`.
