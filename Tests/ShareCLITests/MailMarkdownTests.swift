@@ -53,4 +53,33 @@ import TestSupport
         #expect(check.parts.map(\.type) == ["multipart/alternative", "text/plain", "text/html"], "parts: \(check.parts.map(\.type))")
         #expect(check.parts.first { $0.type == "text/html" }?.normalizedText?.contains("<strong>bold</strong> and <code>code</code>") == true)
     }
+
+    /// Undo send: Ctrl-X starts a countdown, nothing reaches the server
+    /// during it, `u` takes the message back into the form; sent again, it
+    /// goes once the countdown ends.
+    @Test func undoSendHoldsTheMessageUntilItsCountdownEnds() throws {
+        let world = try MailWorld()
+        let server = try world.startServer()
+        defer { server.stop() }
+        try world.configure(["transport = smtp://127.0.0.1:\(server.port)", "tls = off", "undo-send = 3"])
+        let run = try ComposeRun.mail(world, ["--to", "park@example.com", "--subject", "undo", "--text", "hello"])
+        try run.session.send("C-x")
+        var screen = try run.session.waitFor("Send in")
+        #expect(screen.contains("u undo"), "screen:\n\(screen.text)")
+        #expect(try server.messages().isEmpty, "nothing reaches the server during the countdown")
+        try run.session.send("u")
+        screen = try run.session.waitUntil("the message back in the form") { ComposeRun.status($0).contains("Send undone") }
+        #expect(!screen.contains("Send in"), "screen:\n\(screen.text)")
+        let nothing = try server.messages().isEmpty
+        #expect(!run.session.hasExited && nothing)
+        try run.session.send("C-x")
+        try run.session.waitFor("Send in")
+        let (status, completion) = try run.finish()
+        #expect(status == 0 && completion.outcome == "sent", "stderr: \(run.session.stderr)")
+        #expect(try server.messages().count == 1, "one delivery, after the countdown")
+        // Headless --send is not delayed, whatever undo-send says.
+        let started = Date()
+        let headless = try world.share(["--send", "--to", "park@example.com", "--subject", "now", "--body", "x"])
+        #expect(headless.status == 0 && Date().timeIntervalSince(started) < 3, "\(headless.err)")
+    }
 }

@@ -893,3 +893,38 @@ struct FormToggleTests {
         #expect(state.values["subject"] == "" && state.values["markdown"] == "on")
     }
 }
+
+/// An action with an undo window (Mail's undo send): a countdown on screen,
+/// `u` takes it back, and it runs when the last second goes.
+struct FormCountdownTests {
+    static var send: FormAction {
+        var action = FormAction(id: "send", label: "Send", progress: "Sending…")
+        action.undoWindow = 3
+        return action
+    }
+
+    static func state() -> FormState {
+        FormState(form: ActivityForm(title: "New Message", fields: [FormField(id: "subject", label: "Subject", kind: .text, initialValue: "hi")],
+                                     actions: [Self.send]), width: 80, height: 24)
+    }
+
+    @Test func theActionRunsWhenTheCountdownEnds() {
+        var state = Self.state()
+        #expect(FormUpdate.update(&state, .countdown(Self.send, state.values)).isEmpty)
+        #expect(FormView.view(state).shows("Send in 3 s") && FormView.view(state).shows("u undo"))
+        #expect(FormUpdate.update(&state, .countdownTick).isEmpty && FormView.view(state).shows("Send in 2 s"))
+        #expect(FormUpdate.update(&state, .input(.character("x"))).isEmpty, "keys wait for the countdown")
+        #expect(state.values["subject"] == "hi")
+        #expect(FormUpdate.update(&state, .countdownTick).isEmpty)
+        #expect(FormUpdate.update(&state, .countdownTick) == [.run(Self.send, ["subject": "hi"])])
+        #expect(state.dialog == nil)
+    }
+
+    @Test func uTakesItBackAndALateTickDoesNothing() {
+        var state = Self.state()
+        _ = FormUpdate.update(&state, .countdown(Self.send, state.values))
+        #expect(FormUpdate.update(&state, .input(.character("u"))).isEmpty)
+        #expect(state.dialog == nil && state.status == "Send undone: the message is back")
+        #expect(FormUpdate.update(&state, .countdownTick).isEmpty, "the timer still due finds no countdown")
+    }
+}

@@ -34,6 +34,9 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public let signature: String?
     /// `[mail] markdown = on`: bodies are Markdown unless `--html` says HTML.
     public let markdownByDefault: Bool
+    /// `[mail] undo-send`: seconds Send waits in the compose screen, during
+    /// which `u` takes the message back (0: none).
+    public let undoSend: Int
     /// Values to reopen the form with (`--resume`), instead of the items; see ``resume(values:draft:)``.
     public private(set) var resumedValues: [String: String]?
     /// The subject offered to Mail (`--subject`), used to prefill the form.
@@ -46,12 +49,14 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// Creates the Mail activity.
     public init(request: MailRequest = MailRequest(), settings: MailSettings,
-                detector: any ContentTypeDetector = MagicContentTypeDetector(), signature: String? = nil, markdownByDefault: Bool = false) {
+                detector: any ContentTypeDetector = MagicContentTypeDetector(), signature: String? = nil, markdownByDefault: Bool = false,
+                undoSend: Int = MailActivity.defaultUndoSend) {
         self.request = request
         self.settings = settings
         self.detector = detector
         self.signature = signature
         self.markdownByDefault = markdownByDefault
+        self.undoSend = undoSend
     }
 
     /// Mail made from its `[mail]` section and the command line's request.
@@ -60,7 +65,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         self.init(request: context.request(for: MailActivity.self),
                   settings: try MailActivity.settings(section, locations: context.locations, environment: context.environment),
                   detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
-                  markdownByDefault: try section.flag("markdown") ?? false)
+                  markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
     }
 
     /// Reopens the form with values kept from an unfinished run, and the draft their autosave wrote.
@@ -93,7 +98,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             FormField(id: "subject", label: Localization.text("Subject"), kind: .text, initialValue: values["subject"] ?? ""),
             body,
             FormField(id: "attachments", label: Localization.text("Attachments"), kind: .attachmentList, initialValue: values["attachments"] ?? ""),
-        ], actions: [MailActivity.send, MailActivity.saveDraft])
+        ], actions: [sendAction, MailActivity.saveDraft])
         // Markdown is a toggle of the form, unless the body is HTML (--html).
         if !request.html {
             form.toggles = [FormToggle(id: "markdown", label: Localization.text("Markdown"), key: MailActivity.markdownKey,
@@ -149,7 +154,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// Send with nobody in To, Cc or Bcc: asked before the warnings, in the form's words.
     public func refusal(before action: FormAction, values: [String: String]) -> String? {
-        guard action == MailActivity.send else { return nil }
+        guard action.id == MailActivity.send.id else { return nil }
         let nobody = ["to", "cc", "bcc"].allSatisfy { (values[$0] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty }
         return nobody ? Localization.text("No recipient: add one in To, Cc or Bcc") : nil
     }
@@ -158,7 +163,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     /// attachment when none is attached (quoted lines and the signature do
     /// not count).
     public func warnings(before action: FormAction, values: [String: String]) -> [String] {
-        guard action == MailActivity.send else { return [] }
+        guard action.id == MailActivity.send.id else { return [] }
         var warnings: [String] = []
         if (values["subject"] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty { warnings.append(Localization.text("The subject is empty.")) }
         if AttachedFile.list(values["attachments"] ?? "").isEmpty, MailActivity.mentionsAttachment(values["body"] ?? "") {
@@ -290,6 +295,26 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     /// `--markdown` or `[mail] markdown = on`, else plain text.
     public var bodyFormat: MailBodyFormat {
         request.html ? .html : request.markdown || markdownByDefault ? .markdown : .plain
+    }
+
+    /// Send as the compose screen offers it: with the undo window.
+    var sendAction: FormAction {
+        var action = MailActivity.send
+        action.undoWindow = undoSend
+        return action
+    }
+
+    /// Seconds Send waits in the compose screen unless `[mail] undo-send` says otherwise.
+    public nonisolated static let defaultUndoSend = 5
+
+    /// `[mail] undo-send`: a whole number of seconds from 0 (off) to 60.
+    static func undoSend(_ section: ConfigSection) throws(ConfigurationError) -> Int {
+        guard let entry = section.entry("undo-send") else { return defaultUndoSend }
+        let text = entry.value.hasSuffix("s") ? String(entry.value.dropLast()) : entry.value
+        guard let seconds = Int(text.trimmingWhitespace()), (0...60).contains(seconds) else {
+            throw section.error(entry, "undo-send is a number of seconds from 0 (off) to 60, not '\(entry.value)'")
+        }
+        return seconds
     }
 
     /// The body's format for the form's `values`: its Markdown toggle when it has one.

@@ -28,6 +28,8 @@ final class ComposeProgram: ScreenProgram {
         case queried(token: String, [AddressBook.Entry])
         /// The running submission shows how far it is.
         case progress(LiveStatus)
+        /// A second of an action's undo window went by.
+        case countdown
     }
 
     /// How long after the first unsaved change the autosave runs, in milliseconds.
@@ -126,6 +128,10 @@ final class ComposeProgram: ScreenProgram {
             finishAutosave()
             // Through the timer, so that the rule "none while a submission runs" holds for it too.
             if again { loop.schedule(.autosave, after: 0, key: "autosave") }
+        case .message(.countdown):
+            let effects = FormUpdate.update(&screen, .countdownTick)
+            if case .countdown? = screen.dialog { loop.schedule(.countdown, after: 1000, key: "countdown") }
+            return perform(effects, in: loop)
         case .message(.loadAddresses):
             loadAddresses(loop)
         case .message(.addressesLoaded):
@@ -285,12 +291,15 @@ final class ComposeProgram: ScreenProgram {
                     apply(.confirm(action, warnings: warnings))
                     continue
                 }
-                apply(.busy(action))
-                let submit = self.submit, poster = loop.poster
-                let display = LiveDisplay { poster.post(.progress($0)) }
-                running = display
-                let submitted = SubmittedForm(action: action.id, values: values, display: display)
-                loop.start { .answered(await submit(submitted)) }
+                // An action with an undo window waits it out on screen first (Mail's undo send).
+                if action.undoWindow > 0 {
+                    apply(.countdown(action, values))
+                    loop.schedule(.countdown, after: 1000, key: "countdown")
+                    continue
+                }
+                run(action, values, loop)
+            case .run(let action, let values):
+                run(action, values, loop)
             case .stop:
                 running?.cancel()
             case .discard:
@@ -303,6 +312,16 @@ final class ComposeProgram: ScreenProgram {
             }
         }
         return nil
+    }
+
+    /// Runs `action` with `values`: the activity's submission, off the loop.
+    private func run(_ action: FormAction, _ values: [String: String], _ loop: ScreenLoop<Message>) {
+        _ = FormUpdate.update(&screen, .busy(action))
+        let submit = self.submit, poster = loop.poster
+        let display = LiveDisplay { poster.post(.progress($0)) }
+        running = display
+        let submitted = SubmittedForm(action: action.id, values: values, display: display)
+        loop.start { .answered(await submit(submitted)) }
     }
 
     /// The completions known for `token`, if it is still the one being

@@ -59,6 +59,10 @@ public struct FormAction: Sendable, Equatable {
     /// Whether Esc while it runs asks the activity to stop (an upload
     /// that watches ``ActivitySession/display``); otherwise keys wait.
     public var stoppable: Bool
+    /// Seconds the action waits after it is asked for, a countdown on the
+    /// screen, during which `u` takes it back (Mail's undo send); 0 runs it
+    /// at once.
+    public var undoWindow = 0
 
     /// Creates an action.
     public init(id: String, label: String, progress: String, role: Role = .primary, stoppable: Bool = false) {

@@ -88,6 +88,9 @@ public enum FormDialog: Sendable, Equatable {
     case confirmRemove(Int)
     /// Attach a file: a path, with Tab completion.
     case attachPath(TextEditor, completions: [String])
+    /// An action asked for, waiting out its undo window: the values it
+    /// runs with, and the seconds left.
+    case countdown(FormAction, [String: String], seconds: Int)
 }
 
 /// Everything a form screen shows, as a value.

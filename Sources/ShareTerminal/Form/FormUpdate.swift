@@ -25,6 +25,10 @@ public enum FormMessage: Sendable, Equatable {
     case busy(FormAction?)
     /// A submission is still running: the spinner turns.
     case tick
+    /// A second of an action's undo window went by.
+    case countdownTick
+    /// The action passed its checks and waits out its undo window.
+    case countdown(FormAction, [String: String])
     /// What the running submission is doing now (`Uploading photo.jpg 40 %`).
     case progress(String)
     /// The values were saved (autosave or Save): nothing is unsaved any more.
@@ -52,6 +56,8 @@ public enum FormEffect: Sendable, Equatable {
     case openEditor(field: String, text: String)
     /// Ask the running submission to stop (Esc while a stoppable action runs).
     case stop
+    /// Run the action now: its undo window ended.
+    case run(FormAction, [String: String])
 }
 
 /// The form screen's update: pure, like the picker's.
@@ -126,6 +132,15 @@ public enum FormUpdate {
             guard let running = state.running else { return [] }
             state.spinner += 1
             setStatus(&state, (state.runningNews ?? running.progress) + " " + Spinner.frame(state.spinner), error: false)
+        case .countdown(let action, let values):
+            state.dialog = .countdown(action, values, seconds: action.undoWindow)
+        case .countdownTick:
+            guard case .countdown(let action, let values, let seconds)? = state.dialog else { return [] }
+            guard seconds > 1 else {
+                state.dialog = nil
+                return [.run(action, values)]
+            }
+            state.dialog = .countdown(action, values, seconds: seconds - 1)
         case .progress(let news):
             guard state.running != nil else { return [] }
             state.runningNews = news
@@ -308,6 +323,11 @@ public enum FormUpdate {
             }
         case .chooser(let index, let filter, let selected):
             return choose(in: index, filter: filter, selected: selected, &state, event)
+        case .countdown(let action, _, _):
+            // u (or Esc) takes it back; every other key waits for the countdown.
+            guard event == .character("u") || event == .escape else { return [] }
+            state.dialog = nil
+            setStatus(&state, Localization.text("%@ undone: the message is back", action.label), error: false)
         case .confirmCancel:
             switch KeyMap.unsavedChanges.action(for: event) {
             case .save:

@@ -261,6 +261,8 @@ public enum FormView {
             lines = [Localization.text("There are unsaved changes."), "", keys]
         case .chooser(let index, let filter, let selected):
             return drawChooser(state.fields[index], filter: filter, selected: selected, state, into: &frame)
+        case .countdown(let action, _, let seconds):
+            lines = [Localization.text("%@ in %@ s", action.label, String(seconds)), "", Localization.text("u undo")]
         case .confirmRemove(let row):
             let name = state.fields.first { $0.field.kind == .attachmentList }.flatMap { field in
                 field.attachments.indices.contains(row) ? field.attachments[row].name : nil
