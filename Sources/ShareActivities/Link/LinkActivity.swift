@@ -16,7 +16,7 @@ import Glibc
 /// (Esc stops) and then the link with its QR code until Esc; the result's
 /// returned items are the links.
 @MainActor
-public final class LinkActivity: SystemActivity, LiveActivity {
+public final class LinkActivity: SystemActivity, LiveActivity, QuestionAsking {
     public nonisolated static var systemType: ActivityType { .link }
 
     private let settings: LinkSettings
@@ -24,6 +24,8 @@ public final class LinkActivity: SystemActivity, LiveActivity {
     private let environment: [String: String]
     private let hasTerminal: Bool
     private let title: String?
+    /// The place chosen on the question's screen.
+    private var chosen: LinkPlace?
 
     /// Link for the context's `[link]` and `[link.NAME]` sections and command line.
     public init(context: ActivityContext) throws(ConfigurationError) {
@@ -45,6 +47,28 @@ public final class LinkActivity: SystemActivity, LiveActivity {
     var placeNames: [String] { settings.places.map(\.name) }
 
     public func prepare(with items: [ShareItem]) async throws {}
+
+    /// With several places, none named by `--place` or `[link] default`,
+    /// and a terminal: which one.
+    public var questionBeforePerforming: ActivityQuestion? {
+        guard hasTerminal, request.place == nil, settings.defaultName == nil, settings.places.count > 1 else { return nil }
+        return ActivityQuestion(title: localizedActivityTitle, heading: Localization.text("Upload to"),
+                                none: Localization.text("no place matches"), options: settings.places.map(LinkActivity.describe))
+    }
+
+    public func answer(_ index: Int) {
+        if settings.places.indices.contains(index) { chosen = settings.places[index] }
+    }
+
+    /// A place as the question lists it: its name and where it is (`paste · https://0x0.st/`).
+    static func describe(_ place: LinkPlace) -> String {
+        let whereTo: String = switch place.kind {
+        case .paste, .webdav: place.url ?? ""
+        case .termbin: "\(place.host ?? ""):\(place.port ?? 0)"
+        case .rclone: place.remote ?? ""
+        }
+        return "\(place.name) · \(place.kind.rawValue) · \(whereTo)"
+    }
 
     public func perform(_ session: ActivitySession, display: LiveDisplay) async {
         let place: LinkPlace
@@ -99,6 +123,7 @@ public final class LinkActivity: SystemActivity, LiveActivity {
             }
             return place
         }
+        if let chosen { return chosen }
         guard let place = settings.defaultPlace else {
             throw LinkFailure(code: ActivityError.Code.noPlace, "no place configured: add a [link.NAME] section")
         }
