@@ -263,6 +263,43 @@ final class LinkPlaceServer {
         #expect(noFolder.code == "upload-refused" && noFolder.message.contains("does not exist there; make it first"), "\(noFolder)")
     }
 
+    @Test func httpsPlacesAreCheckedAndCaFileTrustsAPrivateOne() throws {
+        let fixtures = try Fixtures()
+        let certificate = try MailTLSTests.makeCertificate(in: fixtures.root)
+        let dav = try LinkPlaceServer(fixtures, "webdav", ["--user", "kim", "--pass", "pw", "--cert", certificate.cert.path,
+                                                          "--key", certificate.key.path])
+        let config = try fixtures.writeConfig("""
+            [link.private]
+            type = webdav
+            url = https://127.0.0.1:\(dav.port)/shared/
+            user = kim
+            password-command = printf pw
+            ca-file = \(certificate.cert.path)
+            [link.untrusted]
+            type = webdav
+            url = https://127.0.0.1:\(dav.port)/shared/
+            user = kim
+            password-command = printf pw
+            """)
+        let trusted = try fixtures.share("--config", config.path, "--activity", "link", "--json", fixtures.text.path)
+        #expect(trusted.status == 0, "stderr: \(trusted.err)")
+        #expect(try LinkTests.links(trusted) == ["https://127.0.0.1:\(dav.port)/shared/note.txt"])
+        #expect(try Data(contentsOf: dav.folder.appendingPathComponent("shared/note.txt")) == (try Data(contentsOf: fixtures.text)))
+
+        let untrusted = try fixtures.share("--config", config.path, "--activity", "link", "--place", "untrusted", "--json", fixtures.pdf.path)
+        let error = try LinkTests.error(untrusted)
+        #expect(untrusted.status == 3 && error.code == "place-unreachable", "\(error)")
+        #expect(error.message.contains("certificate") && error.message.contains("ca-file"), "\(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: dav.folder.appendingPathComponent("shared/Q4 Projections.pdf").path))
+    }
+
+    @Test func placesAreCompletedForTheShell() throws {
+        let fixtures = try Fixtures()
+        let config = try fixtures.writeConfig("[link.zeta]\ntype = paste\nurl = https://0x0.st/\n[link.alpha]\ntype = termbin\nhost = termbin.com\nport = 9999\n")
+        let run = try fixtures.share("--config", config.path, "--complete", "places")
+        #expect(run.status == 0 && run.out == "zeta\nalpha\n", "in the order written; stdout: \(run.out); stderr: \(run.err)")
+    }
+
     @Test func nextcloudSharesTheFileThroughTheOCSAPI() throws {
         let fixtures = try Fixtures()
         let cloud = try LinkPlaceServer(fixtures, "nextcloud", ["--user", "kim", "--pass", "s3cr3t-word"])

@@ -4,7 +4,7 @@
     link_servers.py paste [--status N] [--answer TEXT] [--silent]
     link_servers.py silent
     link_servers.py fiche DIR
-    link_servers.py webdav DIR --user U --pass P
+    link_servers.py webdav DIR --user U --pass P [--cert PEM --key PEM]
     link_servers.py nextcloud DIR --user U --pass P
     link_servers.py fetch URL [--unzip]
 
@@ -26,7 +26,8 @@ fiche: Debian's fiche on a free port, writing DIR/SLUG/index.txt and
 answering http://127.0.0.1:HTTP/SLUG, and an HTTP server that serves DIR
 on HTTP. READY names fiche's port.
 
-webdav: `rclone serve webdav DIR` with basic authentication.
+webdav: `rclone serve webdav DIR` with basic authentication (HTTPS with
+--cert and --key).
 
 nextcloud: what Link and rclone ask of Nextcloud: WebDAV under
 /remote.php/dav/files/USER/ (`rclone serve webdav DIR` behind, each PUT
@@ -183,20 +184,24 @@ def fiche(options):
 
 
 def webdav(options):
-    process, port = start_rclone_webdav(options.dir, options.user, options.password)
+    tls = (options.cert, options.key) if options.cert else None
+    process, port = start_rclone_webdav(options.dir, options.user, options.password, tls=tls)
     stopping = test_server.stop_event()
     test_server.ready(port)
     stopping.wait()
     test_server.stop_child(process, 5)
 
 
-def start_rclone_webdav(directory, user, password, baseurl=None):
-    """`rclone serve webdav DIRECTORY` on a free port, once it accepts: (process, port)."""
+def start_rclone_webdav(directory, user, password, baseurl=None, tls=None):
+    """`rclone serve webdav DIRECTORY` on a free port, once it accepts: (process, port).
+    tls: (certificate, key), to serve HTTPS."""
     port = test_server.free_port()
     environment = dict(os.environ, RCLONE_CONFIG=os.path.join(directory, "..", "rclone-none.conf"))
     command = ["/usr/bin/rclone", "serve", "webdav", directory, "--addr", "127.0.0.1:%d" % port, "--user", user, "--pass", password]
     if baseurl:
         command += ["--baseurl", baseurl]
+    if tls:
+        command += ["--cert", tls[0], "--key", tls[1]]
     process = subprocess.Popen(command, env=environment, preexec_fn=test_server.die_with_parent, stdout=sys.stderr, stderr=sys.stderr)
     wait_for(port, process, "rclone serve webdav")
     return process, port
@@ -305,6 +310,8 @@ def main():
     one.add_argument("dir")
     one.add_argument("--user", required=True)
     one.add_argument("--pass", dest="password", required=True)
+    one.add_argument("--cert")
+    one.add_argument("--key")
     one.set_defaults(run=webdav)
     one = modes.add_parser("nextcloud")
     one.add_argument("dir")

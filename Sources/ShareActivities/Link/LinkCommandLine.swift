@@ -12,7 +12,7 @@ extension LinkActivity {
     public nonisolated static var options: [OptionSpec] {
         [
             OptionSpec("--place", value: "NAME", group: group, activity: .link,
-                       help: "upload to the place of this [link.NAME] section (default: [link] default, else the first)",
+                       help: "upload to this [link.NAME] place (else [link] default; with several, asked on a terminal)",
                        values: .completed("places")),
         ]
     }
