@@ -158,6 +158,13 @@ final class LinkPlaceServer {
         #expect(Data(base64Encoded: expires["bytes"] as? String ?? "") == Data("24".utf8))
         let link = try #require(try LinkTests.links(run).first)
         #expect(try LinkPlaceServer.fetch(link) == bytes)
+
+        // The history has the share; --undo says that an upload is not deleted, rather than pretending.
+        let history = try fixtures.share("--history")
+        #expect(history.out.contains("link") && history.out.contains(link), "\(history.out)")
+        let undo = try fixtures.share("--undo")
+        #expect(undo.err.contains("share does not delete uploads yet; remove it on paste"), "stderr: \(undo.err)")
+        #expect(try LinkPlaceServer.fetch(link) == bytes, "the upload is still there")
     }
 
     @Test func textBecomesOneFileNamedAfterTheSubjectAndSeveralFilesOneZip() throws {

@@ -101,7 +101,9 @@ public final class LinkActivity: SystemActivity, LiveActivity, QuestionAsking {
                                                                              isLink: true) }))
                 await display.cancellation()
             }
-            session.finish(.performed, returnedItems: links.map(ShareItem.url), summary: summary)
+            // Deleting an upload (WebDAV DELETE, a paste's token, rclone deletefile) is not built yet: the history says so.
+            session.finish(.performed, returnedItems: links.map(ShareItem.url),
+                           undo: [.impossible(reason: "share does not delete uploads yet; remove it on \(place.name)")], summary: summary)
         case .failure(let failure):
             if failure.stopped {
                 session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled,
