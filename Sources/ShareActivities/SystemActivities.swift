@@ -21,6 +21,7 @@ public enum SystemActivities {
             CopyActivity.self,
             SaveToPicturesActivity.self,
             MessageActivity.self,
+            LinkActivity.self,
         ]
     }
 

@@ -28,7 +28,7 @@ struct ActivityContextTests {
             #expect(activity.supportedKinds == row.kinds, "\(row.type)")
         }
         let built = Set(SystemActivities.built.map { $0.systemType })
-        #expect(built == [.mail, .copyToPasteboard, .addToReadingList, .saveToCameraRoll, .assignToContact, .print, .message, .airDrop])
+        #expect(built == [.mail, .copyToPasteboard, .addToReadingList, .saveToCameraRoll, .assignToContact, .print, .message, .airDrop, .link])
         let social = activities.compactMap { $0 as? SocialPostActivity }
         #expect(social.map(\.activityType) == [.postToFacebook, .postToFlickr, .postToTencentWeibo, .postToTwitter, .postToVimeo, .postToWeibo,
                                                 .postToMastodon, .postToBluesky])

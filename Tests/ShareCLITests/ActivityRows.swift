@@ -66,7 +66,7 @@ extension [ActivityRow] {
     }
 }
 
-/// The 16 system activities of SPEC §2, in display order: the share row,
+/// The 17 system activities of SPEC §2 and §9, in display order: the share row,
 /// then the action row, each in table order.
 enum SystemActivity {
     /// (type, title, category) in display order.
@@ -87,6 +87,7 @@ enum SystemActivity {
         ("copyToPasteboard", "Copy", "action"),
         ("print", "Print", "action"),
         ("saveToCameraRoll", "Save to Pictures", "action"),
+        ("link", "Link", "action"),
     ]
 
     /// The types in display order.
@@ -99,7 +100,7 @@ enum SystemActivity {
         "mail": ["s", "u", "i", "f"], "message": ["s", "u", "i", "f"], "postToFacebook": ["s", "u", "i"],
         "postToFlickr": ["u", "i"], "postToTencentWeibo": ["s", "u", "i"], "postToTwitter": ["s", "u", "i"],
         "postToVimeo": ["u", "i", "f"], "postToWeibo": ["s", "u", "i"], "postToMastodon": ["s", "u", "i"],
-        "postToBluesky": ["s", "u", "i"],
+        "postToBluesky": ["s", "u", "i"], "link": ["s", "u", "i", "f"],
     ]
 
     /// The system activities this build has built and that need nothing
@@ -125,6 +126,7 @@ enum SystemActivity {
         case "assignToContact": "no contacts folder: ~/.contacts does not exist (set [contacts] vcard-dir to your vCard folder)"
         case "print": "no printer: the CUPS scheduler is not running ("
         case "message": messageDetail
+        case "link": "no place configured: add a [link.NAME] section"
         case "postToTencentWeibo": "Tencent Weibo closed in September 2020; there is nothing left to post to"
         // No share link: only an account posts to them, and none is enabled here.
         case "postToFlickr": "not enabled: add flickr to enabled in the [social] section of the config file"

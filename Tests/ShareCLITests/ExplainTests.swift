@@ -9,7 +9,7 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty, "stderr: \(run.err)")
         let rows = try ActivityRow.parse(run)
-        #expect(rows.count == 16)
+        #expect(rows.count == 17)
         #expect(rows.types == SystemActivity.order)
         for (row, expected) in zip(rows, SystemActivity.rows) {
             #expect(row.title == expected.title, "\(row.type)")
@@ -53,7 +53,7 @@ import Testing
         let fixtures = try Fixtures()
         let rows = try ActivityRow.parse(try fixtures.share(
             "--explain", "--json", "--text", "x", "https://example.com", fixtures.png.path, fixtures.pdf.path))
-        #expect(rows.count == 16)
+        #expect(rows.count == 17)
         for row in rows where !SystemActivity.built.contains(row.type) {
             #expect(row.reason == "unavailable", "\(row)")
             #expect(SystemActivity.isUnavailableDetail(row.detail, of: row.type), "\(row)")
@@ -115,7 +115,7 @@ import Testing
         let run = try fixtures.share("--explain", "--json")
         #expect(run.status == 0, "--explain needs no items; stderr: \(run.err)")
         let rows = try ActivityRow.parse(run)
-        #expect(rows.count == 16)
+        #expect(rows.count == 17)
         #expect(rows.allSatisfy { $0.reason == "unsupported-items" })
     }
 

@@ -63,14 +63,14 @@ struct EligibilityTests {
             "copyToPasteboard", "mail",
             "com.example.share", "message", "postToFacebook", "postToFlickr", "postToTencentWeibo",
             "postToTwitter", "postToVimeo", "postToWeibo", "postToMastodon", "postToBluesky",
-            "com.example.action", "airDrop", "addToReadingList", "assignToContact", "print", "saveToCameraRoll",
+            "com.example.action", "airDrop", "addToReadingList", "assignToContact", "print", "saveToCameraRoll", "link",
         ])
     }
 
     @Test func hiddenActivitiesKeepTheirPlaceInEvaluations() {
         let sheet = sheet([Fixtures.text])
         sheet.excludedActivityTypes = [.mail]
-        #expect(sheet.evaluations().count == 16)
+        #expect(sheet.evaluations().count == 17)
         #expect(sheet.evaluations().first?.activity.activityType == .mail)
     }
 

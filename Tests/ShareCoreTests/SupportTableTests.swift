@@ -10,6 +10,8 @@ private let expectedTable: [(type: String, title: String, category: ActivityCate
     ("copyToPasteboard", "Copy", .action, [.string, .url, .image, .file]),
     ("print", "Print", .action, [.image, .file]),
     ("saveToCameraRoll", "Save to Pictures", .action, [.url, .image]),
+    // SPEC §9: the items uploaded to a place, and its link handed back.
+    ("link", "Link", .action, [.string, .url, .image, .file]),
     ("mail", "Mail", .share, [.string, .url, .image, .file]),
     ("message", "Message", .share, [.string, .url, .image, .file]),
     ("postToFacebook", "Facebook", .share, [.string, .url, .image]),
@@ -65,7 +67,7 @@ struct SupportTableTests {
     @Test func mixedItemsReachTheUnionOfTheirColumns() {
         #expect(eligibleTypes([Fixtures.text, Fixtures.file])
             == Set(expectedTable.filter { !$0.kinds.isDisjoint(with: [.string, .file]) }.map(\.type)))
-        #expect(eligibleTypes([Fixtures.url, Fixtures.image]).count == 16)
+        #expect(eligibleTypes([Fixtures.url, Fixtures.image]).count == 17)
         #expect(eligibleTypes([]).isEmpty)
     }
 

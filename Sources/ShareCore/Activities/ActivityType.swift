@@ -71,6 +71,8 @@ extension ActivityType {
     public static let copyToPasteboard = ActivityType(rawValue: "copyToPasteboard")
     public static let print = ActivityType(rawValue: "print")
     public static let saveToCameraRoll = ActivityType(rawValue: "saveToCameraRoll")
+    /// Link (SPEC §9): the items uploaded to a place of the person's, and its link handed back.
+    public static let link = ActivityType(rawValue: "link")
     public static let mail = ActivityType(rawValue: "mail")
     public static let message = ActivityType(rawValue: "message")
     public static let postToFacebook = ActivityType(rawValue: "postToFacebook")
@@ -82,9 +84,9 @@ extension ActivityType {
     public static let postToMastodon = ActivityType(rawValue: "postToMastodon")
     public static let postToBluesky = ActivityType(rawValue: "postToBluesky")
 
-    /// The 16 system types in the order of the support table.
+    /// The 17 system types in the order of the support table.
     public static let system: [ActivityType] = [
-        .airDrop, .addToReadingList, .assignToContact, .copyToPasteboard, .print, .saveToCameraRoll,
+        .airDrop, .addToReadingList, .assignToContact, .copyToPasteboard, .print, .saveToCameraRoll, .link,
         .mail, .message, .postToFacebook, .postToFlickr, .postToTencentWeibo, .postToTwitter,
         .postToVimeo, .postToWeibo, .postToMastodon, .postToBluesky,
     ]

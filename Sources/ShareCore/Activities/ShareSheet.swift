@@ -235,6 +235,13 @@ public final class ShareSheet {
         let subject = subject(for: type)
         if let receiving = activity as? any SubjectReceiving { receiving.offeredSubject = subject }
         if let receiving = activity as? any MetadataReceiving { receiving.offeredMetadata = activityItems.compactMap(\.linkMetadata) }
+        if let asking = activity as? any QuestionAsking, let question = asking.questionBeforePerforming,
+           let presenter = presenter as? any QuestionPresenter {
+            guard let index = await presenter.ask(question), question.options.indices.contains(index) else {
+                return ActivityResult(activityType: type, outcome: .cancelled)
+            }
+            asking.answer(index)
+        }
         if let live = activity as? any LiveActivity {
             return await performLive(live, items: items, subject: subject, presenter: presenter as? any LivePresenter)
         }

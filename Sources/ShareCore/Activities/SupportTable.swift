@@ -27,6 +27,7 @@ public enum SupportTable {
         row(.copyToPasteboard, "Copy", .action, [.string, .url, .image, .file], "always (OSC 52; wl-copy / xclip when present)"),
         row(.print, "Print", .action, [.image, .file], "`lp` exists and a destination is set"),
         row(.saveToCameraRoll, "Save to Pictures", .action, [.url, .image], "always (XDG pictures folder)"),
+        row(.link, "Link", .action, [.string, .url, .image, .file], "a [link.NAME] section exists (SPEC §9)"),
         row(.mail, "Mail", .share, [.string, .url, .image, .file], "always (no transport → outbox)"),
         row(.message, "Message", .share, [.string, .url, .image, .file], "a messaging account is configured"),
         row(.postToFacebook, "Facebook", .share, [.string, .url, .image], "service enabled in config"),

@@ -1,0 +1,412 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// One place of Link's tests (`Tests/Support/link_servers.py`): a paste
+/// form, fiche, `rclone serve webdav`, or Nextcloud's WebDAV and share API.
+final class LinkPlaceServer {
+    let server: ServerScript
+    /// The folder the place keeps its files in (fiche, WebDAV, Nextcloud).
+    let folder: URL
+
+    init(_ fixtures: Fixtures, _ mode: String, _ arguments: [String] = []) throws {
+        folder = fixtures.root.appendingPathComponent("place-\(mode)-\(UUID().uuidString.prefix(6))", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("shared"), withIntermediateDirectories: true)
+        let folderArgument = ["fiche", "webdav", "nextcloud"].contains(mode) ? [folder.path] : []
+        server = try ServerScript(script: "link_servers.py", arguments: [mode] + folderArgument + arguments,
+                                  logFile: fixtures.root.appendingPathComponent(folder.lastPathComponent + ".log"))
+    }
+
+    deinit { server.stop() }
+
+    var port: Int { server.port }
+
+    /// The next request the place reported, as JSON.
+    func nextRequest() throws -> [String: Any] {
+        let line = try #require(server.nextLine(within: 20), "the place reported no request; its log:\n\(server.log)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+    }
+
+    /// The bytes at `url`, fetched by Python's urllib.
+    static func fetch(_ url: String) throws -> Data {
+        try ServerScript.query("link_servers.py", ["fetch", url])
+    }
+
+    /// The members of the zip at `url`, read by Python's zipfile.
+    static func unzip(_ url: String) throws -> [String: Data] {
+        let json = try ServerScript.query("link_servers.py", ["fetch", url, "--unzip"])
+        let members = try #require(try JSONSerialization.jsonObject(with: json) as? [String: String])
+        return members.compactMapValues { Data(base64Encoded: $0) }
+    }
+}
+
+/// Link (SPEC §9) against real places on 127.0.0.1: Debian's fiche for
+/// termbin, a 0x0-style form that checks what it is sent, `rclone serve
+/// webdav`, Nextcloud's share API, and a local rclone remote. In each, the
+/// bytes fetched back through the link (or found where the place keeps
+/// them) are the bytes shared, and each failure has its words and code.
+@Suite struct LinkTests {
+    static func completion(_ run: ShareRun) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "stdout: \(run.out); stderr: \(run.err)")
+    }
+
+    /// The links of a completion's returned items.
+    static func links(_ run: ShareRun) throws -> [String] {
+        let items = try #require(try completion(run)["returnedItems"] as? [[String: Any]], "stdout: \(run.out)")
+        return items.compactMap { $0["kind"] as? String == "url" ? $0["value"] as? String : nil }
+    }
+
+    /// The error code and message of a failed completion.
+    static func error(_ run: ShareRun) throws -> (code: String, message: String) {
+        let error = try #require(try completion(run)["error"] as? [String: Any], "stdout: \(run.out)")
+        return (error["code"] as? String ?? "", error["message"] as? String ?? "")
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on: bound, then closed.
+    static func closedPort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    // MARK: - termbin (fiche)
+
+    @Test func termbinSendsTheTextToFicheAndTheLinkFetchesItBack() throws {
+        let fixtures = try Fixtures()
+        let fiche = try LinkPlaceServer(fixtures, "fiche")
+        let config = try fixtures.writeConfig("[link.bin]\ntype = termbin\nhost = 127.0.0.1\nport = \(fiche.port)\n")
+        let text = try fixtures.share("--config", config.path, "--activity", "link", "--json", "--text", "빌드 로그: 3 failures")
+        #expect(text.status == 0, "stderr: \(text.err)")
+        let link = try #require(try LinkTests.links(text).first)
+        #expect(link.hasPrefix("http://127.0.0.1:"), "\(link)")
+        #expect(try LinkPlaceServer.fetch(link + "/index.txt") == Data("빌드 로그: 3 failures\n".utf8))
+
+        // A text file goes byte for byte; the summary names the place and the link.
+        let file = try fixtures.share("--config", config.path, "--activity", "link", fixtures.text.path)
+        #expect(file.status == 0 && file.out.isEmpty, "stderr: \(file.err)")
+        let said = file.err.trimmingCharacters(in: .newlines)
+        #expect(said.hasPrefix("Uploaded to bin: http://127.0.0.1:"), "stderr: \(file.err)")
+        let fileLink = String(said.dropFirst("Uploaded to bin: ".count))
+        #expect(try LinkPlaceServer.fetch(fileLink + "/index.txt") == (try Data(contentsOf: fixtures.text)))
+    }
+
+    @Test func termbinTakesTextOnly() throws {
+        let fixtures = try Fixtures()
+        let fiche = try LinkPlaceServer(fixtures, "fiche")
+        let config = try fixtures.writeConfig("[link.bin]\ntype = termbin\nhost = 127.0.0.1\nport = \(fiche.port)\n")
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", fixtures.png.path)
+        #expect(run.status == 2, "refused before anything was sent; stderr: \(run.err)")
+        let error = try LinkTests.error(run)
+        #expect(error.code == "invalid-input" && error.message.contains("takes one text") && error.message.contains("image/png"), "\(error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fiche.folder.path) == ["shared"], "nothing reached fiche")
+    }
+
+    @Test func termbinThatDoesNotAnswerTimesOutAndOneThatIsNotThereIsUnreachable() throws {
+        let fixtures = try Fixtures()
+        let silent = try LinkPlaceServer(fixtures, "silent")
+        let port = try LinkTests.closedPort()
+        let config = try fixtures.writeConfig("""
+            [link.quiet]
+            type = termbin
+            host = 127.0.0.1
+            port = \(silent.port)
+            timeout = 1
+            [link.gone]
+            type = termbin
+            host = 127.0.0.1
+            port = \(port)
+            """)
+        let quiet = try fixtures.share("--config", config.path, "--activity", "link", "--json", "--text", "hello")
+        #expect(quiet.status == 3, "stderr: \(quiet.err)")
+        let timeout = try LinkTests.error(quiet)
+        #expect(timeout.code == "timeout" && timeout.message.contains("within 1 s"), "\(timeout)")
+
+        let gone = try fixtures.share("--config", config.path, "--activity", "link", "--place", "gone", "--json", "--text", "hello")
+        let unreachable = try LinkTests.error(gone)
+        #expect(gone.status == 3 && unreachable.code == "place-unreachable", "\(unreachable)")
+        #expect(unreachable.message.contains("127.0.0.1:\(port)") && unreachable.message.contains("refused"), "\(unreachable)")
+    }
+
+    // MARK: - paste (a 0x0-style form)
+
+    @Test func pasteSendsTheFormAndTheLinkServesTheBytes() throws {
+        let fixtures = try Fixtures()
+        let paste = try LinkPlaceServer(fixtures, "paste")
+        let config = try fixtures.writeConfig("[link.paste]\ntype = paste\nurl = http://127.0.0.1:\(paste.port)/\nfield = upload\nexpires = 24\n")
+        let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+        let file = try fixtures.file("build.bin", bytes)
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", file.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(run.err.isEmpty, "nothing but the JSON with --json; stderr: \(run.err)")
+        let request = try paste.nextRequest()
+        let parts = try #require(request["parts"] as? [[String: Any]])
+        #expect(parts.count == 2, "\(parts.map { $0["name"] ?? "" })")
+        let filePart = try #require(parts.first { $0["name"] as? String == "upload" }, "the file goes in the configured field")
+        #expect(filePart["filename"] as? String == "build.bin" && filePart["size"] as? Int == bytes.count, "\(filePart)")
+        let expires = try #require(parts.first { $0["name"] as? String == "expires" })
+        #expect(Data(base64Encoded: expires["bytes"] as? String ?? "") == Data("24".utf8))
+        let link = try #require(try LinkTests.links(run).first)
+        #expect(try LinkPlaceServer.fetch(link) == bytes)
+
+        // The history has the share; --undo says that an upload is not deleted, rather than pretending.
+        let history = try fixtures.share("--history")
+        #expect(history.out.contains("link") && history.out.contains(link), "\(history.out)")
+        let undo = try fixtures.share("--undo")
+        #expect(undo.err.contains("share does not delete uploads yet; remove it on paste"), "stderr: \(undo.err)")
+        #expect(try LinkPlaceServer.fetch(link) == bytes, "the upload is still there")
+    }
+
+    @Test func textBecomesOneFileNamedAfterTheSubjectAndSeveralFilesOneZip() throws {
+        let fixtures = try Fixtures()
+        let paste = try LinkPlaceServer(fixtures, "paste")
+        let config = try fixtures.writeConfig("[link.paste]\ntype = paste\nurl = http://127.0.0.1:\(paste.port)/\n")
+        let text = try fixtures.share("--config", config.path, "--activity", "link", "--json", "--subject", "Build log",
+                                      "--text", "line one", "https://example.com/ci/42")
+        #expect(text.status == 0, "stderr: \(text.err)")
+        let parts = try #require(try paste.nextRequest()["parts"] as? [[String: Any]])
+        #expect(parts.count == 1 && parts[0]["name"] as? String == "file" && parts[0]["filename"] as? String == "Build log.txt", "\(parts)")
+        #expect(Data(base64Encoded: parts[0]["bytes"] as? String ?? "") == Data("line one\nhttps://example.com/ci/42\n".utf8))
+
+        let several = try fixtures.share("--config", config.path, "--activity", "link", "--json", fixtures.pdf.path, fixtures.png.path)
+        #expect(several.status == 0, "stderr: \(several.err)")
+        let zipped = try #require(try paste.nextRequest()["parts"] as? [[String: Any]])
+        #expect(zipped.first?["filename"] as? String == "shared.zip" && zipped.first?["type"] as? String == "application/zip", "\(zipped)")
+        let members = try LinkPlaceServer.unzip(try #require(try LinkTests.links(several).first))
+        #expect(members == ["Q4 Projections.pdf": try Data(contentsOf: fixtures.pdf), "pic.png": try Data(contentsOf: fixtures.png)])
+    }
+
+    @Test func aPlaceThatRefusesFailsOrAnswersNoLinkSaysSo() throws {
+        let fixtures = try Fixtures()
+        let refusing = try LinkPlaceServer(fixtures, "paste", ["--status", "413"])
+        let failing = try LinkPlaceServer(fixtures, "paste", ["--status", "503"])
+        let chatty = try LinkPlaceServer(fixtures, "paste", ["--answer", "Thanks! Your file is safe with us."])
+        let silent = try LinkPlaceServer(fixtures, "silent")
+        let config = try fixtures.writeConfig("""
+            [link.refusing]
+            type = paste
+            url = http://127.0.0.1:\(refusing.port)/
+            [link.failing]
+            type = paste
+            url = http://127.0.0.1:\(failing.port)/
+            [link.chatty]
+            type = paste
+            url = http://127.0.0.1:\(chatty.port)/
+            [link.silent]
+            type = paste
+            url = http://127.0.0.1:\(silent.port)/
+            timeout = 1
+            [link.gone]
+            type = paste
+            url = http://127.0.0.1:\(try LinkTests.closedPort())/
+            """)
+        func failure(_ place: String) throws -> (code: String, message: String) {
+            let run = try fixtures.share("--config", config.path, "--activity", "link", "--place", place, "--json", fixtures.text.path)
+            #expect(run.status == 3, "\(place): stderr: \(run.err)")
+            return try LinkTests.error(run)
+        }
+        let refused = try failure("refusing")
+        #expect(refused.code == "upload-refused" && refused.message.contains("HTTP 413: the file is too large for this test"), "\(refused)")
+        let failed = try failure("failing")
+        #expect(failed.code == "upload-failed" && failed.message.contains("HTTP 503"), "\(failed)")
+        let noLink = try failure("chatty")
+        #expect(noLink.code == "no-link" && noLink.message.contains("'Thanks! Your file is safe with us.'"), "\(noLink)")
+        let timeout = try failure("silent")
+        #expect(timeout.code == "timeout" && timeout.message.contains("[link.silent] timeout"), "\(timeout)")
+        let gone = try failure("gone")
+        #expect(gone.code == "place-unreachable" && gone.message.contains("could not connect"), "\(gone)")
+        // Each place got the file once: no retries behind the person's back.
+        for place in [refusing, failing, chatty] { #expect(try place.nextRequest()["parts"] != nil) }
+    }
+
+    // MARK: - WebDAV
+
+    @Test func webdavPutsTheFileByteForByteAndKeepsThePasswordSecret() throws {
+        let fixtures = try Fixtures()
+        let dav = try LinkPlaceServer(fixtures, "webdav", ["--user", "kim", "--pass", "s3cr3t-word"])
+        let config = try fixtures.writeConfig("""
+            [link.dav]
+            type = webdav
+            url = http://127.0.0.1:\(dav.port)/shared/
+            user = kim
+            password-command = printf s3cr3t-word
+            [link.wrong]
+            type = webdav
+            url = http://127.0.0.1:\(dav.port)/shared/
+            user = kim
+            password-command = printf wrong-word
+            [link.nofolder]
+            type = webdav
+            url = http://127.0.0.1:\(dav.port)/missing/
+            user = kim
+            password-command = printf s3cr3t-word
+            """)
+        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let file = try fixtures.file("report 2026.bin", bytes)
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", file.path, fixtures.png.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(try LinkTests.links(run) == ["http://127.0.0.1:\(dav.port)/shared/report%202026.bin", "http://127.0.0.1:\(dav.port)/shared/pic.png"],
+                "WebDAV gives each file a link of its own")
+        #expect(try Data(contentsOf: dav.folder.appendingPathComponent("shared/report 2026.bin")) == bytes)
+        #expect(try Data(contentsOf: dav.folder.appendingPathComponent("shared/pic.png")) == (try Data(contentsOf: fixtures.png)))
+
+        let wrong = try fixtures.share("--config", config.path, "--activity", "link", "--place", "wrong", "--json", fixtures.text.path)
+        let refused = try LinkTests.error(wrong)
+        #expect(wrong.status == 3 && refused.code == "upload-refused" && refused.message.contains("HTTP 401"), "\(refused)")
+        #expect(!(wrong.out + wrong.err).contains("wrong-word") && !(run.out + run.err).contains("s3cr3t"), "a password is never printed")
+
+        let missing = try fixtures.share("--config", config.path, "--activity", "link", "--place", "nofolder", "--json", fixtures.text.path)
+        let noFolder = try LinkTests.error(missing)
+        #expect(noFolder.code == "upload-refused" && noFolder.message.contains("does not exist there; make it first"), "\(noFolder)")
+    }
+
+    @Test func httpsPlacesAreCheckedAndCaFileTrustsAPrivateOne() throws {
+        let fixtures = try Fixtures()
+        let certificate = try MailTLSTests.makeCertificate(in: fixtures.root)
+        let dav = try LinkPlaceServer(fixtures, "webdav", ["--user", "kim", "--pass", "pw", "--cert", certificate.cert.path,
+                                                          "--key", certificate.key.path])
+        let config = try fixtures.writeConfig("""
+            [link.private]
+            type = webdav
+            url = https://127.0.0.1:\(dav.port)/shared/
+            user = kim
+            password-command = printf pw
+            ca-file = \(certificate.cert.path)
+            [link.untrusted]
+            type = webdav
+            url = https://127.0.0.1:\(dav.port)/shared/
+            user = kim
+            password-command = printf pw
+            """)
+        let trusted = try fixtures.share("--config", config.path, "--activity", "link", "--json", fixtures.text.path)
+        #expect(trusted.status == 0, "stderr: \(trusted.err)")
+        #expect(try LinkTests.links(trusted) == ["https://127.0.0.1:\(dav.port)/shared/note.txt"])
+        #expect(try Data(contentsOf: dav.folder.appendingPathComponent("shared/note.txt")) == (try Data(contentsOf: fixtures.text)))
+
+        let untrusted = try fixtures.share("--config", config.path, "--activity", "link", "--place", "untrusted", "--json", fixtures.pdf.path)
+        let error = try LinkTests.error(untrusted)
+        #expect(untrusted.status == 3 && error.code == "place-unreachable", "\(error)")
+        #expect(error.message.contains("certificate") && error.message.contains("ca-file"), "\(error.message)")
+        #expect(!FileManager.default.fileExists(atPath: dav.folder.appendingPathComponent("shared/Q4 Projections.pdf").path))
+    }
+
+    @Test func placesAreCompletedForTheShell() throws {
+        let fixtures = try Fixtures()
+        let config = try fixtures.writeConfig("[link.zeta]\ntype = paste\nurl = https://0x0.st/\n[link.alpha]\ntype = termbin\nhost = termbin.com\nport = 9999\n")
+        let run = try fixtures.share("--config", config.path, "--complete", "places")
+        #expect(run.status == 0 && run.out == "zeta\nalpha\n", "in the order written; stdout: \(run.out); stderr: \(run.err)")
+    }
+
+    @Test func nextcloudSharesTheFileThroughTheOCSAPI() throws {
+        let fixtures = try Fixtures()
+        let cloud = try LinkPlaceServer(fixtures, "nextcloud", ["--user", "kim", "--pass", "s3cr3t-word"])
+        let config = try fixtures.writeConfig("""
+            [link.cloud]
+            type = webdav
+            url = http://127.0.0.1:\(cloud.port)/remote.php/dav/files/kim/shared/
+            user = kim
+            password-command = printf s3cr3t-word
+            share = nextcloud
+            """)
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", fixtures.pdf.path)
+        #expect(run.status == 0, "stderr: \(run.err); log: \(cloud.server.log)")
+        let put = try cloud.nextRequest()
+        #expect(put["method"] as? String == "PUT" && put["path"] as? String == "/remote.php/dav/files/kim/shared/Q4 Projections.pdf", "\(put)")
+        let share = try cloud.nextRequest()
+        #expect(share["path"] as? String == "/ocs/v2.php/apps/files_sharing/api/v1/shares?format=json" && share["ocs"] as? String == "true", "\(share)")
+        #expect(share["form"] as? [String: String] == ["path": "/shared/Q4 Projections.pdf", "shareType": "3"], "\(share)")
+        let link = try #require(try LinkTests.links(run).first)
+        #expect(link.hasPrefix("http://127.0.0.1:\(cloud.port)/s/"), "the public share's link, not the WebDAV address: \(link)")
+        #expect(try LinkPlaceServer.fetch(link) == (try Data(contentsOf: fixtures.pdf)))
+    }
+
+    // MARK: - rclone
+
+    @Test func rcloneCopiesToTheRemoteAndSaysClearlyWhenItCannotLink() throws {
+        let fixtures = try Fixtures()
+        let rcloneConfig = fixtures.root.appendingPathComponent("rclone.conf")
+        let destination = fixtures.root.appendingPathComponent("remote-folder")
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        let made = try Share.run(URL(fileURLWithPath: "/usr/bin/rclone"), ["config", "create", "here", "local"],
+                                 environment: ["RCLONE_CONFIG": rcloneConfig.path, "PATH": "/usr/bin:/bin", "HOME": fixtures.home.path],
+                                 directory: fixtures.root)
+        try #require(made.status == 0, "rclone config create: \(made.err)")
+        let config = try fixtures.writeConfig("[link.drive]\ntype = rclone\nremote = here:\(destination.path)\n")
+        let run = try fixtures.share(["--config", config.path, "--activity", "link", "--json", fixtures.pdf.path],
+                                     changes: ["RCLONE_CONFIG": rcloneConfig.path])
+        #expect(run.status == 3, "stderr: \(run.err)")
+        #expect(try Data(contentsOf: destination.appendingPathComponent("Q4 Projections.pdf")) == (try Data(contentsOf: fixtures.pdf)),
+                "rclone copyto put the file on the remote")
+        let error = try LinkTests.error(run)
+        #expect(error.code == "no-link", "\(error)")
+        #expect(error.message.contains("rclone link failed") && error.message.contains("doesn't support public links"), "\(error.message)")
+        #expect(!error.message.hasPrefix("20"), "rclone's date is left out: \(error.message)")
+
+        // No rclone on PATH: said, with what to install.
+        let missing = try fixtures.share(["--config", config.path, "--activity", "link", "--json", fixtures.pdf.path],
+                                         changes: ["PATH": fixtures.root.path])
+        let noRclone = try LinkTests.error(missing)
+        #expect(noRclone.code == "configuration" && noRclone.message.contains("apt install rclone"), "\(noRclone)")
+    }
+
+    // MARK: - Places
+
+    @Test func withoutAPlaceLinkIsUnavailableAndSaysWhy() throws {
+        let fixtures = try Fixtures()
+        let explain = try fixtures.share("--explain", "--json", fixtures.pdf.path)
+        let rows = try #require(try JSONSerialization.jsonObject(with: explain.stdout) as? [[String: Any]])
+        let link = try #require(rows.first { $0["type"] as? String == "link" })
+        #expect(link["title"] as? String == "Link" && link["category"] as? String == "action" && link["eligible"] as? Bool == false)
+        #expect(link["reason"] as? String == "unavailable" && link["detail"] as? String == "no place configured: add a [link.NAME] section")
+        let run = try fixtures.share("--activity", "link", fixtures.pdf.path)
+        run.expectExit(4, saying: "no place configured")
+    }
+
+    @Test func placeChoosesAmongPlacesAndDefaultOverridesTheFirst() throws {
+        let fixtures = try Fixtures()
+        let first = try LinkPlaceServer(fixtures, "paste")
+        let second = try LinkPlaceServer(fixtures, "paste")
+        let places = "[link.one]\ntype = paste\nurl = http://127.0.0.1:\(first.port)/\n[link.two]\ntype = paste\nurl = http://127.0.0.1:\(second.port)/\n"
+        let firstIsUsed = try fixtures.writeConfig(places, at: "first.conf")
+        let run = try fixtures.share("--config", firstIsUsed.path, "--activity", "link", "--json", fixtures.text.path)
+        #expect(try LinkTests.links(run).first?.contains(":\(first.port)/") == true, "\(run.out)")
+        let defaulted = try fixtures.writeConfig("[link]\ndefault = two\n" + places, at: "default.conf")
+        let second1 = try fixtures.share("--config", defaulted.path, "--activity", "link", "--json", fixtures.text.path)
+        #expect(try LinkTests.links(second1).first?.contains(":\(second.port)/") == true, "\(second1.out)")
+        let named = try fixtures.share("--config", defaulted.path, "--activity", "link", "--place", "one", "--json", fixtures.text.path)
+        #expect(try LinkTests.links(named).first?.contains(":\(first.port)/") == true, "\(named.out)")
+
+        let unknown = try fixtures.share("--config", defaulted.path, "--activity", "link", "--place", "three", "--json", fixtures.text.path)
+        let error = try LinkTests.error(unknown)
+        #expect(unknown.status == 3 && error.code == "no-place" && error.message == "no place called three: the places are one, two", "\(error)")
+    }
+
+    @Test func aPlaceThatCannotWorkIsAConfigErrorWithItsLine() throws {
+        let fixtures = try Fixtures()
+        let cases: [(String, String)] = [
+            ("[link.x]\ntype = s3\n", "share.conf:2: type is paste, termbin, webdav or rclone, not 's3'"),
+            ("[link.x]\nurl = https://0x0.st/\n", "[link.x] needs `type = paste`"),
+            ("[link.x]\ntype = paste\n", "[link.x] (type = paste) needs `url = …`"),
+            ("[link.x]\ntype = termbin\nhost = termbin.com\nport = 99999\n", "port is a number from 1 to 65535"),
+            ("[link.x]\ntype = webdav\nurl = https://cloud.example/dav/\nuser = kim\n", "sets user but not password-command"),
+            ("[link.x]\ntype = webdav\nurl = https://cloud.example/dav/\nshare = dropbox\n", "share is nextcloud or owncloud"),
+            ("[link]\ndefault = y\n[link.x]\ntype = paste\nurl = https://0x0.st/\n", "default names no place: there is no [link.y] section"),
+            ("[link.x]\ntype = paste\nurl = https://0x0.st/\ntoken = abc\n", "token"),
+        ]
+        for (config, words) in cases {
+            let file = try fixtures.writeConfig(config)
+            let run = try fixtures.share("--config", file.path, "--list", fixtures.text.path)
+            run.expectExit(2, saying: words)
+        }
+    }
+}
