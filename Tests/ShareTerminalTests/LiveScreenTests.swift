@@ -112,6 +112,14 @@ struct LiveScreenTests {
         #expect(LiveView.view(state).shows("Stopping…"))
     }
 
+    @Test func aScreenOfWorkDoneIsClosedNotStopped() {
+        var status = Self.status()
+        #expect(LiveView.view(LiveState(status: status, width: 100, height: 30)).shows("Esc stop"))
+        status.isDone = true
+        let frame = LiveView.view(LiveState(status: status, width: 100, height: 30))
+        #expect(frame.shows("c copy link   Esc close") && !frame.shows("stop"), "\(frame.lines.joined(separator: "\n"))")
+    }
+
     @Test func withoutALinkTheBarOffersNoCopy() {
         let offer = LiveStatus.Offer(heading: "Anywhere (magic-wormhole)", text: "7-eskimo-spearhead", code: "wormhole-transfer:7-eskimo-spearhead")
         var state = LiveState(status: LiveStatus(title: "Nearby", instruction: "Type the code.", offers: [offer], lines: []), width: 100, height: 30)

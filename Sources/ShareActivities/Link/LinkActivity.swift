@@ -98,7 +98,7 @@ public final class LinkActivity: SystemActivity, LiveActivity, QuestionAsking {
             if hasTerminal && !display.isCancelled {
                 display.show(LiveStatus(title: heading, instruction: Localization.text("Uploaded to %@. Esc closes.", place.name),
                                         offers: links.map { LiveStatus.Offer(heading: place.name, text: $0.absoluteString, code: $0.absoluteString,
-                                                                             isLink: true) }))
+                                                                             isLink: true) }, isDone: true))
                 await display.cancellation()
             }
             // Deleting an upload (WebDAV DELETE, a paste's token, rclone deletefile) is not built yet: the history says so.

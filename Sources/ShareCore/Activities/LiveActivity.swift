@@ -44,12 +44,16 @@ public struct LiveStatus: Sendable, Equatable {
     public var offers: [Offer]
     /// The news, oldest first.
     public var lines: [Line]
+    /// The work is done and the screen only shows its outcome (a link
+    /// made): Esc closes it rather than stopping anything.
+    public var isDone = false
 
-    public init(title: String, instruction: String, offers: [Offer] = [], lines: [Line] = []) {
+    public init(title: String, instruction: String, offers: [Offer] = [], lines: [Line] = [], isDone: Bool = false) {
         self.title = title
         self.instruction = instruction
         self.offers = offers
         self.lines = lines
+        self.isDone = isDone
     }
 }
 

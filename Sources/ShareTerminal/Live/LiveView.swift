@@ -58,7 +58,9 @@ public enum LiveView {
             y += 1
         }
         let keys = state.stopping ? Localization.text("Stopping…")
-            : KeyMap.live.helpBar(separator: "   ") { action, words in action == .copy && state.link == nil ? nil : words }
+            : KeyMap.live.helpBar(separator: "   ") { action, words in
+                action == .copy && state.link == nil ? nil : action == .stop && state.status.isDone ? Localization.text("close") : words
+            }
         frame.put(DisplayWidth.truncate(keys, to: state.width), x: 0, y: help, style: CellStyle(dim: true))
         if !state.colors { frame = frame.monochrome }
         // Dark modules on a light ground, with colours off too: that is what makes a code scannable.
