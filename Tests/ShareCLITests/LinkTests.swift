@@ -101,6 +101,47 @@ final class LinkPlaceServer {
         #expect(try LinkPlaceServer.fetch(fileLink + "/index.txt") == (try Data(contentsOf: fixtures.text)))
     }
 
+    /// `[link] fallback`: a place that fails (a 503, a closed port) hands
+    /// the share to the next, and the result says which one served.
+    @Test func fallbackTriesTheNextPlaceAndSaysWhichServed() throws {
+        let fixtures = try Fixtures()
+        let failing = try LinkPlaceServer(fixtures, "paste", ["--status", "503"])
+        let fiche = try LinkPlaceServer(fixtures, "fiche")
+        let places = """
+            [link.failing]
+            type = paste
+            url = http://127.0.0.1:\(failing.port)/
+            [link.gone]
+            type = paste
+            url = http://127.0.0.1:\(try LinkTests.closedPort())/
+            [link.bin]
+            type = termbin
+            host = 127.0.0.1
+            port = \(fiche.port)
+            """
+        let config = try fixtures.writeConfig("[link]\nfallback = gone, bin\n" + places)
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", "--text", "fallback works")
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let link = try #require(try LinkTests.links(run).first)
+        #expect(try LinkPlaceServer.fetch(link + "/index.txt") == Data("fallback works\n".utf8))
+        let warnings = try #require(try LinkTests.completion(run)["warnings"] as? [String], "\(run.out)")
+        #expect(warnings.count == 2 && warnings[0].hasPrefix("tried first: failing: ") && warnings[0].contains("HTTP 503")
+                && warnings[1].hasPrefix("tried first: gone: "), "\(warnings)")
+        #expect(try failing.nextRequest()["parts"] != nil, "the first place was tried")
+
+        // Every place failing: the last one's error, naming those tried before.
+        let none = try fixtures.writeConfig("[link]\nfallback = gone\n" + places)
+        let failed = try fixtures.share("--config", none.path, "--activity", "link", "--json", "--text", "x")
+        #expect(failed.status == 3, "\(failed.err)")
+        let error = try LinkTests.error(failed)
+        #expect(error.code == "place-unreachable" && error.message.contains("tried before: failing: "), "\(error)")
+
+        // A fallback naming no place is a config error with its line.
+        let wrong = try fixtures.writeConfig("[link]\nfallback = nowhere\n" + places)
+        let refused = try fixtures.share("--config", wrong.path, "--activity", "link", "--text", "x")
+        #expect(refused.status == 2 && refused.err.contains("fallback names no place: there is no [link.nowhere] section"), "\(refused.err)")
+    }
+
     @Test func termbinTakesTextOnly() throws {
         let fixtures = try Fixtures()
         let fiche = try LinkPlaceServer(fixtures, "fiche")

@@ -80,29 +80,42 @@ public final class LinkActivity: SystemActivity, LiveActivity, QuestionAsking {
         let items = session.items
         let name = LinkPayload.baseName(subject: session.subject ?? title)
         let environment = self.environment, hasTerminal = self.hasTerminal
-        let work = Task.detached { () -> Result<[URL], LinkFailure> in
-            do throws(LinkFailure) {
-                let folder = try LinkPayload.temporaryFolder(environment: environment)
-                defer { LinkPayload.remove(folder) }
-                let uploads = try LinkPayload.uploads(items, baseName: name, place: place, folder: folder)
-                let uploader = LinkUploader(place: place, environment: environment, display: display, heading: heading, showsNews: hasTerminal)
-                return .success(try uploader.upload(uploads))
-            } catch {
-                return .failure(error)
+        // The place, then `[link] fallback`'s in turn while one fails (not when it is stopped).
+        let places = [place] + settings.fallback.compactMap(settings.place).filter { $0.name != place.name }
+        let work = Task.detached { () -> Result<(place: LinkPlace, links: [URL], failed: [String]), LinkFailure> in
+            var failed: [String] = []
+            for (index, next) in places.enumerated() {
+                do throws(LinkFailure) {
+                    let folder = try LinkPayload.temporaryFolder(environment: environment)
+                    defer { LinkPayload.remove(folder) }
+                    let uploads = try LinkPayload.uploads(items, baseName: name, place: next, folder: folder)
+                    let uploader = LinkUploader(place: next, environment: environment, display: display, heading: heading, showsNews: hasTerminal)
+                    return .success((next, try uploader.upload(uploads), failed))
+                } catch {
+                    guard !error.stopped, index + 1 < places.count else {
+                        var last = error
+                        if !failed.isEmpty { last.message += " (tried before: " + failed.joined(separator: "; ") + ")" }
+                        return .failure(last)
+                    }
+                    failed.append("\(next.name): \(error.message)")
+                }
             }
+            return .failure(LinkFailure(code: ActivityError.Code.noPlace, "no place to upload to"))
         }
         let outcome = await withTaskCancellationHandler { await work.value } onCancel: { display.cancel() }
         switch outcome {
-        case .success(let links):
-            let summary = Localization.text("Uploaded to %@: %@", place.name, links.map(\.absoluteString).joined(separator: " "))
+        case .success(let (place, links, failed)):
+            var summary = Localization.text("Uploaded to %@: %@", place.name, links.map(\.absoluteString).joined(separator: " "))
+            if !failed.isEmpty { summary += " " + Localization.text("(after %@ failed)", failed.map { String($0.prefix { $0 != ":" }) }.joined(separator: ", ")) }
             if hasTerminal && !display.isCancelled {
-                display.show(LiveStatus(title: heading, instruction: Localization.text("Uploaded to %@. Esc closes.", place.name),
+                display.show(LiveStatus(title: heading, instruction: Localization.text("Uploaded to %@. Esc closes.", place.name)
+                                            + (failed.isEmpty ? "" : " " + Localization.text("(after %@ failed)", failed.joined(separator: "; "))),
                                         offers: links.map { LiveStatus.Offer(heading: place.name, text: $0.absoluteString, code: $0.absoluteString,
                                                                              isLink: true) }, isDone: true))
                 await display.cancellation()
             }
             // Deleting an upload (WebDAV DELETE, a paste's token, rclone deletefile) is not built yet: the history says so.
-            session.finish(.performed, returnedItems: links.map(ShareItem.url),
+            session.finish(.performed, returnedItems: links.map(ShareItem.url), warnings: failed.map { "tried first: " + $0 },
                            undo: [.impossible(reason: "share does not delete uploads yet; remove it on \(place.name)")], summary: summary)
         case .failure(let failure):
             if failure.stopped {

@@ -59,6 +59,8 @@ struct LinkSettings: Sendable, Equatable {
     var places: [LinkPlace] = []
     /// `[link] default`, when set.
     var defaultName: String?
+    /// `[link] fallback`: the places tried in turn when the one used fails.
+    var fallback: [String] = []
 
     /// The place used when none is named: `[link] default`, else the first.
     var defaultPlace: LinkPlace? {
@@ -73,7 +75,7 @@ struct LinkSettings: Sendable, Equatable {
 extension LinkActivity {
     /// The keys Link reads.
     public nonisolated static let configKeys = [
-        ConfigKeys(section: "link", keys: ["default"]),
+        ConfigKeys(section: "link", keys: ["default", "fallback"]),
         ConfigKeys(section: "link.*", keys: ["type", "url", "field", "expires", "host", "port", "user", "password-command", "share",
                                              "remote", "rclone", "ca-file", "timeout"]),
     ]
@@ -94,6 +96,13 @@ extension LinkActivity {
                                     + (known.isEmpty ? "" : " (the places are \(known.joined(separator: ", ")))"))
             }
             settings.defaultName = name
+        }
+        if let entry = section.entry("fallback") {
+            let names = entry.value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+            if let unknown = names.first(where: { settings.place($0) == nil }) {
+                throw section.error(entry, "fallback names no place: there is no [link.\(unknown)] section")
+            }
+            settings.fallback = names
         }
         return settings
     }
