@@ -148,6 +148,7 @@ bench: bench-deps static-libs
 	bench/compose/run.sh
 	bench/nearby/run.sh
 	bench/social/run.sh
+	bench/link/run.sh
 
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola
