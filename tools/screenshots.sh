@@ -229,3 +229,16 @@ shot nearby 100 40 'Anywhere (magic-wormhole)' -- "$SHARE" --config "$WORK/nearb
     "Demo/Q4 Projections.pdf"
 exec 8>&-
 wait "$WORMHOLE_SERVERS" || true
+
+# Link to a termbin place: Debian's fiche on 127.0.0.1, as the tests run it.
+if [ -x /usr/bin/fiche ]; then
+    FICHE_PORT=$("$PYTHON" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    mkdir -p "$WORK/fiche"
+    /usr/bin/fiche -d 127.0.0.1:8080 -p "$FICHE_PORT" -o "$WORK/fiche" >/dev/null 2>&1 &
+    FICHE=$!
+    for _ in $(seq 100); do "$PYTHON" -c "import socket; socket.create_connection(('127.0.0.1', $FICHE_PORT)).close()" 2>/dev/null && break; sleep 0.1; done
+    printf '%s\n' "[link.termbin]" "type = termbin" "host = 127.0.0.1" "port = $FICHE_PORT" >"$WORK/link.conf"
+    shot link 100 30 'Esc close' -- "$SHARE" --config "$WORK/link.conf" --activity link --subject "build log" \
+        --text "$(printf 'error: 3 tests failed\n  DraftTests.everyLineEndComesBackAsLF\n')"
+    kill "$FICHE" 2>/dev/null || true
+fi
