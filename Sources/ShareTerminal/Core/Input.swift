@@ -17,3 +17,13 @@ public enum InputEvent: Sendable, Equatable {
 }
 
 extension InputEvent: Hashable {}
+
+extension InputEvent {
+    /// Whether the event is Ctrl or Alt with a key: never typed text.
+    public var isChord: Bool {
+        switch self {
+        case .control, .alt: true
+        default: false
+        }
+    }
+}

@@ -170,7 +170,9 @@ public enum FormUpdate {
             return []
         }
         if let dialog = state.dialog { return answer(dialog, &state, event) }
-        if command == nil, let index = state.toggles.firstIndex(where: { KeyNames.event($0.key) == event }) {
+        // A toggle's key is a chord (M-m): typed text never looks one up.
+        if command == nil, !state.toggles.isEmpty, event.isChord,
+           let index = state.toggles.firstIndex(where: { KeyNames.event($0.key) == event }) {
             state.toggles[index].isOn.toggle()
             let toggle = state.toggles[index]
             setStatus(&state, toggle.isOn ? Localization.text("%@ on", toggle.label) : Localization.text("%@ off", toggle.label), error: false)

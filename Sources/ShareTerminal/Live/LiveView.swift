@@ -28,7 +28,7 @@ public enum LiveView {
         for (offset, line) in instruction.enumerated() {
             frame.put(line, x: 1, y: (compact ? 1 : 2) + offset, style: CellStyle(bold: true))
         }
-        let top = (compact ? 1 : 2) + instruction.count + (compact ? 0 : 1)
+        let top = offersTop(instructionLines: instruction.count, compact: compact)
         for heading in placement.headings {
             frame.put(DisplayWidth.truncate(heading.text, to: heading.width), x: heading.x, y: top + heading.y, style: CellStyle(underline: true))
         }
@@ -105,8 +105,13 @@ public enum LiveView {
     /// The room for the offers: between the instruction and the news (one
     /// line of it), with a blank line on either side unless `compact`.
     static func room(_ state: LiveState, instructionLines: Int, compact: Bool) -> (width: Int, height: Int) {
-        let top = (compact ? 1 : 2) + instructionLines + (compact ? 0 : 1)
-        return (state.width - 2, state.height - 1 - (compact ? 1 : 2) - top)
+        (state.width - 2, state.height - 1 - (compact ? 1 : 2) - offersTop(instructionLines: instructionLines, compact: compact))
+    }
+
+    /// The line the offers start on: under the title, a blank line unless
+    /// `compact`, the instruction, and a blank line unless `compact`.
+    static func offersTop(instructionLines: Int, compact: Bool) -> Int {
+        (compact ? 1 : 2) + instructionLines + (compact ? 0 : 1)
     }
 
     /// The offers placed in `room`, each code at `size` (or its smallest):
