@@ -23,6 +23,10 @@ public struct MailRequest: Sendable, Equatable {
     public var markdown = false
     /// What to do with the message.
     public var mode: Mode = .compose
+    /// `--links`: the attachments go up to a Link place and the body carries their links.
+    public var links = false
+    /// `--place NAME`: the Link place the attachments go to.
+    public var place: String?
 
     /// An empty request.
     public init() {}

@@ -152,6 +152,30 @@ public struct ConfigSection: Sendable, Equatable {
         return value
     }
 
+    /// A size in bytes in `key`, if present: a whole number, or one with
+    /// `K`, `M` or `G` (powers of 1000, as ``ByteCount`` shows sizes; `KB`
+    /// too) or `KiB`, `MiB`, `GiB` (powers of 1024); more than 0.
+    public func bytes(_ key: String) throws(ConfigurationError) -> Int? {
+        guard let entry = entry(key) else { return nil }
+        let text = entry.value.trimmingWhitespace()
+        let digits = text.prefix { $0.isASCII && $0.isNumber }
+        let unit = text.dropFirst(digits.count).trimmingWhitespace().lowercased()
+        let scale: Int? = switch unit {
+        case "", "b": 1
+        case "k", "kb": 1000
+        case "m", "mb": 1_000_000
+        case "g", "gb": 1_000_000_000
+        case "kib": 1 << 10
+        case "mib": 1 << 20
+        case "gib": 1 << 30
+        default: nil
+        }
+        guard let scale, let number = Int(digits), number > 0, number <= Int(Int32.max) else {
+            throw error(entry, "\(key) is a size such as 20M (or 20000000, 20MiB), not '\(entry.value)'")
+        }
+        return number * scale
+    }
+
     /// `on`/`off` (or yes/no, true/false) in `key`, if present.
     public func flag(_ key: String) throws(ConfigurationError) -> Bool? {
         guard let entry = entry(key) else { return nil }

@@ -13,6 +13,7 @@ Modes:
   --data-reply "554 5.7.1 Rejected"          answer the end of DATA with this
   --drop-mid-data                            close the connection during DATA
   --starttls CERT KEY --auth USER:PASS       require STARTTLS and AUTH
+  --size-limit BYTES                         state SIZE in EHLO and refuse bigger messages (552)
 """
 import argparse
 import asyncio
@@ -94,6 +95,7 @@ async def main():
     parser.add_argument("--drop-mid-data", action="store_true")
     parser.add_argument("--starttls", nargs=2, metavar=("CERT", "KEY"))
     parser.add_argument("--auth")
+    parser.add_argument("--size-limit", type=int, default=0)
     args = parser.parse_args()
     loop = asyncio.get_running_loop()
     stopping = test_server.stop_event_async()
@@ -102,7 +104,7 @@ async def main():
         server = await loop.create_server(DropMidData, "127.0.0.1", 0)
     else:
         store = Store(args.outdir, args.rcpt_reply, args.data_reply)
-        options = {"hostname": "smtp.test", "data_size_limit": 0}
+        options = {"hostname": "smtp.test", "data_size_limit": args.size_limit}
         if args.starttls:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(args.starttls[0], args.starttls[1])

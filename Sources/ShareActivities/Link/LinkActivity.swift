@@ -79,32 +79,14 @@ public final class LinkActivity: SystemActivity, LiveActivity, QuestionAsking {
         let heading = localizedActivityTitle
         let items = session.items
         let name = LinkPayload.baseName(subject: session.subject ?? title)
-        let environment = self.environment, hasTerminal = self.hasTerminal
-        // The place, then `[link] fallback`'s in turn while one fails (not when it is stopped).
-        let places = [place] + settings.fallback.compactMap(settings.place).filter { $0.name != place.name }
-        let work = Task.detached { () -> Result<(place: LinkPlace, links: [URL], failed: [String]), LinkFailure> in
-            var failed: [String] = []
-            for (index, next) in places.enumerated() {
-                do throws(LinkFailure) {
-                    let folder = try LinkPayload.temporaryFolder(environment: environment)
-                    defer { LinkPayload.remove(folder) }
-                    let uploads = try LinkPayload.uploads(items, baseName: name, place: next, folder: folder)
-                    let uploader = LinkUploader(place: next, environment: environment, display: display, heading: heading, showsNews: hasTerminal)
-                    return .success((next, try uploader.upload(uploads), failed))
-                } catch {
-                    guard !error.stopped, index + 1 < places.count else {
-                        var last = error
-                        if !failed.isEmpty { last.message += " (tried before: " + failed.joined(separator: "; ") + ")" }
-                        return .failure(last)
-                    }
-                    failed.append("\(next.name): \(error.message)")
-                }
-            }
-            return .failure(LinkFailure(code: ActivityError.Code.noPlace, "no place to upload to"))
-        }
+        let environment = self.environment, hasTerminal = self.hasTerminal, settings = self.settings
+        let shipment = LinkShipment(place: place, settings: settings, environment: environment, display: display, heading: heading,
+                                    showsNews: hasTerminal)
+        let work = Task.detached { shipment.send(items, baseName: name) }
         let outcome = await withTaskCancellationHandler { await work.value } onCancel: { display.cancel() }
         switch outcome {
-        case .success(let (place, links, failed)):
+        case .success(let delivery):
+            let place = delivery.place, failed = delivery.failed, links = delivery.files.map(\.link)
             var summary = Localization.text("Uploaded to %@: %@", place.name, links.map(\.absoluteString).joined(separator: " "))
             if !failed.isEmpty { summary += " " + Localization.text("(after %@ failed)", failed.map { String($0.prefix { $0 != ":" }) }.joined(separator: ", ")) }
             if hasTerminal && !display.isCancelled {

@@ -11,8 +11,8 @@ extension LinkActivity {
 
     public nonisolated static var options: [OptionSpec] {
         [
-            OptionSpec("--place", value: "NAME", group: group, activity: .link,
-                       help: "upload to this [link.NAME] place (else [link] default; with several, asked on a terminal)",
+            OptionSpec("--place", value: "NAME", group: group, activity: .link, alsoFor: [.mail],
+                       help: "upload to this [link.NAME] place (else [link] default; with several, asked on a terminal); with --links, Mail's",
                        values: .completed("places")),
         ]
     }

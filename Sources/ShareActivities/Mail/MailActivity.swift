@@ -45,6 +45,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public var offeredRecipients: [String] = []
     /// The draft the last autosave wrote.
     public private(set) var autosavePath: String?
+    /// Attachments sent as links: Link's places and `[mail] link-over`.
+    var links = MailLinks()
+    /// The largest message the SMTP server takes (its `SIZE`), once asked.
+    private(set) var serverLimit: Int?
+    /// The asking, while the form is open.
+    private var serverLimitAsked: Task<Int?, Never>?
     private var items: [ShareItem] = []
 
     /// Creates the Mail activity.
@@ -66,6 +72,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
                   settings: try MailActivity.settings(section, locations: context.locations, environment: context.environment),
                   detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
+        links = try MailLinks(context: context, section: section, placeName: request.place)
     }
 
     /// Reopens the form with values kept from an unfinished run, and the draft their autosave wrote.
@@ -104,9 +111,28 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             form.toggles = [FormToggle(id: "markdown", label: Localization.text("Markdown"), key: MailActivity.markdownKey,
                                        isOn: values["markdown"].map { $0 == "on" } ?? (bodyFormat == .markdown))]
         }
+        // With a place to upload to, Alt-L sends the attachments as links.
+        if links.canSend {
+            form.toggles.append(FormToggle(id: "links", label: Localization.text("As links"), key: MailLinks.key,
+                                           isOn: values["links"].map { $0 == "on" } ?? request.links))
+            askServerLimit()
+        }
         form.isRecovered = resumedValues != nil
         if settings.transport == nil { form.notice = Localization.text("No transport is set: Send puts the message in the outbox") }
         return form
+    }
+
+    /// Asks the SMTP server, off the main actor, the largest message it
+    /// takes, for the check before Send; `[mail] link-over` spares the asking.
+    private func askServerLimit() {
+        guard serverLimitAsked == nil, let smtp = settings.transport as? SMTPTransport else { return }
+        let sender = settings.identities.first?.addrSpec ?? ""
+        let asked = Task.detached { try? smtp.sizeLimit(greeting: sender) }
+        serverLimitAsked = asked
+        Task { [weak self] in
+            let limit = await asked.value
+            self?.serverLimit = limit
+        }
     }
 
     /// How a message goes out, for `--explain`: the transport, or the outbox when there is none.
@@ -156,7 +182,27 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public func refusal(before action: FormAction, values: [String: String]) -> String? {
         guard action.id == MailActivity.send.id else { return nil }
         let nobody = ["to", "cc", "bcc"].allSatisfy { (values[$0] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty }
-        return nobody ? Localization.text("No recipient: add one in To, Cc or Bcc") : nil
+        if nobody { return Localization.text("No recipient: add one in To, Cc or Bcc") }
+        return serverLimit.flatMap { tooBig(values, limit: $0) }
+    }
+
+    /// Attachments that make the message bigger than the server takes
+    /// (its `SIZE`), unless they go as links: what to do about it.
+    func tooBig(_ values: [String: String], limit: Int) -> String? {
+        guard let total = oversize(values, limit: limit) else { return nil }
+        let most = ByteCount.words(Int64(limit))
+        return links.canSend
+            ? Localization.text("The attachments (%@) are more than the server takes (%@): Alt-L sends them as links", total, most)
+            : Localization.text("The attachments (%@) are more than the server takes (%@): remove some", total, most)
+    }
+
+    /// The attachments' total in words, when the message they make is
+    /// over `limit` and they are not going as links.
+    private func oversize(_ values: [String: String], limit: Int) -> String? {
+        guard values["links"] != "on" else { return nil }
+        let sizes = AttachedFile.list(values["attachments"] ?? "").compactMap { FileStamp(ofFileAt: $0.path)?.size }
+        guard !sizes.isEmpty, MailLinks.estimatedSize(attachments: sizes, body: values["body"] ?? "") > Int64(limit) else { return nil }
+        return ByteCount.words(sizes.reduce(0, +))
     }
 
     /// Before Send: an empty subject, or a body that speaks of an
@@ -168,6 +214,11 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         if (values["subject"] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty { warnings.append(Localization.text("The subject is empty.")) }
         if AttachedFile.list(values["attachments"] ?? "").isEmpty, MailActivity.mentionsAttachment(values["body"] ?? "") {
             warnings.append(Localization.text("The message mentions an attachment, but nothing is attached."))
+        }
+        // `[mail] link-over` offers links; the attachments may still go as they are.
+        if let over = links.over, links.canSend, let total = oversize(values, limit: over) {
+            warnings.append(Localization.text("The attachments (%@) are over link-over (%@): Alt-L sends them as links.", total,
+                                              ByteCount.words(Int64(over))))
         }
         return warnings
     }
@@ -190,16 +241,41 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     public func perform(_ session: ActivitySession) async {
         let values = session.formValues
+        var composer: MailComposer
         let message: MailMessage
         do {
-            message = try (values.isEmpty ? makeComposer(subject: session.subject) : composer(from: values))
-                .makeMessage(identities: settings.identities)
+            composer = try values.isEmpty ? makeComposer(subject: session.subject) : self.composer(from: values)
+            _ = try composer.makeMessage(identities: settings.identities)
         } catch {
             session.fail(ActivityError(code: MailActivity.errorCode(error.kind),
                                        message: error.message))
             return
         }
         let save = values.isEmpty ? request.mode == .saveDraft : session.formAction == MailActivity.saveDraft.id
+        // Sent from the form before the server's SIZE was known: known now, it may stop the message here.
+        if !save, !values.isEmpty, let asked = serverLimitAsked, let limit = await asked.value, let refusal = tooBig(values, limit: limit) {
+            session.fail(ActivityError(code: ActivityError.Code.sendFailed, message: refusal))
+            return
+        }
+        // As links: the attachments go up first; a draft keeps them attached.
+        var linked: [LinkedFile] = []
+        if !save, values.isEmpty ? request.links : values["links"] == "on", !composer.attachments.isEmpty {
+            switch await sendAsLinks(&composer, session: session) {
+            case .success(let files): linked = files
+            case .failure(let failure):
+                if failure.stopped {
+                    session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled,
+                                                                    message: "the upload was stopped; the message was not sent"))
+                } else {
+                    session.fail(ActivityError(code: failure.code, message: failure.message + "; the message was not sent"))
+                }
+                return
+            }
+        }
+        do { message = try composer.makeMessage(identities: settings.identities) } catch {
+            session.fail(ActivityError(code: MailActivity.errorCode(error.kind), message: error.message))
+            return
+        }
         let mailer = Mailer(settings: settings)
         // The transport blocks on the network: off the main actor, so the screen stays responsive.
         let outcome = await Task.detached { save ? mailer.saveDraft(message) : mailer.send(message) }.value
@@ -219,7 +295,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()
-            session.finish(.sent, warnings: [warning, madeUp].compactMap { $0 }, recipients: recipients,
+            session.finish(.sent, returnedItems: linked.map { .url($0.link) }, warnings: [warning, madeUp].compactMap { $0 }, recipients: recipients,
                            undo: [.impossible(reason: "a sent message cannot be unsent")])
         case .saved(let path):
             discardAutosave()
@@ -231,9 +307,40 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
                            recipients: recipients)
         case .failed(let error, let draft):
             let kept = draft.map { " (the message is kept in drafts: \($0))" } ?? ""
+            // A refusal for size (552, or 5.3.4) can be answered with links.
+            let tooLarge = error.message.hasPrefix("552") || error.message.contains("5.3.4")
+            let hint = tooLarge && linked.isEmpty && links.canSend && !message.attachments.isEmpty
+                ? "; --links (Alt-L in the form) sends the attachments as links" : ""
             session.fail(ActivityError(code: MailActivity.errorCode(error.kind),
-                                       message: error.message + kept))
+                                       message: error.message + hint + kept))
         }
+    }
+
+    /// Uploads the composer's attachments through Link's place and writes
+    /// their links into its body instead: the files that went.
+    private func sendAsLinks(_ composer: inout MailComposer, session: ActivitySession) async -> Result<[LinkedFile], LinkFailure> {
+        let place: LinkPlace
+        do throws(LinkFailure) { place = try links.place() } catch { return .failure(error) }
+        let items = composer.attachments.map { attachment -> ShareItem in
+            switch attachment.source {
+            case .file(let url):
+                let size = FileStamp(ofFileAt: url.path)?.size ?? 0
+                return .file(FileItem(name: attachment.fileName, contentType: attachment.contentType, size: size, storage: .path(url)))
+            case .data(let data):
+                return .file(FileItem(name: attachment.fileName, contentType: attachment.contentType, size: Int64(data.count), storage: .data(data)))
+            }
+        }
+        let shipment = LinkShipment(place: place, settings: links.settings, environment: links.environment, display: session.display,
+                                    heading: localizedActivityTitle, showsNews: !session.formValues.isEmpty)
+        let baseName = LinkPayload.baseName(subject: composer.subject.isEmpty ? nil : composer.subject)
+        let display = session.display
+        let work = Task.detached { shipment.send(items, baseName: baseName, digests: true) }
+        let outcome = await withTaskCancellationHandler { await work.value } onCancel: { display.cancel() }
+        guard case .success(let delivery) = outcome else { return outcome.map(\.files) }
+        let format: MailBodyFormat = composer.isHTML ? .html : composer.isMarkdown ? .markdown : .plain
+        composer.setMessageBody(MailLinks.body(composer.body, format: format, files: delivery.files, place: delivery.place.name), format: format)
+        composer.attachments = []
+        return .success(delivery.files)
     }
 
     // MARK: - Autosave

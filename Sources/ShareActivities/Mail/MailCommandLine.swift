@@ -30,6 +30,8 @@ extension MailActivity {
                        help: "the body is Markdown: sent as written and as HTML (tables, autolinks, strikethrough)"),
             OptionSpec("--attach", value: "PATH", repeatable: true, group: group, activity: .mail, help: "attach a file (repeatable)",
                        values: .files, item: .file),
+            OptionSpec("--links", group: group, activity: .mail,
+                       help: "upload the attachments to the Link place and send their links, sizes and SHA-256 instead"),
             OptionSpec("--send", group: group, activity: .mail, help: "send without the compose screen", startsActivity: true),
             OptionSpec("--save-draft", group: group, activity: .mail, help: "save to drafts without sending", startsActivity: true),
             OptionSpec("--draft", group: group, help: "with --resume: choose the saved draft to reopen"),
@@ -106,6 +108,8 @@ extension MailRequest: ActivityRequest {
         from = arguments.value("--from")
         html = arguments.has("--html")
         markdown = arguments.has("--markdown")
+        links = arguments.has("--links")
+        place = try LinkRequest(arguments: arguments).place
         if html && markdown { throw UsageError(Localization.text("--html and --markdown cannot be used together")) }
         switch (arguments.has("--send"), arguments.has("--save-draft")) {
         case (true, true): throw UsageError(Localization.text("--send and --save-draft cannot be used together"))

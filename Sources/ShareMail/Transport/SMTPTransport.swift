@@ -114,6 +114,52 @@ public struct SMTPTransport: MailTransport {
         throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL)
     }
 
+    /// The largest message the server takes, as its greeting's `SIZE`
+    /// says (RFC 1870): a session that greets (EHLO, STARTTLS where
+    /// required), sends NOOP and leaves, without logging in, so no
+    /// password is asked for. `nil` when the server states no limit.
+    public func sizeLimit(greeting sender: String) throws(MailError) -> Int? {
+        try CurlRuntime.start()
+        guard let handle = share_curl_easy_init() else { throw MailError(.io, "libcurl could not start") }
+        defer { share_curl_easy_cleanup(handle) }
+        let log = ServerLog()
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let code: CURLcode = withExtendedLifetime(log) {
+            errorBuffer.withUnsafeMutableBufferPointer { errors in
+                share_curl_setopt_string(handle, CURLOPT_URL, SMTPTransport.url(serverURL, greeting: sender))
+                share_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "NOOP")
+                share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 15)
+                share_curl_setopt_long(handle, CURLOPT_TIMEOUT, 30)
+                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+                share_curl_setopt_long(handle, CURLOPT_USE_SSL,
+                                       Int(requireTLS || serverURL.hasPrefix("smtps") ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
+                if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
+                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+                // NOOP's answer is not wanted: only the greeting's lines, which the debug function keeps.
+                share_curl_setopt_write_function(handle) { _, size, count, _ in size * count }
+                share_curl_setopt_debug_function(handle) { _, type, data, size, context in
+                    guard type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data, let context else { return 0 }
+                    let log = Unmanaged<ServerLog>.fromOpaque(context).takeUnretainedValue()
+                    log.append(UnsafeRawBufferPointer(start: data, count: size), sent: type == CURLINFO_HEADER_OUT)
+                    return 0
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
+                share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)
+                return share_curl_easy_perform(handle)
+            }
+        }
+        // The greeting came before NOOP: its SIZE counts even if NOOP was refused.
+        if let limit = log.sizeLimit { return limit == 0 ? nil : limit }
+        guard code == CURLE_OK else {
+            let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let curlMessage = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
+            throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL)
+        }
+        return nil
+    }
+
     /// The URL libcurl is given: the configured one, with the sender's
     /// domain as its path when it has none, which libcurl greets the server
     /// with (EHLO). Without it libcurl sends the machine's bare host name,
@@ -185,6 +231,19 @@ final class ServerLog {
 
     /// The last reply line the server sent.
     var lastReply: String { replies.last ?? "" }
+
+    /// The `SIZE` the server's last greeting stated (`250-SIZE 10240000`;
+    /// 0 for no fixed limit), if it stated one.
+    var sizeLimit: Int? {
+        for reply in replies.reversed() {
+            for line in reply.split(whereSeparator: \.isNewline) {
+                let words = line.dropFirst(4).split(separator: " ")
+                guard line.hasPrefix("250"), words.first?.uppercased() == "SIZE" else { continue }
+                return words.count > 1 ? Int(words[1]) : 0
+            }
+        }
+        return nil
+    }
 }
 
 /// Loads libcurl on first use (and runs `curl_global_init` once).
