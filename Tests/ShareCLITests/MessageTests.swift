@@ -209,6 +209,30 @@ final class XMPPServer {
         run.expectExit(3, saying: "big.bin is 5.0 KB; the server takes uploads up to 1.0 KB")
     }
 
+    /// With a Link place, a file over the server's upload limit goes
+    /// through it: the receiver gets its link (as out-of-band data too),
+    /// which fetches the file's bytes; a small one still goes the server's way.
+    @Test func aFileOverTheUploadLimitGoesAsALinkThroughLinksPlace() throws {
+        let fixtures = try Fixtures()
+        let (xmpp, config, big) = try Self.startUploadLimited(fixtures)
+        defer { xmpp.stop() }
+        let paste = try LinkPlaceServer(fixtures, "paste")
+        let withPlace = try fixtures.writeConfig(try String(contentsOf: config, encoding: .utf8)
+                                                 + "[link.paste]\ntype = paste\nurl = http://127.0.0.1:\(paste.port)/\n")
+        let small = try fixtures.file("small.txt", Data("tiny\n".utf8))
+        let run = try Self.message(fixtures, withPlace, to: "bob@localhost", ["--json", "--text", "two files", big.path, small.path])
+        #expect(run.status == 0, "stderr: \(run.err)\n\(xmpp.log)")
+        let warnings = try Self.completion(run)["warnings"] as? [String] ?? []
+        #expect(warnings == ["big.bin went as a link through paste: over the server's upload limit"], "\(run.out)")
+        #expect(try xmpp.nextMessage()["body"] as? String == "two files")
+        let linked = try xmpp.nextMessage()
+        let link = "http://127.0.0.1:\(paste.port)/f/big.bin"
+        #expect(linked["body"] as? String == link && linked["oob"] as? [String] == [link], "\(linked)")
+        #expect(try LinkPlaceServer.fetch(link) == (try Data(contentsOf: big)), "the link fetches the file's bytes")
+        let uploaded = try #require(try xmpp.nextMessage()["body"] as? String)
+        #expect(uploaded.hasPrefix("https://localhost:") && uploaded.hasSuffix("/small.txt"), "the small file is the server's upload: \(uploaded)")
+    }
+
     /// A message refused before anything is sent: the config, the
     /// recipient, the exit status and the words of stderr.
     struct Refusal: Sendable, CustomTestStringConvertible {
@@ -331,6 +355,23 @@ final class XMPPServer {
         // Known before anything is sent: refused as bad input.
         let file = try MessageTests.message(fixtures, config, to: "team", [fixtures.pdf.path])
         file.expectExit(2, saying: "team is a Slack-style webhook, which takes text only; Q4 Projections.pdf cannot go there")
+    }
+
+    /// A file for Slack, with a Link place: it goes through the place and
+    /// the text carries its link.
+    @Test func aFileForSlackGoesAsALinkWhenAPlaceIsConfigured() throws {
+        let fixtures = try Fixtures()
+        let hook = try Hook(root: fixtures.root)
+        defer { hook.stop() }
+        let paste = try LinkPlaceServer(fixtures, "paste")
+        let config = try fixtures.writeConfig("[message.team]\ntype = slack\nurl = \(hook.url)\n"
+                                              + "[link.paste]\ntype = paste\nurl = http://127.0.0.1:\(paste.port)/\n")
+        let run = try MessageTests.message(fixtures, config, to: "team", ["--json", "--text", "the deck", fixtures.pdf.path])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let link = "http://127.0.0.1:\(paste.port)/f/Q4%20Projections.pdf"
+        #expect(try Self.json(try hook.next().body) as NSDictionary == ["text": "the deck\n\nQ4 Projections.pdf: \(link)"])
+        #expect(try LinkPlaceServer.fetch(link) == (try Data(contentsOf: fixtures.pdf)))
+        #expect(try MessageTests.completion(run)["warnings"] as? [String] == ["Q4 Projections.pdf went as a link through paste"])
     }
 
     /// A webhook that cannot be reached is named, with its server but never

@@ -319,8 +319,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     /// Uploads the composer's attachments through Link's place and writes
     /// their links into its body instead: the files that went.
     private func sendAsLinks(_ composer: inout MailComposer, session: ActivitySession) async -> Result<[LinkedFile], LinkFailure> {
-        let place: LinkPlace
-        do throws(LinkFailure) { place = try links.place() } catch { return .failure(error) }
+        let shipment: LinkShipment
+        do throws(LinkFailure) {
+            shipment = try links.access.shipment(display: session.display, heading: localizedActivityTitle, showsNews: !session.formValues.isEmpty)
+        } catch {
+            return .failure(error)
+        }
         let items = composer.attachments.map { attachment -> ShareItem in
             switch attachment.source {
             case .file(let url):
@@ -330,8 +334,6 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
                 return .file(FileItem(name: attachment.fileName, contentType: attachment.contentType, size: Int64(data.count), storage: .data(data)))
             }
         }
-        let shipment = LinkShipment(place: place, settings: links.settings, environment: links.environment, display: session.display,
-                                    heading: localizedActivityTitle, showsNews: !session.formValues.isEmpty)
         let baseName = LinkPayload.baseName(subject: composer.subject.isEmpty ? nil : composer.subject)
         let display = session.display
         let work = Task.detached { shipment.send(items, baseName: baseName, digests: true) }

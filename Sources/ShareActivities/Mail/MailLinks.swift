@@ -9,52 +9,24 @@ import ShareSupport
 /// the body then lists each file's name, size, SHA-256 and link, and the
 /// message carries no attachment part. `--links` does it headless.
 struct MailLinks: Sendable {
-    /// Link's places; none when no `[link.NAME]` section is written.
-    var settings = LinkSettings()
-    /// Why Link's sections cannot be used, when they cannot.
-    var problem: String?
+    /// Link's places.
+    var access = LinkAccess()
     /// `[mail] link-over`: the size past which links are offered, instead of the server's `SIZE`.
     var over: Int?
-    /// The place `--place` names, if any.
-    var placeName: String?
-    var environment: [String: String] = [:]
 
     /// The form's toggle key: Alt-L.
     static let key = "M-l"
 
-    /// Links for `context`: Link's sections read, a problem in them kept
-    /// for when links are asked for (Mail itself works without them).
+    /// Links for `context`'s `[mail]` `section` and Link's sections.
     init(context: ActivityContext, section: ConfigSection, placeName: String?) throws(ConfigurationError) {
         over = try section.bytes("link-over")
-        self.placeName = placeName
-        environment = context.environment
-        do {
-            settings = try LinkActivity.settings(context.section("link"), places: context.subsections("link"), environment: context.environment)
-        } catch {
-            problem = error.message
-        }
+        access = LinkAccess(context: context, placeName: placeName)
     }
 
     init() {}
 
     /// Whether a place is there to take the attachments.
-    var canSend: Bool { problem == nil && !settings.places.isEmpty }
-
-    /// The place the attachments go to: `--place`'s, else Link's default.
-    func place() throws(LinkFailure) -> LinkPlace {
-        if let problem { throw LinkFailure(code: ActivityError.Code.configuration, problem) }
-        if let placeName {
-            guard let place = settings.place(placeName) else {
-                throw LinkFailure(code: ActivityError.Code.noPlace, "no place called \(placeName): "
-                                  + (settings.places.isEmpty ? "add a [link.NAME] section" : "the places are \(settings.places.map(\.name).joined(separator: ", "))"))
-            }
-            return place
-        }
-        guard let place = settings.defaultPlace else {
-            throw LinkFailure(code: ActivityError.Code.noPlace, "sending attachments as links needs a place to upload them to: add a [link.NAME] section")
-        }
-        return place
-    }
+    var canSend: Bool { access.canSend }
 
     /// About how many bytes a message with `attachments` and `body` takes
     /// on the wire: base64 makes 3 bytes 4 and breaks lines, and the headers

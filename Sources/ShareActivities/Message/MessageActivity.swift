@@ -25,12 +25,15 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
     private var items: [ShareItem] = []
     /// What the form's To offers (read once, when the form is made).
     private var offered: [String] = []
+    /// Link's places, for files the server or a webhook cannot take.
+    private let links: LinkAccess
 
     /// Message for the context's `[message]` section and command line.
     public init(context: ActivityContext) throws(ConfigurationError) {
         settings = try MessageActivity.settings(context.section("message"), webhooks: context.subsections("message"),
                                                 environment: context.environment)
         recipients = context.request(for: MessageActivity.self).recipients
+        links = LinkAccess(context: context, placeName: nil)
         detector = context.detector
         contactFolder = try context.section("contacts").path("vcard-dir", environment: context.environment)
             ?? context.locations.home + "/.contacts"
@@ -138,23 +141,45 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
     public func perform(_ session: ActivitySession) async {
         let fromForm = !session.formValues.isEmpty
         let to = fromForm ? MessageActivity.recipientList(session.formValues["to"] ?? "") : recipients.flatMap(MessageActivity.recipientList)
-        let text = fromForm ? (session.formValues["body"] ?? "") : MessageActivity.text(of: session.items)
+        var text = fromForm ? (session.formValues["body"] ?? "") : MessageActivity.text(of: session.items)
         guard !to.isEmpty else {
             session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "no recipient: give --to JID or a webhook's name"))
             return
         }
-        let uploads: [XMPPDelivery.Upload]
+        var uploads: [XMPPDelivery.Upload]
         let route: Route
+        var places: LinkShipment?
         do throws(ActivityError) {
             uploads = try files(session, fromForm: fromForm)
             route = try self.route(to)
-            // What a webhook cannot take is known now: refused before anyone gets anything.
-            if let refusal = route.webhooks.lazy.compactMap({ $0.refusal(of: uploads) }).first {
-                throw ActivityError(code: ActivityError.Code.invalidInput, message: refusal)
+            if links.canSend {
+                do throws(LinkFailure) { places = try links.shipment(display: session.display, heading: localizedActivityTitle, showsNews: fromForm) } catch {
+                    throw error.activityError
+                }
+            }
+            // What a webhook cannot take is known now: refused before anyone gets anything, or sent as links.
+            if let refusal = route.webhooks.lazy.compactMap({ $0.refusal(of: uploads) }).first, places == nil {
+                throw ActivityError(code: ActivityError.Code.invalidInput, message: refusal + " (a [link.NAME] place would send it as a link)")
             }
         } catch {
             session.fail(error)
             return
+        }
+        var linked: [String] = []
+        let refused = uploads.filter { file in route.webhooks.contains { !$0.refused([file]).isEmpty } }
+        if let places, !refused.isEmpty {
+            let shipped = await Task.detached { () -> Result<LinkShipment.Delivery, XMPPFailure> in
+                do throws(XMPPFailure) { return .success(try XMPPDelivery.ship(refused, through: places)) } catch { return .failure(error) }
+            }.value
+            switch shipped {
+            case .success(let delivery):
+                text += (text.isEmpty ? "" : "\n\n") + delivery.files.map { "\($0.name): \($0.link.absoluteString)" }.joined(separator: "\n")
+                uploads.removeAll { file in refused.contains { $0.path == file.path } }
+                linked.append("\(refused.map(\.name).joined(separator: ", ")) went as \(delivery.files.count == 1 ? "a link" : "links") through \(delivery.place.name)")
+            case .failure(let failure):
+                session.fail(ActivityError(code: ActivityError.Code.sendFailed, message: failure.message))
+                return
+            }
         }
         guard !text.trimmingWhitespace(includingNewlines: true).isEmpty || !uploads.isEmpty else {
             session.fail(ActivityError(code: ActivityError.Code.invalidInput, message: "nothing to send: the message is empty and has no files"))
@@ -162,10 +187,11 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         }
         let settings = self.settings
         let urls = session.items.compactMap { item -> String? in if case .url(let url) = item { url.absoluteString } else { nil } }
-        let subject = session.subject
-        let delivered = await Task.detached {
-            MessageActivity.deliver(route, subject: subject, text: text, urls: urls, files: uploads, settings: settings)
+        let subject = session.subject, message = text, files = uploads
+        let (delivered, xmppLinked) = await Task.detached {
+            MessageActivity.deliver(route, subject: subject, text: message, urls: urls, files: files, settings: settings, places: places)
         }.value
+        linked += xmppLinked.map { [$0] } ?? []
         let reached = delivered.filter { $0.refusal == nil }
         // One line per reason, naming everyone it stopped (a connection that failed stops all the JIDs at once).
         var reasons: [(refusal: String, recipients: [String])] = []
@@ -189,7 +215,7 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
             return
         }
         session.finish(.sent, returnedItems: reached.flatMap(\.messageIDs).map { .text($0) },
-                       warnings: words.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient))
+                       warnings: linked + words.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient))
     }
 
     /// Where a share goes: XMPP addresses, and webhooks by name.
@@ -250,8 +276,9 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
     /// Delivers to the JIDs over one XMPP session, then to each webhook
     /// (off the main actor); what each recipient got, or why not.
     nonisolated static func deliver(_ route: Route, subject: String?, text: String, urls: [String], files: [XMPPDelivery.Upload],
-                                    settings: MessageSettings) -> [XMPPDelivery.Delivered] {
+                                    settings: MessageSettings, places: LinkShipment?) -> ([XMPPDelivery.Delivered], linked: String?) {
         var delivered: [XMPPDelivery.Delivered] = []
+        var linked: String?
         if !route.jids.isEmpty, let account = settings.account {
             do throws(XMPPFailure) {
                 let password: String
@@ -262,7 +289,8 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
                 }
                 let login = XMPPClient.Account(jid: account.jid, password: password, caFile: account.caFile, directTLS: account.directTLS,
                                                host: account.host, port: account.port)
-                delivered += try XMPPDelivery(account: login, timeout: settings.networkTimeout).deliver(text: text, files: files, to: route.jids)
+                delivered += try XMPPDelivery(account: login, timeout: settings.networkTimeout).deliver(text: text, files: files, to: route.jids,
+                                                                                                         places: places, linked: &linked)
             } catch {
                 delivered += route.jids.map { XMPPDelivery.Delivered(recipient: $0, messageIDs: [], refusal: error.message, sessionFailed: true) }
             }
@@ -275,7 +303,7 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
                 delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: [], refusal: error.message, sessionFailed: true))
             }
         }
-        return delivered
+        return (delivered, linked)
     }
 }
 

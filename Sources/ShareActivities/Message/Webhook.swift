@@ -64,6 +64,16 @@ public struct Webhook: Sendable, Equatable {
         var body: HTTPClient.Body
     }
 
+    /// The files of `files` this webhook cannot take (all of them for
+    /// Slack, those over the json type's limit).
+    func refused(_ files: [XMPPDelivery.Upload]) -> [XMPPDelivery.Upload] {
+        switch kind {
+        case .slack: files
+        case .json: files.filter { $0.size > Webhook.jsonFileLimit }
+        case .ntfy: []
+        }
+    }
+
     /// Why this webhook cannot take `files`, if it cannot: known before anything is sent.
     func refusal(of files: [XMPPDelivery.Upload]) -> String? {
         switch kind {

@@ -49,21 +49,45 @@ struct XMPPDelivery {
     static let uploadNamespace = "urn:xmpp:http:upload:0"
 
     /// Connects, uploads `files`, sends `text` and the files' links to each
-    /// recipient, and waits until the server has taken them.
-    func deliver(text: String, files: [Upload], to recipients: [String]) throws(XMPPFailure) -> [Delivered] {
+    /// recipient, and waits until the server has taken them. Files the
+    /// server cannot take (over its upload limit, or no upload service at
+    /// all) go through Link's place when there is one (`places`); `linked`
+    /// then says which, and where.
+    func deliver(text: String, files: [Upload], to recipients: [String], places: LinkShipment? = nil,
+                 linked: inout String?) throws(XMPPFailure) -> [Delivered] {
         let client = try XMPPClient.connect(account, timeout: timeout)
         defer { client.close() }
         var links: [String] = []
         if !files.isEmpty {
-            guard let service = try uploadService(client) else {
-                throw XMPPFailure(message: "\(client.domain) offers no HTTP File Upload (XEP-0363); files cannot be sent")
-            }
+            let service = try uploadService(client)
+            var direct: [Upload] = [], over: [Upload] = []
             for file in files {
+                guard let service else {
+                    guard places != nil else {
+                        throw XMPPFailure(message: "\(client.domain) offers no HTTP File Upload (XEP-0363); files cannot be sent"
+                                          + " (a [link.NAME] place would send them as links)")
+                    }
+                    over.append(file)
+                    continue
+                }
                 if let limit = service.maximumSize, file.size > limit {
-                    throw XMPPFailure(message: XMPPDelivery.tooLarge(file, limit: limit))
+                    guard places != nil else {
+                        throw XMPPFailure(message: XMPPDelivery.tooLarge(file, limit: limit) + " (a [link.NAME] place would send it as a link)")
+                    }
+                    over.append(file)
+                } else {
+                    direct.append(file)
                 }
             }
-            for file in files { links.append(try upload(file, through: service, client)) }
+            if let places, !over.isEmpty {
+                let delivery = try XMPPDelivery.ship(over, through: places)
+                links += delivery.files.map(\.link.absoluteString)
+                linked = "\(over.map(\.name).joined(separator: ", ")) went as \(delivery.files.count == 1 ? "a link" : "links") through \(delivery.place.name)"
+                    + (service == nil ? ": \(client.domain) offers no HTTP File Upload" : ": over the server's upload limit")
+            }
+            if let service {
+                for file in direct { links.append(try upload(file, through: service, client)) }
+            }
         }
         var delivered: [Delivered] = []
         for recipient in recipients {
@@ -94,6 +118,15 @@ struct XMPPDelivery {
             }
         }
         return delivered
+    }
+
+    /// `files` uploaded through Link's place: its links, or why not.
+    static func ship(_ files: [Upload], through places: LinkShipment) throws(XMPPFailure) -> LinkShipment.Delivery {
+        let items = files.map { ShareItem.file(FileItem(name: $0.name, contentType: $0.contentType, size: Int64($0.size), storage: .path(URL(fileURLWithPath: $0.path)))) }
+        switch places.send(items, baseName: "shared") {
+        case .success(let delivery): return delivery
+        case .failure(let failure): throw XMPPFailure(message: failure.stopped ? "the upload was stopped; nothing was sent" : failure.message)
+        }
     }
 
     /// The words for a file over the server's limit.
