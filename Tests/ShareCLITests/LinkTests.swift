@@ -526,6 +526,46 @@ final class LinkPlaceServer {
         #expect(gone.code == "place-unreachable" && gone.message.contains("could not connect"), "\(gone)")
     }
 
+    /// The signed DELETE that `share --undo` is to use: the object's link
+    /// answers 404 afterwards; with a wrong secret the object stays.
+    @Test func s3DeleteRemovesAnUploadedObject() throws {
+        let fixtures = try Fixtures()
+        let s3 = try LinkTests.s3Server(fixtures)
+        let config = try fixtures.writeConfig(LinkTests.s3Place("bucket", port: s3.port, more: "prefix = undo me\n"))
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", fixtures.pdf.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let link = try #require(try LinkTests.links(run).first)
+        #expect(try LinkPlaceServer.fetch(link) == (try Data(contentsOf: fixtures.pdf)))
+
+        var place = LinkPlace(name: "bucket", kind: .s3)
+        place.endpoint = "http://127.0.0.1:\(s3.port)"
+        place.bucket = "shared"
+        place.accessKey = "AKIDTEST"
+        place.prefix = "undo me"
+        place.timeout = 10
+        let key = try #require(LinkUploader.s3Key(ofLink: link, on: place))
+        #expect(key == "undo me/Q4 Projections.pdf")
+
+        place.secretKeyCommand = "printf wrong"
+        do throws(LinkFailure) {
+            try LinkUploader.deleteS3Object(key, on: place, environment: fixtures.environment)
+            Issue.record("a delete signed with a wrong secret was taken")
+        } catch {
+            #expect(error.code == "upload-refused" && error.message.contains("refused to delete undo me/Q4 Projections.pdf")
+                    && error.message.contains("SignatureDoesNotMatch"), "\(error)")
+        }
+        #expect(try LinkPlaceServer.fetchStatus(link).status == 200, "a refused delete leaves the object")
+
+        place.secretKeyCommand = "printf '%s' 's3cr3t/Key+42'"
+        try LinkUploader.deleteS3Object(key, on: place, environment: fixtures.environment)
+        let gone = try LinkPlaceServer.fetchStatus(link)
+        #expect(gone.status == 404 && gone.body.contains("<Code>NoSuchKey</Code>"), "\(gone)")
+        var reports: [[String: Any]] = []
+        while reports.last?["method"] as? String != "DELETE" || reports.last?["status"] as? Int != 204 { reports.append(try s3.nextRequest()) }
+        #expect(reports.last?["key"] as? String == key, "\(reports)")
+        #expect(LinkUploader.s3Key(ofLink: "http://127.0.0.1:1/shared/x", on: place) == nil, "a link of another place has no key here")
+    }
+
     /// The signer against the published example of Signature Version 4
     /// (a presigned GET and a header-signed GET of `test.txt`, 24 May 2013).
     @Test func s3SignerMatchesThePublishedExamples() throws {

@@ -134,4 +134,37 @@ extension LinkUploader {
         guard let code = element("Code"), !code.isEmpty else { return nil }
         return (code, element("Message") ?? "")
     }
+
+    // MARK: - Deleting
+
+    /// Deletes the object `key` of the `s3` place `place` with a signed
+    /// DELETE, its secret key read from `secret-key-command` with
+    /// `environment` as an upload's is: what `share --undo` asks of an S3
+    /// upload. S3 answers 204 whether or not the object was there, so a
+    /// second delete succeeds too. Failures are an upload's: the place
+    /// unreachable, refused (with S3's `Code`), failed, a timeout, a
+    /// secret-key-command that fails (`configuration`).
+    static func deleteS3Object(_ key: String, on place: LinkPlace, environment: [String: String]) throws(LinkFailure) {
+        guard place.kind == .s3 else {
+            throw LinkFailure(code: ActivityError.Code.configuration, "\(place.name) is a \(place.kind.rawValue) place, not an S3 one: share deletes nothing there")
+        }
+        let uploader = LinkUploader(place: place, environment: environment, display: LiveDisplay { _ in }, heading: "", showsNews: false)
+        let signer = try uploader.s3Signer()
+        let object = S3Object(place, key: key)
+        let headers = try signer.headers("DELETE", path: object.path, host: object.host, payloadHash: S3Signer.emptyPayload, at: Date())
+        let response = try uploader.call("DELETE", object.url, headers: headers)
+        try uploader.checkS3(response, refused: "refused to delete \(key)", failed: "failed to delete \(key)")
+    }
+
+    /// The key of the object that `link` (a link an upload to `place`
+    /// returned) points at; `nil` when the link is not one of the place's
+    /// bucket.
+    static func s3Key(ofLink link: String, on place: LinkPlace) -> String? {
+        guard place.kind == .s3, let endpoint = place.endpoint, let bucket = place.bucket else { return nil }
+        let start = endpoint + S3Signer.path([bucket]) + "/"
+        guard link.hasPrefix(start) else { return nil }
+        let path = link.dropFirst(start.count).prefix { $0 != "?" && $0 != "#" }
+        let key = percentDecoded(String(path))
+        return key.isEmpty ? nil : key
+    }
 }
