@@ -44,6 +44,21 @@ int share_hmac_sha1(const void *key, size_t key_length, const void *data, size_t
     return 0;
 }
 
+int share_hmac_sha256(const void *key, size_t key_length, const void *data, size_t length,
+                      unsigned char out[32], char *error, size_t error_size) {
+    if (share_library_load(&library, error, error_size) != 0) return -1;
+    if (key_length > 0x7fffffff) {
+        snprintf(error, error_size, "the key is too long");
+        return -1;
+    }
+    unsigned int written = 0;
+    if (!lib.hmac(lib.sha256(), key, (int)key_length, data, length, out, &written) || written != 32) {
+        snprintf(error, error_size, "libcrypto could not compute the HMAC");
+        return -1;
+    }
+    return 0;
+}
+
 /* Every digest below exists only once the library loaded. */
 struct evp_md_ctx_st *share_sha256_new(char *error, size_t error_size) {
     if (share_library_load(&library, error, error_size) != 0) return NULL;

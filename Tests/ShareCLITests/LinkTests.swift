@@ -2,10 +2,12 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import ShareActivities
 import Testing
 
 /// One place of Link's tests (`Tests/Support/link_servers.py`): a paste
-/// form, fiche, `rclone serve webdav`, or Nextcloud's WebDAV and share API.
+/// form, fiche, `rclone serve webdav`, Nextcloud's WebDAV and share API,
+/// or an S3 service that checks Signature Version 4 itself.
 final class LinkPlaceServer {
     let server: ServerScript
     /// The folder the place keeps its files in (fiche, WebDAV, Nextcloud).
@@ -34,6 +36,13 @@ final class LinkPlaceServer {
         try ServerScript.query("link_servers.py", ["fetch", url])
     }
 
+    /// The status and body of a GET of `url`, whatever the status.
+    static func fetchStatus(_ url: String) throws -> (status: Int, body: String) {
+        let answer = String(decoding: try ServerScript.query("link_servers.py", ["fetch", url, "--status"]), as: UTF8.self)
+        let status = try #require(Int(answer.prefix { $0 != "\n" }), "\(answer)")
+        return (status, String(answer.drop { $0 != "\n" }.dropFirst()))
+    }
+
     /// The members of the zip at `url`, read by Python's zipfile.
     static func unzip(_ url: String) throws -> [String: Data] {
         let json = try ServerScript.query("link_servers.py", ["fetch", url, "--unzip"])
@@ -44,7 +53,8 @@ final class LinkPlaceServer {
 
 /// Link (SPEC §9) against real places on 127.0.0.1: Debian's fiche for
 /// termbin, a 0x0-style form that checks what it is sent, `rclone serve
-/// webdav`, Nextcloud's share API, and a local rclone remote. In each, the
+/// webdav`, Nextcloud's share API, a local rclone remote, and an S3
+/// service that checks each signature in Python. In each, the
 /// bytes fetched back through the link (or found where the place keeps
 /// them) are the bytes shared, and each failure has its words and code.
 @Suite struct LinkTests {
@@ -400,6 +410,194 @@ final class LinkPlaceServer {
         #expect(noRclone.code == "configuration" && noRclone.message.contains("apt install rclone"), "\(noRclone)")
     }
 
+    // MARK: - S3
+
+    /// An S3 place's section for the test service at `port`.
+    static func s3Place(_ name: String, port: Int, secret: String = "s3cr3t/Key+42", bucket: String = "shared", more: String = "") -> String {
+        """
+        [link.\(name)]
+        type = s3
+        endpoint = http://127.0.0.1:\(port)
+        bucket = \(bucket)
+        access-key = AKIDTEST
+        secret-key-command = printf '%s' '\(secret)'
+
+        """ + more
+    }
+
+    /// Starts the test's S3 service, its one bucket `shared`.
+    static func s3Server(_ fixtures: Fixtures) throws -> LinkPlaceServer {
+        try LinkPlaceServer(fixtures, "s3", ["--access-key", "AKIDTEST", "--secret-key", "s3cr3t/Key+42", "--bucket", "shared"])
+    }
+
+    /// Each file is PUT with a signature the service checks, the SHA-256 it
+    /// signs is that of the bytes received, and each file's presigned link
+    /// fetches its bytes back until it expires; a link whose signature is
+    /// changed fetches nothing.
+    @Test func s3PutsEachFileSignedAndItsPresignedLinkFetchesItUntilItExpires() throws {
+        let fixtures = try Fixtures()
+        let s3 = try LinkTests.s3Server(fixtures)
+        let config = try fixtures.writeConfig(LinkTests.s3Place("bucket", port: s3.port, more: "prefix = /team/2026/\nexpires = 1h\n"))
+        let bytes = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) })
+        let file = try fixtures.file("build.bin", bytes)
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", file.path, fixtures.png.path)
+        #expect(run.status == 0, "stderr: \(run.err); log: \(s3.server.log)")
+        let links = try LinkTests.links(run)
+        try #require(links.count == 2, "S3 gives each file a link of its own: \(links)")
+        for (link, name) in zip(links, ["build.bin", "pic.png"]) {
+            #expect(link.hasPrefix("http://127.0.0.1:\(s3.port)/shared/team/2026/\(name)?"), "\(link)")
+            for parameter in ["X-Amz-Algorithm=AWS4-HMAC-SHA256", "X-Amz-Credential=AKIDTEST%2F", "%2Fus-east-1%2Fs3%2Faws4_request",
+                              "X-Amz-Expires=3600", "X-Amz-SignedHeaders=host", "X-Amz-Signature="] {
+                #expect(link.contains(parameter), "\(parameter) in \(link)")
+            }
+        }
+        for (expected, name) in [(bytes, "build.bin"), (try Data(contentsOf: fixtures.png), "pic.png")] {
+            let put = try s3.nextRequest()
+            #expect(put["method"] as? String == "PUT" && put["status"] as? Int == 200 && put["key"] as? String == "team/2026/\(name)", "\(put)")
+            #expect(put["size"] as? Int == expected.count && put["sha256"] as? String == put["contentSha256"] as? String, "\(put)")
+            #expect(put["signedHeaders"] as? [String] == ["host", "x-amz-content-sha256", "x-amz-date"], "\(put)")
+        }
+        #expect(try LinkPlaceServer.fetch(links[0]) == bytes)
+        #expect(try LinkPlaceServer.fetch(links[1]) == (try Data(contentsOf: fixtures.png)))
+        #expect(!(run.out + run.err).contains("s3cr3t"), "the secret key is never printed")
+
+        // A signature changed in one digit is refused.
+        let last = try #require(links[0].last)
+        let tampered = String(links[0].dropLast()) + (last == "0" ? "1" : "0")
+        let refused = try LinkPlaceServer.fetchStatus(tampered)
+        #expect(refused.status == 403 && refused.body.contains("<Code>SignatureDoesNotMatch</Code>"), "\(refused)")
+
+        // An hour later the link is refused: the service's clock moves instead of the test waiting.
+        #expect(try LinkPlaceServer.fetchStatus(links[0]).status == 200)
+        _ = try LinkPlaceServer.fetch("http://127.0.0.1:\(s3.port)/_test/clock?advance=3601")
+        let expired = try LinkPlaceServer.fetchStatus(links[0])
+        #expect(expired.status == 403 && expired.body.contains("<Code>AccessDenied</Code><Message>Request has expired</Message>"), "\(expired)")
+    }
+
+    /// A key with spaces, unicode and characters that URIs reserve is
+    /// encoded as the signature's rules say (the service decodes the path
+    /// and encodes it again): the key and the bytes come back the same.
+    @Test func s3KeysWithSpacesAndUnicodeRoundTrip() throws {
+        let fixtures = try Fixtures()
+        let s3 = try LinkTests.s3Server(fixtures)
+        let config = try fixtures.writeConfig(LinkTests.s3Place("bucket", port: s3.port, more: "prefix = 보고서 2026\n"))
+        let name = "결과 (최종) #1+2=3 ~ 100%.txt"
+        let file = try fixtures.file(name, Data("빌드 결과\n".utf8))
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", file.path)
+        #expect(run.status == 0, "stderr: \(run.err); log: \(s3.server.log)")
+        let put = try s3.nextRequest()
+        #expect(put["status"] as? Int == 200 && put["key"] as? String == "보고서 2026/" + name, "\(put)")
+        let link = try #require(try LinkTests.links(run).first)
+        #expect(link.contains("/shared/%EB%B3%B4%EA%B3%A0%EC%84%9C%202026/"), "each segment encoded, '/' kept: \(link)")
+        #expect(link.contains("%20%28%EC%B5%9C%EC%A2%85%29%20%231%2B2%3D3%20~%20100%25.txt?"), "\(link)")
+        #expect(link.contains("X-Amz-Expires=604800"), "7 days unless expires says otherwise: \(link)")
+        #expect(try LinkPlaceServer.fetch(link) == Data("빌드 결과\n".utf8))
+    }
+
+    /// A wrong secret is S3's SignatureDoesNotMatch, a bucket that is not
+    /// there NoSuchBucket, a secret-key-command that fails a configuration
+    /// error, a closed port unreachable: each with its code and what to do.
+    @Test func s3FailuresSayWhatTheServiceSaidAndWhatToDo() throws {
+        let fixtures = try Fixtures()
+        let s3 = try LinkTests.s3Server(fixtures)
+        let config = try fixtures.writeConfig(LinkTests.s3Place("wrong", port: s3.port, secret: "not-the-s3cr3t")
+                                              + LinkTests.s3Place("nobucket", port: s3.port, bucket: "missing")
+                                              + "[link.nosecret]\ntype = s3\nendpoint = http://127.0.0.1:\(s3.port)\nbucket = shared\n"
+                                              + "access-key = AKIDTEST\nsecret-key-command = echo no pass here >&2; exit 3\n"
+                                              + LinkTests.s3Place("gone", port: try LinkTests.closedPort()))
+        func failure(_ place: String) throws -> (code: String, message: String) {
+            let run = try fixtures.share("--config", config.path, "--activity", "link", "--place", place, "--json", fixtures.text.path)
+            #expect(run.status == 3, "\(place): stderr: \(run.err)")
+            #expect(!(run.out + run.err).contains("s3cr3t"), "the secret key is never printed")
+            return try LinkTests.error(run)
+        }
+        let wrong = try failure("wrong")
+        #expect(wrong.code == "upload-refused" && wrong.message.contains("wrong refused note.txt (HTTP 403: SignatureDoesNotMatch: "), "\(wrong)")
+        #expect(wrong.message.hasSuffix("; check access-key and secret-key-command"), "\(wrong)")
+        let refusedPut = try s3.nextRequest()
+        #expect(refusedPut["code"] as? String == "SignatureDoesNotMatch" && refusedPut["status"] as? Int == 403, "\(refusedPut)")
+        let noBucket = try failure("nobucket")
+        #expect(noBucket.code == "upload-refused" && noBucket.message.contains("HTTP 404: NoSuchBucket: The specified bucket does not exist")
+                && noBucket.message.contains("the bucket missing does not exist at http://127.0.0.1:\(s3.port): make it first"), "\(noBucket)")
+        let noSecret = try failure("nosecret")
+        #expect(noSecret.code == "configuration" && noSecret.message.contains("[link.nosecret] secret-key-command failed (exit 3): no pass here"),
+                "\(noSecret)")
+        let gone = try failure("gone")
+        #expect(gone.code == "place-unreachable" && gone.message.contains("could not connect"), "\(gone)")
+    }
+
+    /// The signed DELETE that `share --undo` is to use: the object's link
+    /// answers 404 afterwards; with a wrong secret the object stays.
+    @Test func s3DeleteRemovesAnUploadedObject() throws {
+        let fixtures = try Fixtures()
+        let s3 = try LinkTests.s3Server(fixtures)
+        let config = try fixtures.writeConfig(LinkTests.s3Place("bucket", port: s3.port, more: "prefix = undo me\n"))
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", fixtures.pdf.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let link = try #require(try LinkTests.links(run).first)
+        #expect(try LinkPlaceServer.fetch(link) == (try Data(contentsOf: fixtures.pdf)))
+
+        var place = LinkPlace(name: "bucket", kind: .s3)
+        place.endpoint = "http://127.0.0.1:\(s3.port)"
+        place.bucket = "shared"
+        place.accessKey = "AKIDTEST"
+        place.prefix = "undo me"
+        place.timeout = 10
+        let key = try #require(LinkUploader.s3Key(ofLink: link, on: place))
+        #expect(key == "undo me/Q4 Projections.pdf")
+
+        place.secretKeyCommand = "printf wrong"
+        do throws(LinkFailure) {
+            try LinkUploader.deleteS3Object(key, on: place, environment: fixtures.environment)
+            Issue.record("a delete signed with a wrong secret was taken")
+        } catch {
+            #expect(error.code == "upload-refused" && error.message.contains("refused to delete undo me/Q4 Projections.pdf")
+                    && error.message.contains("SignatureDoesNotMatch"), "\(error)")
+        }
+        #expect(try LinkPlaceServer.fetchStatus(link).status == 200, "a refused delete leaves the object")
+
+        place.secretKeyCommand = "printf '%s' 's3cr3t/Key+42'"
+        try LinkUploader.deleteS3Object(key, on: place, environment: fixtures.environment)
+        let gone = try LinkPlaceServer.fetchStatus(link)
+        #expect(gone.status == 404 && gone.body.contains("<Code>NoSuchKey</Code>"), "\(gone)")
+        var reports: [[String: Any]] = []
+        while reports.last?["method"] as? String != "DELETE" || reports.last?["status"] as? Int != 204 { reports.append(try s3.nextRequest()) }
+        #expect(reports.last?["key"] as? String == key, "\(reports)")
+        #expect(LinkUploader.s3Key(ofLink: "http://127.0.0.1:1/shared/x", on: place) == nil, "a link of another place has no key here")
+    }
+
+    /// The signer against the published example of Signature Version 4
+    /// (a presigned GET and a header-signed GET of `test.txt`, 24 May 2013).
+    @Test func s3SignerMatchesThePublishedExamples() throws {
+        let signer = S3Signer(accessKey: "AKIAIOSFODNN7EXAMPLE", secretKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", region: "us-east-1")
+        let date = Date(timeIntervalSince1970: 1_369_353_600)
+        let query = try signer.presignedQuery("GET", path: "/test.txt", host: "examplebucket.s3.amazonaws.com", seconds: 86_400, at: date)
+        #expect(query == "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20130524%2Fus-east-1%2Fs3%2Faws4_request"
+                + "&X-Amz-Date=20130524T000000Z&X-Amz-Expires=86400&X-Amz-SignedHeaders=host"
+                + "&X-Amz-Signature=aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404")
+        let request = S3Signer.canonicalRequest("GET", path: "/test.txt", query: [], headers: [
+            ("Host", "examplebucket.s3.amazonaws.com"), ("Range", "bytes=0-9"), ("x-amz-content-sha256", S3Signer.emptyPayload),
+            ("x-amz-date", "20130524T000000Z"),
+        ], payloadHash: S3Signer.emptyPayload)
+        #expect(request.signedHeaders == "host;range;x-amz-content-sha256;x-amz-date")
+        #expect(try signer.sign(request.text, time: "20130524T000000Z") == "f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41")
+        #expect(S3Signer.path(["b", "a b/c", "~ü"]) == "/b/a%20b%2Fc/~%C3%BC")
+    }
+
+    /// How the question lists an S3 place, and its endpoint as requests name it.
+    @MainActor @Test func s3PlaceIsListedByEndpointAndBucket() {
+        var place = LinkPlace(name: "archive", kind: .s3)
+        place.endpoint = LinkActivity.s3Endpoint("HTTPS://S3.EU-West-1.amazonaws.com:443/")
+        place.bucket = "team-files"
+        #expect(LinkActivity.describe(place) == "archive · s3 · https://s3.eu-west-1.amazonaws.com/team-files")
+        #expect(LinkActivity.s3Endpoint("http://[::1]:9000") == "http://[::1]:9000")
+        #expect(LinkActivity.s3Endpoint("http://minio.lan:80") == "http://minio.lan")
+        #expect(LinkActivity.s3Endpoint("https://kim@s3.example.com") == nil)
+        #expect(LinkActivity.s3Endpoint("https://s3.example.com/bucket") == nil)
+        #expect(LinkActivity.s3Endpoint("https://s3.example.com:99999") == nil)
+        #expect(LinkActivity.s3Endpoint("ftp://s3.example.com") == nil)
+    }
+
     // MARK: - Places
 
     @Test func withoutAPlaceLinkIsUnavailableAndSaysWhy() throws {
@@ -435,7 +633,25 @@ final class LinkPlaceServer {
     @Test func aPlaceThatCannotWorkIsAConfigErrorWithItsLine() throws {
         let fixtures = try Fixtures()
         let cases: [(String, String)] = [
-            ("[link.x]\ntype = s3\n", "share.conf:2: type is paste, termbin, webdav or rclone, not 's3'"),
+            ("[link.x]\ntype = ftp\n", "share.conf:2: type is paste, termbin, webdav, rclone or s3, not 'ftp'"),
+            ("[link.x]\ntype = s3\nbucket = b\naccess-key = K\nsecret-key-command = pass s3\n", "[link.x] (type = s3) needs `endpoint = …`"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\naccess-key = K\nsecret-key-command = pass s3\n",
+             "[link.x] (type = s3) needs `bucket = …`"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\nbucket = b\nsecret-key-command = pass s3\n",
+             "[link.x] (type = s3) needs `access-key = …`"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\nbucket = b\naccess-key = K\n", "[link.x] (type = s3) needs `secret-key-command = …`"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com/b\nbucket = b\naccess-key = K\nsecret-key-command = pass s3\n",
+             "share.conf:3: endpoint is the S3 service's http:// or https:// address without a path"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\nbucket = my/bucket\naccess-key = K\nsecret-key-command = pass s3\n",
+             "share.conf:4: bucket is a bucket's name"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\nbucket = b\naccess-key = K\nsecret-key-command = pass s3\nexpires = 8d\n",
+             "share.conf:7: expires is at most 7d (604800 s), the longest an S3 presigned link lasts, not '8d'"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\nbucket = b\naccess-key = K\nsecret-key-command = pass s3\nexpires = 604801\n",
+             "share.conf:7: expires is at most 7d"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\nbucket = b\naccess-key = K\nsecret-key-command = pass s3\nexpires = soon\n",
+             "share.conf:7: expires is how long the link stays valid, in seconds or as 12h or 7d, not 'soon'"),
+            ("[link.x]\ntype = s3\nendpoint = https://s3.example.com\nbucket = b\naccess-key = K\nsecret-key-command = pass s3\nprefix = a/../b\n",
+             "share.conf:7: prefix is a folder inside the bucket"),
             ("[link.x]\nurl = https://0x0.st/\n", "[link.x] needs `type = paste`"),
             ("[link.x]\ntype = paste\n", "[link.x] (type = paste) needs `url = …`"),
             ("[link.x]\ntype = termbin\nhost = termbin.com\nport = 99999\n", "port is a number from 1 to 65535"),
@@ -449,5 +665,21 @@ final class LinkPlaceServer {
             let run = try fixtures.share("--config", file.path, "--list", fixtures.text.path)
             run.expectExit(2, saying: words)
         }
+        // Every s3 key at once, expires at its longest: a place that works.
+        let s3 = try fixtures.writeConfig("""
+            [link.x]
+            type = s3
+            endpoint = https://s3.eu-west-1.amazonaws.com
+            bucket = team.files-2026
+            region = eu-west-1
+            access-key = AKIAIOSFODNN7EXAMPLE
+            secret-key-command = pass show s3
+            prefix = shared/links
+            expires = 7d
+            ca-file = ~/ca.pem
+            timeout = 30
+            """)
+        let listed = try fixtures.share("--config", s3.path, "--list", fixtures.text.path)
+        #expect(listed.status == 0 && listed.out.contains("link"), "stdout: \(listed.out); stderr: \(listed.err)")
     }
 }

@@ -6,7 +6,8 @@
     link_servers.py fiche DIR
     link_servers.py webdav DIR --user U --pass P [--cert PEM --key PEM]
     link_servers.py nextcloud DIR --user U --pass P
-    link_servers.py fetch URL [--unzip]
+    link_servers.py s3 --access-key ID --secret-key KEY --bucket NAME... [--region R]
+    link_servers.py fetch URL [--unzip | --status]
 
 Each server prints "READY <port>" once it listens, then serves until stdin
 closes (test_server.py). Servers that check a request report it first, as
@@ -35,14 +36,35 @@ reported) and the OCS share API's POST, checked here (basic
 authentication, OCS-APIRequest, path, shareType=3) and reported; the
 share's link, http://127.0.0.1:PORT/s/TOKEN, serves the file from DIR.
 
+s3: an S3 service of its own, path-style (/BUCKET/KEY), keeping objects
+in memory in the buckets named. It checks AWS Signature Version 4 itself,
+written here from the published algorithm: the Authorization header of a
+PUT, GET or DELETE (host, x-amz-date and x-amz-content-sha256 among the
+signed headers, the time within 15 minutes, and x-amz-content-sha256
+the SHA-256 of the body received), and the query of a presigned request
+(X-Amz-Algorithm, -Credential, -Date, -Expires, -SignedHeaders with host,
+-Signature; refused once expired). The canonical URI is made from the
+decoded path, each segment encoded again, so a client that encodes a
+key otherwise than the algorithm says fails. Failures answer S3's XML
+errors (SignatureDoesNotMatch, InvalidAccessKeyId, NoSuchBucket,
+NoSuchKey, AccessDenied, RequestTimeTooSkewed, XAmzContentSHA256Mismatch).
+Each request is reported after it is checked: method, bucket, key,
+status, the error's code, and for a PUT its size, SHA-256 and signed
+headers. GET /_test/clock?advance=SECONDS moves the server's clock, so
+that a link's expiry is tested without waiting.
+
 fetch: GET URL and write its body on stdout; with --unzip, the zip's
 members as one JSON object (name: the bytes in base64), read by Python's
-zipfile.
+zipfile; with --status, the answer's status on a line of its own, then
+its body, whatever the status.
 """
 import argparse
 import base64
+import calendar
 import email.parser
 import email.policy
+import hashlib
+import hmac
 import http.client
 import io
 import json
@@ -52,6 +74,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
@@ -282,7 +305,204 @@ def nextcloud(options):
     test_server.stop_child(rclone, 5)
 
 
+S3_ALGORITHM = "AWS4-HMAC-SHA256"
+S3_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+def s3_encode(text):
+    """RFC 3986's unreserved characters as they are, every other UTF-8 byte %XX (upper case)."""
+    return "".join(chr(byte) if byte in S3_UNRESERVED else "%%%02X" % byte for byte in text.encode("utf-8"))
+
+
+def s3_signature(secret, region, time, canonical_request):
+    """The signature (hex) of a canonical request made at time (YYYYMMDDTHHMMSSZ)."""
+    scope = "%s/%s/s3/aws4_request" % (time[:8], region)
+    to_sign = "\n".join([S3_ALGORITHM, time, scope, hashlib.sha256(canonical_request.encode("utf-8")).hexdigest()])
+    key = ("AWS4" + secret).encode("utf-8")
+    for part in (time[:8], region, "s3", "aws4_request"):
+        key = hmac.new(key, part.encode("utf-8"), hashlib.sha256).digest()
+    return hmac.new(key, to_sign.encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def s3_canonical_request(method, segments, query, headers, signed, payload_hash):
+    """segments: the path decoded, split at '/'; query: decoded (name, value)
+    pairs; headers: the request's (name in lower case: value); signed: the
+    signed headers' names as the client listed them."""
+    uri = "/" + "/".join(s3_encode(segment) for segment in segments)
+    pairs = sorted((s3_encode(name), s3_encode(value)) for name, value in query)
+    canonical_query = "&".join("%s=%s" % pair for pair in pairs)
+    lines = ["%s:%s" % (name, " ".join(headers.get(name, "").split())) for name in signed]
+    return "\n".join([method, uri, canonical_query] + lines + ["", ";".join(signed), payload_hash])
+
+
+class S3Refusal(Exception):
+    def __init__(self, status, code, message):
+        Exception.__init__(self, message)
+        self.status, self.code, self.message = status, code, message
+
+
+def s3(options):
+    buckets = {name: {} for name in options.bucket}
+    clock = {"offset": 0}
+    lock = threading.Lock()
+
+    def now():
+        return time.time() + clock["offset"]
+
+    def parse_time(text):
+        try:
+            return calendar.timegm(time.strptime(text, "%Y%m%dT%H%M%SZ"))
+        except (ValueError, TypeError):
+            raise S3Refusal(403, "AccessDenied", "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"")
+
+    def check_credential(credential, time_text):
+        parts = credential.split("/")
+        if len(parts) != 5 or parts[3] != "s3" or parts[4] != "aws4_request":
+            raise S3Refusal(400, "AuthorizationHeaderMalformed", "the credential is not ID/DATE/REGION/s3/aws4_request: %s" % credential)
+        if parts[0] != options.access_key:
+            raise S3Refusal(403, "InvalidAccessKeyId", "The AWS Access Key Id you provided does not exist in our records.")
+        if parts[2] != options.region:
+            raise S3Refusal(400, "AuthorizationHeaderMalformed", "the region '%s' is wrong; expecting '%s'" % (parts[2], options.region))
+        if parts[1] != time_text[:8]:
+            raise S3Refusal(403, "SignatureDoesNotMatch", "the credential's date is not the request's")
+
+    class Handler(Quiet, BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def refuse(self, refusal, record):
+            record.update(status=refusal.status, code=refusal.code)
+            test_server.report(record)
+            body = ('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>%s</Code><Message>%s</Message>'
+                    '<Resource>%s</Resource><RequestId>TEST</RequestId></Error>') % (
+                refusal.code, refusal.message.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"),
+                urllib.parse.urlsplit(self.path).path)
+            answer(self, refusal.status, body.encode(), "application/xml")
+
+        def handle_s3(self):
+            target = urllib.parse.urlsplit(self.path)
+            if target.path == "/_test/clock" and self.command == "GET":
+                advance = float(urllib.parse.parse_qs(target.query)["advance"][0])
+                with lock:
+                    clock["offset"] += advance
+                answer(self, 200, b"the clock moved\n")
+                return
+            body = read_body(self) if self.command == "PUT" else b""
+            segments = [urllib.parse.unquote(segment, errors="strict") for segment in target.path[1:].split("/")]
+            bucket, key = segments[0], "/".join(segments[1:])
+            record = {"method": self.command, "bucket": bucket, "key": key}
+            query = urllib.parse.parse_qsl(target.query, keep_blank_values=True)
+            headers = {name.lower(): value for name, value in self.headers.items()}
+            try:
+                if any(name == "X-Amz-Algorithm" for name, _ in query):
+                    self.check_presigned(segments, query, headers, record)
+                else:
+                    self.check_header(segments, query, headers, body, record)
+                objects = buckets.get(bucket)
+                if objects is None:
+                    raise S3Refusal(404, "NoSuchBucket", "The specified bucket does not exist")
+                if self.command == "PUT":
+                    with lock:
+                        objects[key] = body
+                    record.update(size=len(body), sha256=hashlib.sha256(body).hexdigest(), status=200)
+                    test_server.report(record)
+                    self.send_response(200)
+                    self.send_header("ETag", '"%s"' % hashlib.md5(body).hexdigest())
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif self.command == "GET":
+                    with lock:
+                        content = objects.get(key)
+                    if content is None:
+                        raise S3Refusal(404, "NoSuchKey", "The specified key does not exist.")
+                    record.update(status=200)
+                    test_server.report(record)
+                    answer(self, 200, content, "application/octet-stream")
+                elif self.command == "DELETE":
+                    with lock:
+                        objects.pop(key, None)
+                    record.update(status=204)
+                    test_server.report(record)
+                    self.send_response(204)
+                    self.end_headers()
+                else:
+                    raise S3Refusal(405, "MethodNotAllowed", "The specified method is not allowed against this resource.")
+            except S3Refusal as refusal:
+                self.refuse(refusal, record)
+
+        def check_header(self, segments, query, headers, body, record):
+            authorization = headers.get("authorization")
+            if authorization is None:
+                raise S3Refusal(403, "AccessDenied", "Access Denied")
+            if not authorization.startswith(S3_ALGORITHM + " "):
+                raise S3Refusal(400, "InvalidArgument", "Unsupported Authorization Type")
+            fields = {}
+            for part in authorization[len(S3_ALGORITHM) + 1:].split(","):
+                name, _, value = part.strip().partition("=")
+                fields[name] = value
+            if set(fields) != {"Credential", "SignedHeaders", "Signature"}:
+                raise S3Refusal(400, "AuthorizationHeaderMalformed", "The authorization header is malformed: %s" % sorted(fields))
+            signed = fields["SignedHeaders"].split(";")
+            record["signedHeaders"] = signed
+            if signed != sorted(signed) or any(name != name.lower() for name in signed):
+                raise S3Refusal(403, "SignatureDoesNotMatch", "the signed headers are not in lower case and sorted")
+            for needed in ("host", "x-amz-content-sha256", "x-amz-date"):
+                if needed not in signed:
+                    raise S3Refusal(400, "AuthorizationHeaderMalformed", "%s is not among the signed headers" % needed)
+            time_text = headers.get("x-amz-date", "")
+            signed_at = parse_time(time_text)
+            check_credential(fields["Credential"], time_text)
+            if abs(now() - signed_at) > 15 * 60:
+                raise S3Refusal(403, "RequestTimeTooSkewed", "The difference between the request time and the current time is too large.")
+            payload_hash = headers.get("x-amz-content-sha256", "")
+            record["contentSha256"] = payload_hash
+            canonical = s3_canonical_request(self.command, segments, query, headers, signed, payload_hash)
+            if not hmac.compare_digest(s3_signature(options.secret_key, options.region, time_text, canonical), fields["Signature"]):
+                raise S3Refusal(403, "SignatureDoesNotMatch",
+                                "The request signature we calculated does not match the signature you provided. Check your key and signing method.")
+            if payload_hash != hashlib.sha256(body).hexdigest():
+                raise S3Refusal(400, "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed.")
+
+        def check_presigned(self, segments, query, headers, record):
+            values = dict(query)
+            record["presigned"] = True
+            for needed in ("X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date", "X-Amz-Expires", "X-Amz-SignedHeaders", "X-Amz-Signature"):
+                if needed not in values:
+                    raise S3Refusal(400, "AuthorizationQueryParametersError", "%s is missing" % needed)
+            if values["X-Amz-Algorithm"] != S3_ALGORITHM:
+                raise S3Refusal(400, "AuthorizationQueryParametersError", "X-Amz-Algorithm only supports \"AWS4-HMAC-SHA256\"")
+            time_text = values["X-Amz-Date"]
+            signed_at = parse_time(time_text)
+            check_credential(values["X-Amz-Credential"], time_text)
+            expires = values["X-Amz-Expires"]
+            if not expires.isdigit() or not 1 <= int(expires) <= 604800:
+                raise S3Refusal(400, "AuthorizationQueryParametersError", "X-Amz-Expires must be from 1 to 604800 seconds")
+            signed = values["X-Amz-SignedHeaders"].split(";")
+            if "host" not in signed or signed != sorted(signed):
+                raise S3Refusal(400, "AuthorizationQueryParametersError", "X-Amz-SignedHeaders must list host, sorted")
+            if now() > signed_at + int(expires):
+                raise S3Refusal(403, "AccessDenied", "Request has expired")
+            if signed_at > now() + 15 * 60:
+                raise S3Refusal(403, "AccessDenied", "Request is not valid yet")
+            unsigned = [(name, value) for name, value in query if name != "X-Amz-Signature"]
+            canonical = s3_canonical_request(self.command, segments, unsigned, headers, signed, "UNSIGNED-PAYLOAD")
+            if not hmac.compare_digest(s3_signature(options.secret_key, options.region, time_text, canonical), values["X-Amz-Signature"]):
+                raise S3Refusal(403, "SignatureDoesNotMatch",
+                                "The request signature we calculated does not match the signature you provided. Check your key and signing method.")
+
+        do_PUT = do_GET = do_DELETE = do_POST = handle_s3
+
+    test_server.run_http(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
+
+
 def fetch(options):
+    if options.status:
+        try:
+            with urllib.request.urlopen(options.url, timeout=20) as response:
+                status, body = response.status, response.read()
+        except urllib.error.HTTPError as error:
+            status, body = error.code, error.read()
+        sys.stdout.buffer.write(b"%d\n" % status + body)
+        return
     with urllib.request.urlopen(options.url, timeout=20) as response:
         body = response.read()
     if options.unzip:
@@ -318,9 +538,16 @@ def main():
     one.add_argument("--user", required=True)
     one.add_argument("--pass", dest="password", required=True)
     one.set_defaults(run=nextcloud)
+    one = modes.add_parser("s3")
+    one.add_argument("--access-key", required=True)
+    one.add_argument("--secret-key", required=True)
+    one.add_argument("--region", default="us-east-1")
+    one.add_argument("--bucket", action="append", default=[])
+    one.set_defaults(run=s3)
     one = modes.add_parser("fetch")
     one.add_argument("url")
     one.add_argument("--unzip", action="store_true")
+    one.add_argument("--status", action="store_true")
     one.set_defaults(run=fetch)
     options = parser.parse_args()
     options.run(options)

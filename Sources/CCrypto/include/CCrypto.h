@@ -1,17 +1,22 @@
 #ifndef SHARE_CCRYPTO_H
 #define SHARE_CCRYPTO_H
 /* OpenSSL's libcrypto from Swift, for the signatures of OAuth 1.0a and
-   SHA-256 digests.
+   AWS Signature Version 4 (S3), and SHA-256 digests.
 
    libcrypto is loaded with dlopen the first time it is needed (libcurl
    loads it anyway for TLS), so share's start never pays for it. Only the
-   one-shot HMAC and the EVP digests SHA-1 and SHA-256 are used. */
+   one-shot HMAC (SHA-1, SHA-256) and the EVP digest SHA-256 are used. */
 #include <stddef.h>
 
 /* HMAC-SHA1 of data under key into out (20 bytes). Returns 0, or -1 with
    a message in error (libcrypto missing). */
 int share_hmac_sha1(const void *key, size_t key_length, const void *data, size_t length,
                     unsigned char out[20], char *error, size_t error_size);
+
+/* HMAC-SHA256 of data under key into out (32 bytes), for AWS Signature
+   Version 4. Returns 0, or -1 with a message in error (libcrypto missing). */
+int share_hmac_sha256(const void *key, size_t key_length, const void *data, size_t length,
+                      unsigned char out[32], char *error, size_t error_size);
 
 /* A SHA-256 digest under way: libcrypto's EVP_MD_CTX. */
 struct evp_md_ctx_st;

@@ -6,12 +6,13 @@ import Glibc
 #endif
 
 /// Link: the items uploaded to a place of the person's (a paste service,
-/// termbin, a WebDAV folder, an rclone remote) and the link handed back.
+/// termbin, a WebDAV folder, an rclone remote, an S3 bucket) and the link
+/// handed back.
 ///
 /// The place is `--place NAME`, else `[link] default`, else the first
 /// `[link.NAME]` section. Text and URLs become one text file; one file
 /// goes as itself; several go as one zip, or each on its own where the
-/// place gives every file a link (WebDAV, rclone). The upload is read
+/// place gives every file a link (WebDAV, rclone, S3). The upload is read
 /// from disk as it is sent. On a terminal the screen shows the progress
 /// (Esc stops) and then the link with its QR code until Esc; the result's
 /// returned items are the links.
@@ -60,12 +61,14 @@ public final class LinkActivity: SystemActivity, LiveActivity, QuestionAsking {
         if settings.places.indices.contains(index) { chosen = settings.places[index] }
     }
 
-    /// A place as the question lists it: its name and where it is (`paste · https://0x0.st/`).
+    /// A place as the question lists it: its name and where it is
+    /// (`paste · https://0x0.st/`, `s3 · https://s3.example.com/bucket`).
     static func describe(_ place: LinkPlace) -> String {
         let whereTo: String = switch place.kind {
         case .paste, .webdav: place.url ?? ""
         case .termbin: "\(place.host ?? ""):\(place.port ?? 0)"
         case .rclone: place.remote ?? ""
+        case .s3: "\(place.endpoint ?? "")/\(place.bucket ?? "")"
         }
         return "\(place.name) · \(place.kind.rawValue) · \(whereTo)"
     }

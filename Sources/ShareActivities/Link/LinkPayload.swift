@@ -17,9 +17,9 @@ struct LinkUpload: Sendable, Equatable {
 /// What Link uploads for the items: text and URLs as one UTF-8 text file
 /// (`shared.txt`, or named after the subject or title), each file as
 /// itself, and several as one zip (Nearby's ``ZipStream``) unless the
-/// place takes several. Files on disk are sent from where they are; only
-/// the text, stdin's bytes and the zip are written, in a private folder
-/// removed once the upload ends.
+/// place takes several (WebDAV, rclone, S3). Files on disk are sent from
+/// where they are; only the text, stdin's bytes and the zip are written,
+/// in a private folder removed once the upload ends.
 enum LinkPayload {
     /// The stem of the text file's and the zip's names: the subject or title, made safe, else `shared`.
     static func baseName(subject: String?) -> String {
@@ -60,7 +60,7 @@ enum LinkPayload {
             guard uploads.count == 1, uploads[0].contentType.lowercased().hasPrefix("text/") else {
                 let what = uploads.count == 1 ? "\(uploads[0].name) is \(uploads[0].contentType)" : "these are \(uploads.count) items"
                 throw LinkFailure(code: ActivityError.Code.invalidInput,
-                                  "\(place.name) is a termbin place, which takes one text; \(what): choose a paste, WebDAV or rclone place")
+                                  "\(place.name) is a termbin place, which takes one text; \(what): choose a paste, WebDAV, rclone or S3 place")
             }
         }
         guard uploads.count > 1, !place.takesSeveral else { return uploads }

@@ -4,8 +4,8 @@ import ShareSupport
 
 /// A place Link uploads to: one `[link.NAME]` section of the config file.
 ///
-/// Its secrets stay commands (`password-command`), run only when an
-/// upload needs them; nothing here holds a password.
+/// Its secrets stay commands (`password-command`, `secret-key-command`),
+/// run only when an upload needs them; nothing here holds a password.
 struct LinkPlace: Sendable, Equatable {
     /// How the place is reached.
     enum Kind: String, Sendable, CaseIterable {
@@ -17,6 +17,8 @@ struct LinkPlace: Sendable, Equatable {
         case webdav
         /// `rclone copyto` then `rclone link`.
         case rclone
+        /// A PUT into an S3 bucket signed with AWS Signature Version 4; the link is a presigned GET.
+        case s3
     }
 
     /// The server whose share API makes a WebDAV file's public link.
@@ -44,6 +46,19 @@ struct LinkPlace: Sendable, Equatable {
     var remote: String?
     /// `rclone`: the program (`rclone`, found on PATH, unless a path is given).
     var program = "rclone"
+    /// `s3`: the service's address, `http(s)://HOST[:PORT]` (lower case, no
+    /// default port: as the `Host` header names it), and the bucket there.
+    var endpoint: String?
+    var bucket: String?
+    /// `s3`: the region the signature's scope names.
+    var region = "us-east-1"
+    /// `s3`: the access key ID, and the command that prints its secret key.
+    var accessKey: String?
+    var secretKeyCommand: String?
+    /// `s3`: the folder inside the bucket the files go in (no '/' at either end), when set.
+    var prefix: String?
+    /// `s3`: how many seconds a presigned link stays valid (at most ``LinkPlace/longestLink``).
+    var linkSeconds = LinkPlace.longestLink
     /// A PEM file of the certificates to trust instead of the system's.
     var caFile: String?
     /// How long the place may stay silent (and `password-command` or rclone may run).
@@ -51,7 +66,11 @@ struct LinkPlace: Sendable, Equatable {
 
     /// Whether the place takes several files, each with a link of its own;
     /// otherwise several files go up as one zip.
-    var takesSeveral: Bool { kind == .webdav || kind == .rclone }
+    var takesSeveral: Bool { kind == .webdav || kind == .rclone || kind == .s3 }
+
+    /// The longest an S3 presigned link can last: 7 days, in seconds
+    /// (Signature Version 4 refuses a longer `X-Amz-Expires`).
+    static let longestLink = 604_800
 }
 
 /// Link's settings: its places in file order and which one is the default.
@@ -77,7 +96,8 @@ extension LinkActivity {
     public nonisolated static let configKeys = [
         ConfigKeys(section: "link", keys: ["default", "fallback"]),
         ConfigKeys(section: "link.*", keys: ["type", "url", "field", "expires", "host", "port", "user", "password-command", "share",
-                                             "remote", "rclone", "ca-file", "timeout"]),
+                                             "remote", "rclone", "endpoint", "bucket", "region", "access-key",
+                                             "secret-key-command", "prefix", "ca-file", "timeout"]),
     ]
 
     /// The settings of `[link]` and the `[link.NAME]` sections; an unusable
@@ -114,11 +134,10 @@ extension LinkActivity {
             throw ConfigurationError("\(section.file): [\(section.name)]: a place's name has no comma, space or '/'")
         }
         guard let typeEntry = section.entry("type") else {
-            throw ConfigurationError("\(section.file): [\(section.name)] needs `type = paste`, `termbin`, `webdav` or `rclone`")
+            throw ConfigurationError("\(section.file): [\(section.name)] needs `type = paste`, `termbin`, `webdav`, `rclone` or `s3`")
         }
         guard let kind = LinkPlace.Kind(rawValue: typeEntry.value.lowercased()) else {
-            let s3 = typeEntry.value.lowercased() == "s3" ? " (for S3, use type = rclone with an S3 remote)" : ""
-            throw section.error(typeEntry, "type is paste, termbin, webdav or rclone, not '\(typeEntry.value)'" + s3)
+            throw section.error(typeEntry, "type is paste, termbin, webdav, rclone or s3, not '\(typeEntry.value)'")
         }
         var place = LinkPlace(name: name, kind: kind)
         place.caFile = try section.path("ca-file", environment: environment)
@@ -174,7 +193,110 @@ extension LinkActivity {
             }
             place.remote = remote
             if let program = try section.path("rclone", environment: environment) { place.program = program }
+        case .s3:
+            try s3(section, into: &place)
         }
         return place
+    }
+
+    /// The keys of an `s3` place: `endpoint`, `bucket`, `region`,
+    /// `access-key`, `secret-key-command`, `prefix` and `expires`.
+    nonisolated static func s3(_ section: ConfigSection, into place: inout LinkPlace) throws(ConfigurationError) {
+        /// The entry for `key`, which must have a value.
+        func required(_ key: String) throws(ConfigurationError) -> IniFile.Entry {
+            guard let entry = section.entry(key), !entry.value.trimmingWhitespace().isEmpty else {
+                throw ConfigurationError("\(section.file): [\(section.name)] (type = s3) needs `\(key) = …`")
+            }
+            return entry
+        }
+        let endpoint = try required("endpoint")
+        guard let address = s3Endpoint(endpoint.value.trimmingWhitespace()) else {
+            throw section.error(endpoint, "endpoint is the S3 service's http:// or https:// address without a path "
+                                + "(https://s3.eu-west-1.amazonaws.com; the bucket goes in bucket = …), not '\(endpoint.value)'")
+        }
+        place.endpoint = address
+        let bucket = try required("bucket")
+        let name = bucket.value.trimmingWhitespace()
+        guard name.utf8.count <= 255, name.utf8.first.map({ isWord($0) && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }) == true,
+              name.utf8.allSatisfy({ isWord($0) || $0 == UInt8(ascii: ".") }) else {
+            throw section.error(bucket, "bucket is a bucket's name (letters, digits, '.', '-' and '_', starting with a letter or digit), not '\(bucket.value)'")
+        }
+        place.bucket = name
+        if let region = section.entry("region") {
+            let value = region.value.trimmingWhitespace()
+            guard !value.isEmpty, value.utf8.allSatisfy(isWord) else {
+                throw section.error(region, "region is a region's name (us-east-1, eu-west-1, garage), not '\(region.value)'")
+            }
+            place.region = value
+        }
+        let accessKey = try required("access-key")
+        let key = accessKey.value.trimmingWhitespace()
+        guard key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") }) else {
+            throw section.error(accessKey, "access-key is the access key's ID (AKIA…), without spaces or '/'")
+        }
+        place.accessKey = key
+        place.secretKeyCommand = try required("secret-key-command").value
+        if let prefix = section.entry("prefix") {
+            var value = Substring(prefix.value.trimmingWhitespace())
+            while value.hasPrefix("/") { value = value.dropFirst() }
+            while value.hasSuffix("/") { value = value.dropLast() }
+            let segments = value.split(separator: "/", omittingEmptySubsequences: false)
+            guard !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+                  value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
+                throw section.error(prefix, "prefix is a folder inside the bucket (shared/2026), without '//', '.' or '..', not '\(prefix.value)'")
+            }
+            place.prefix = value.isEmpty ? nil : String(value)
+        }
+        if let expires = section.entry("expires") {
+            place.linkSeconds = try linkSeconds(expires, in: section)
+        }
+    }
+
+    /// A letter, digit, '-' or '_'.
+    private nonisolated static func isWord(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
+    /// An S3 endpoint as requests name it: `http(s)://HOST[:PORT]` in lower
+    /// case, without the scheme's default port; `nil` when `text` is not an
+    /// http(s) address of a server alone (a path, a user or a query in it).
+    nonisolated static func s3Endpoint(_ text: String) -> String? {
+        guard let separator = text.firstRange(of: "://") else { return nil }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        var authority = Substring(text[separator.upperBound...].lowercased())
+        if authority.hasSuffix("/") { authority = authority.dropLast() }
+        let allowed = authority.utf8.allSatisfy { isWord($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "[")
+            || $0 == UInt8(ascii: "]") }
+        guard allowed, !authority.isEmpty else { return nil }
+        // A port after the host (not a colon inside an IPv6 address's brackets).
+        if let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") {
+            let host = authority[..<colon]
+            guard !host.isEmpty, let port = Int(authority[authority.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+            if (scheme == "https" && port == 443) || (scheme == "http" && port == 80) { authority = host }
+        }
+        return scheme + "://" + authority
+    }
+
+    /// `expires` of an `s3` place: seconds (`3600`) or a duration (`90m`,
+    /// `12h`, `7d`, `1w`), from 1 second to 7 days.
+    nonisolated static func linkSeconds(_ entry: IniFile.Entry, in section: ConfigSection) throws(ConfigurationError) -> Int {
+        let text = entry.value.trimmingWhitespace().lowercased()
+        let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        let unit = text.last.flatMap { units[$0] }
+        let digits = unit == nil ? text : String(text.dropLast()).trimmingWhitespace()
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = Int(digits),
+              number > 0 else {
+            throw section.error(entry, "expires is how long the link stays valid, in seconds or as 12h or 7d, not '\(entry.value)'")
+        }
+        let (seconds, overflow) = number.multipliedReportingOverflow(by: unit ?? 1)
+        guard !overflow, seconds <= LinkPlace.longestLink else {
+            throw section.error(entry, "expires is at most 7d (604800 s), the longest an S3 presigned link lasts, not '\(entry.value)'")
+        }
+        return seconds
     }
 }

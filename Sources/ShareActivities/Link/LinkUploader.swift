@@ -31,6 +31,9 @@ struct LinkUploader: Sendable {
             for upload in uploads { links.append(try webdav(upload, authorization: authorization)) }
         case .rclone:
             for upload in uploads { links.append(try rclone(upload)) }
+        case .s3:
+            let signer = try s3Signer()
+            for upload in uploads { links.append(try s3(upload, signer: signer)) }
         }
         return links
     }
