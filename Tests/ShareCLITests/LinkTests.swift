@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 @testable import ShareActivities
+import ShareCore
 import Testing
 
 /// One place of Link's tests (`Tests/Support/link_servers.py`): a paste
@@ -210,12 +211,26 @@ final class LinkPlaceServer {
         let link = try #require(try LinkTests.links(run).first)
         #expect(try LinkPlaceServer.fetch(link) == bytes)
 
-        // The history has the share; --undo says that an upload is not deleted, rather than pretending.
+        // The history has the share; --undo deletes it with the token the service gave.
         let history = try fixtures.share("--history")
         #expect(history.out.contains("link") && history.out.contains(link), "\(history.out)")
         let undo = try fixtures.share("--undo")
-        #expect(undo.err.contains("share does not delete uploads yet; remove it on paste"), "stderr: \(undo.err)")
-        #expect(try LinkPlaceServer.fetch(link) == bytes, "the upload is still there")
+        #expect(undo.status == 0 && undo.out == "deleted build.bin from paste\n", "stdout: \(undo.out); stderr: \(undo.err)")
+        let deletion = try paste.nextRequest()
+        #expect(deletion["path"] as? String == "/f/build.bin" && deletion["delete"] as? [String: String] == ["token": "tok-1", "delete": ""],
+                "0x0's deletion: the token and delete, posted to the link: \(deletion)")
+        #expect(try LinkPlaceServer.fetchStatus(link).status == 404, "the upload is gone")
+        #expect(try fixtures.share("--undo").status == 3, "not deleted twice")
+    }
+
+    /// termbin keeps what it is sent: --undo says so and fails.
+    @Test func undoSaysWhereAnUploadCannotBeDeleted() throws {
+        let fixtures = try Fixtures()
+        let fiche = try LinkPlaceServer(fixtures, "fiche")
+        let config = try fixtures.writeConfig("[link.bin]\ntype = termbin\nhost = 127.0.0.1\nport = \(fiche.port)\n")
+        #expect(try fixtures.share("--config", config.path, "--activity", "link", "--text", "kept").status == 0)
+        let undo = try fixtures.share("--undo")
+        #expect(undo.status == 3 && undo.err.contains("termbin keeps what it is sent; bin cannot delete it"), "stderr: \(undo.err)")
     }
 
     @Test func textBecomesOneFileNamedAfterTheSubjectAndSeveralFilesOneZip() throws {
@@ -379,6 +394,21 @@ final class LinkPlaceServer {
         let link = try #require(try LinkTests.links(run).first)
         #expect(link.hasPrefix("http://127.0.0.1:\(cloud.port)/s/"), "the public share's link, not the WebDAV address: \(link)")
         #expect(try LinkPlaceServer.fetch(link) == (try Data(contentsOf: fixtures.pdf)))
+
+        // --undo: the public share and the file deleted, the password read again from the config.
+        let undo = try fixtures.share("--undo")
+        #expect(undo.status == 0 && undo.out == "deleted Q4 Projections.pdf and its public link from cloud\n", "stdout: \(undo.out); stderr: \(undo.err)")
+        let unshare = try cloud.nextRequest()
+        #expect(unshare["method"] as? String == "DELETE" && unshare["path"] as? String == "/ocs/v2.php/apps/files_sharing/api/v1/shares/T1?format=json"
+                && unshare["ocs"] as? String == "true", "\(unshare)")
+        #expect(try LinkPlaceServer.fetchStatus(link).status == 404, "the public link is gone")
+        #expect(!FileManager.default.fileExists(atPath: cloud.folder.appendingPathComponent("shared/Q4 Projections.pdf").path), "the file is gone")
+
+        // A place no longer in the config: said, with what to delete by hand.
+        #expect(try fixtures.share("--config", config.path, "--activity", "link", fixtures.png.path).status == 0)
+        try Data("[link.other]\ntype = termbin\nhost = 127.0.0.1\nport = 9\n".utf8).write(to: config)
+        let gone = try fixtures.share("--undo")
+        #expect(gone.status == 3 && gone.err.contains("has no [link.cloud] section any more; delete pic.png there by hand"), "stderr: \(gone.err)")
     }
 
     // MARK: - rclone
@@ -400,6 +430,15 @@ final class LinkPlaceServer {
                 "rclone copyto put the file on the remote")
         let error = try LinkTests.error(run)
         #expect(error.code == "no-link", "\(error)")
+
+        // What --undo runs for an rclone upload: rclone deletefile, the place read again from the config.
+        let step = UndoAction("deleteUpload", ["place": "drive", "type": "rclone", "config": config.path, "name": "Q4 Projections.pdf",
+                                               "link": "https://example.com/x", "target": "here:\(destination.path)/Q4 Projections.pdf"])
+        var environment = fixtures.environment
+        environment["RCLONE_CONFIG"] = rcloneConfig.path
+        let deleted = LinkUndo.delete(step, environment: environment)
+        #expect(deleted == .success("deleted here:\(destination.path)/Q4 Projections.pdf"), "\(deleted)")
+        #expect(!FileManager.default.fileExists(atPath: destination.appendingPathComponent("Q4 Projections.pdf").path))
         #expect(error.message.contains("rclone link failed") && error.message.contains("doesn't support public links"), "\(error.message)")
         #expect(!error.message.hasPrefix("20"), "rclone's date is left out: \(error.message)")
 
@@ -537,33 +576,21 @@ final class LinkPlaceServer {
         let link = try #require(try LinkTests.links(run).first)
         #expect(try LinkPlaceServer.fetch(link) == (try Data(contentsOf: fixtures.pdf)))
 
-        var place = LinkPlace(name: "bucket", kind: .s3)
-        place.endpoint = "http://127.0.0.1:\(s3.port)"
-        place.bucket = "shared"
-        place.accessKey = "AKIDTEST"
-        place.prefix = "undo me"
-        place.timeout = 10
-        let key = try #require(LinkUploader.s3Key(ofLink: link, on: place))
-        #expect(key == "undo me/Q4 Projections.pdf")
-
-        place.secretKeyCommand = "printf wrong"
-        do throws(LinkFailure) {
-            try LinkUploader.deleteS3Object(key, on: place, environment: fixtures.environment)
-            Issue.record("a delete signed with a wrong secret was taken")
-        } catch {
-            #expect(error.code == "upload-refused" && error.message.contains("refused to delete undo me/Q4 Projections.pdf")
-                    && error.message.contains("SignatureDoesNotMatch"), "\(error)")
-        }
+        // --undo with a wrong secret in the config now: refused, and the object stays.
+        try Data(LinkTests.s3Place("bucket", port: s3.port, secret: "wrong", more: "prefix = undo me\n").utf8).write(to: config)
+        let refused = try fixtures.share("--undo")
+        #expect(refused.status == 3 && refused.err.contains("refused to delete undo me/Q4 Projections.pdf")
+                && refused.err.contains("SignatureDoesNotMatch"), "stderr: \(refused.err)")
         #expect(try LinkPlaceServer.fetchStatus(link).status == 200, "a refused delete leaves the object")
 
-        place.secretKeyCommand = "printf '%s' 's3cr3t/Key+42'"
-        try LinkUploader.deleteS3Object(key, on: place, environment: fixtures.environment)
+        try Data(LinkTests.s3Place("bucket", port: s3.port, more: "prefix = undo me\n").utf8).write(to: config)
+        let undo = try fixtures.share("--undo")
+        #expect(undo.status == 0 && undo.out == "deleted undo me/Q4 Projections.pdf from bucket\n", "stdout: \(undo.out); stderr: \(undo.err)")
         let gone = try LinkPlaceServer.fetchStatus(link)
         #expect(gone.status == 404 && gone.body.contains("<Code>NoSuchKey</Code>"), "\(gone)")
         var reports: [[String: Any]] = []
         while reports.last?["method"] as? String != "DELETE" || reports.last?["status"] as? Int != 204 { reports.append(try s3.nextRequest()) }
-        #expect(reports.last?["key"] as? String == key, "\(reports)")
-        #expect(LinkUploader.s3Key(ofLink: "http://127.0.0.1:1/shared/x", on: place) == nil, "a link of another place has no key here")
+        #expect(reports.last?["key"] as? String == "undo me/Q4 Projections.pdf", "\(reports)")
     }
 
     /// The signer against the published example of Signature Version 4

@@ -115,6 +115,7 @@ def read_body(handler):
 
 def paste(options):
     stored = {}
+    tokens = {}
     stopping = test_server.stop_event()
 
     class Handler(Quiet, BaseHTTPRequestHandler):
@@ -122,6 +123,9 @@ def paste(options):
 
         def do_POST(self):
             body = read_body(self)
+            if self.path.startswith("/f/"):
+                self.delete(body)
+                return
             message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
                 b"Content-Type: " + self.headers.get("Content-Type", "").encode() + b"\r\n\r\n" + body)
             parts = []
@@ -145,7 +149,30 @@ def paste(options):
             else:
                 name = next((p["filename"] for p in parts if p["filename"]), "none")
                 link = "http://127.0.0.1:%d/f/%s" % (self.server.server_address[1], urllib.parse.quote(name))
-                answer(self, 200, link.encode() + b"\n")
+                # 0x0 hands back a token that deletes the file (POST token=…&delete= to its link).
+                tokens[name] = "tok-%d" % (len(tokens) + 1)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("X-Token", tokens[name])
+                self.send_header("Content-Length", str(len(link) + 1))
+                self.end_headers()
+                self.wfile.write(link.encode() + b"\n")
+
+        def delete(self, body):
+            """0x0's deletion: a form with token and delete, posted to the file's link."""
+            message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+                b"Content-Type: " + self.headers.get("Content-Type", "").encode() + b"\r\n\r\n" + body)
+            fields = {part.get_param("name", header="content-disposition"): (part.get_payload(decode=True) or b"").decode()
+                      for part in (message.iter_parts() if message.is_multipart() else [])}
+            name = urllib.parse.unquote(self.path[len("/f/"):])
+            test_server.report({"path": self.path, "delete": fields})
+            if "delete" not in fields or name not in stored:
+                answer(self, 404, b"no such paste\n")
+            elif fields.get("token") != tokens.get(name):
+                answer(self, 401, b"wrong token\n")
+            else:
+                del stored[name]
+                answer(self, 200, b"")
 
         def do_GET(self):
             name = urllib.parse.unquote(self.path[len("/f/"):])
@@ -299,7 +326,25 @@ def nextcloud(options):
             else:
                 answer(self, 404, b"no such share\n")
 
-        do_PUT = do_PROPFIND = do_MKCOL = do_DELETE = do_MOVE = do_HEAD = relay
+        def do_DELETE(self):
+            if self.path.startswith(prefix):
+                self.relay()
+                return
+            read_body(self)
+            share = "/ocs/v2.php/apps/files_sharing/api/v1/shares/"
+            token = self.path[len(share):].split("?")[0]
+            test_server.report({"method": "DELETE", "path": self.path, "ocs": self.headers.get("OCS-APIRequest")})
+            if self.headers.get("Authorization") != expected:
+                answer(self, 401, b"wrong user or password\n")
+            elif not self.path.startswith(share) or self.headers.get("OCS-APIRequest") != "true" or token not in shares:
+                meta = {"status": "failure", "statuscode": 404, "message": "Wrong share ID, share does not exist"}
+                answer(self, 404, json.dumps({"ocs": {"meta": meta, "data": []}}).encode(), "application/json")
+            else:
+                del shares[token]
+                meta = {"status": "ok", "statuscode": 200, "message": "OK"}
+                answer(self, 200, json.dumps({"ocs": {"meta": meta, "data": []}}).encode(), "application/json")
+
+        do_PUT = do_PROPFIND = do_MKCOL = do_MOVE = do_HEAD = relay
 
     test_server.run_http(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
     test_server.stop_child(rclone, 5)

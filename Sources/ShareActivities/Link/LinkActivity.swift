@@ -99,9 +99,10 @@ public final class LinkActivity: SystemActivity, LiveActivity, QuestionAsking {
                                                                              isLink: true) }, isDone: true))
                 await display.cancellation()
             }
-            // Deleting an upload (WebDAV DELETE, a paste's token, rclone deletefile) is not built yet: the history says so.
+            // `share --undo` deletes each upload where the place allows, reading the place again from the config file.
+            let undo = delivery.files.map { LinkUndo.action(for: $0.leftover, name: $0.name, link: $0.link, place: place, config: settings.configFile) }
             session.finish(.performed, returnedItems: links.map(ShareItem.url), warnings: failed.map { "tried first: " + $0 },
-                           undo: [.impossible(reason: "share does not delete uploads yet; remove it on \(place.name)")], summary: summary)
+                           undo: undo, summary: summary)
         case .failure(let failure):
             if failure.stopped {
                 session.finish(.cancelled, error: ActivityError(code: ActivityError.Code.cancelled,

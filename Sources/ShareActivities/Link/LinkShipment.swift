@@ -10,6 +10,8 @@ struct LinkedFile: Sendable, Equatable {
     /// The SHA-256 of the bytes sent, in hex.
     var sha256: String
     var link: URL
+    /// What `share --undo` can delete of it.
+    var leftover = LinkLeftover()
 }
 
 /// An upload through a place and, while it fails, the `[link] fallback`
@@ -66,7 +68,7 @@ struct LinkShipment: Sendable {
                 let uploader = LinkUploader(place: place, environment: environment, display: display, heading: heading, showsNews: showsNews)
                 let links = try uploader.upload(uploads)
                 let files = zip(uploads, links).enumerated().map { offset, pair in
-                    LinkedFile(name: pair.0.name, size: pair.0.size, sha256: digests ? sums[offset] : "", link: pair.1)
+                    LinkedFile(name: pair.0.name, size: pair.0.size, sha256: digests ? sums[offset] : "", link: pair.1.link, leftover: pair.1.leftover)
                 }
                 return .success(Delivery(place: place, files: files, failed: failed))
             } catch {

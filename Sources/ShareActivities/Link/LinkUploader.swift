@@ -18,14 +18,17 @@ struct LinkUploader: Sendable {
     /// or the JSON result says all.
     let showsNews: Bool
 
-    /// The links of `uploads`, one each.
-    func upload(_ uploads: [LinkUpload]) throws(LinkFailure) -> [URL] {
-        var links: [URL] = []
+    /// The links of `uploads`, one each, and what each left on the place
+    /// that `share --undo` can delete.
+    func upload(_ uploads: [LinkUpload]) throws(LinkFailure) -> [(link: URL, leftover: LinkLeftover)] {
+        var links: [(link: URL, leftover: LinkLeftover)] = []
         switch place.kind {
         case .paste:
             for upload in uploads { links.append(try paste(upload)) }
         case .termbin:
-            for upload in uploads { links.append(try termbin(upload)) }
+            for upload in uploads {
+                links.append((try termbin(upload), LinkLeftover(impossible: "termbin keeps what it is sent; \(place.name) cannot delete it")))
+            }
         case .webdav:
             let authorization = try basicAuthorization()
             for upload in uploads { links.append(try webdav(upload, authorization: authorization)) }
@@ -33,7 +36,9 @@ struct LinkUploader: Sendable {
             for upload in uploads { links.append(try rclone(upload)) }
         case .s3:
             let signer = try s3Signer()
-            for upload in uploads { links.append(try s3(upload, signer: signer)) }
+            for upload in uploads {
+                links.append((try s3(upload, signer: signer), LinkLeftover(values: ["key": S3Object.key(for: upload.name, on: place)])))
+            }
         }
         return links
     }
@@ -108,14 +113,19 @@ struct LinkUploader: Sendable {
     }
 
     /// `paste`: a multipart form, the file in `field` (and `expires`); the answer's first line is the link.
-    func paste(_ upload: LinkUpload) throws(LinkFailure) -> URL {
+    func paste(_ upload: LinkUpload) throws(LinkFailure) -> (link: URL, leftover: LinkLeftover) {
         var parts = [HTTPClient.Body.Part(name: place.field, value: .file(path: upload.path, offset: 0, length: upload.size),
                                           filename: upload.name, type: upload.contentType)]
         if let expires = place.expires, !expires.isEmpty { parts.append(.text("expires", expires)) }
         show(Localization.text("Uploading %@ to %@…", upload.name, place.name), progress: 0)
         let response = try call("POST", place.url ?? "", body: .multipart(parts), upload: upload)
         try check(response, doing: upload.name)
-        return try link(in: String(decoding: response.body, as: UTF8.self), answering: upload.name)
+        let url = try link(in: String(decoding: response.body, as: UTF8.self), answering: upload.name)
+        // 0x0 hands back a token that deletes the file; a service without one keeps it.
+        guard let token = response.header("X-Token")?.trimmingWhitespace(), !token.isEmpty, HTTPClient.isOneLine(token) else {
+            return (url, LinkLeftover(impossible: "\(place.name) gave no token to delete \(upload.name) with; remove it there"))
+        }
+        return (url, LinkLeftover(values: ["url": url.absoluteString, "token": token]))
     }
 
     /// `webdav`'s `Authorization` header, its password read from `password-command`.
@@ -132,7 +142,7 @@ struct LinkUploader: Sendable {
     }
 
     /// `webdav`: a PUT into the folder, then the public share or the file's address.
-    func webdav(_ upload: LinkUpload, authorization: [(String, String)]) throws(LinkFailure) -> URL {
+    func webdav(_ upload: LinkUpload, authorization: [(String, String)]) throws(LinkFailure) -> (link: URL, leftover: LinkLeftover) {
         let folder = place.url ?? ""
         let address = (folder.hasSuffix("/") ? folder : folder + "/") + ShareLink.encoded(upload.name)
         show(Localization.text("Uploading %@ to %@…", upload.name, place.name), progress: 0)
@@ -145,9 +155,10 @@ struct LinkUploader: Sendable {
         try check(response, doing: upload.name)
         guard let api = place.share else {
             guard let url = URL(string: address) else { throw LinkFailure(code: ActivityError.Code.noLink, "\(address) is not a link") }
-            return url
+            return (url, LinkLeftover(values: ["url": address]))
         }
-        return try publicShare(of: upload.name, folder: folder, api: api, authorization: authorization)
+        let (url, share) = try publicShare(of: upload.name, folder: folder, api: api, authorization: authorization)
+        return (url, LinkLeftover(values: ["url": address].merging(share.map { ["share": $0] } ?? [:]) { old, _ in old }))
     }
 
     /// Where a WebDAV folder's server keeps its share API, and the folder's
@@ -184,8 +195,9 @@ struct LinkUploader: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The public link of a file just put, from the OCS share API (Nextcloud, ownCloud).
-    func publicShare(of name: String, folder: String, api: LinkPlace.ShareAPI, authorization: [(String, String)]) throws(LinkFailure) -> URL {
+    /// The public link of a file just put, and the share's id, from the OCS share API (Nextcloud, ownCloud).
+    func publicShare(of name: String, folder: String, api: LinkPlace.ShareAPI,
+                     authorization: [(String, String)]) throws(LinkFailure) -> (link: URL, share: String?) {
         guard let (server, path) = LinkUploader.shareAPI(for: folder) else {
             throw LinkFailure(code: ActivityError.Code.noLink,
                               "\(place.name): url is not a \(api.rawValue) WebDAV folder (…/remote.php/dav/files/USER/…), so no public link can be asked for")
@@ -199,7 +211,7 @@ struct LinkUploader: Sendable {
         struct Answer: Decodable {
             struct OCS: Decodable {
                 struct Meta: Decodable { var statuscode: Int?; var message: String? }
-                struct Share: Decodable { var url: String? }
+                struct Share: Decodable { var url: String?; var id: ShareID? }
                 var meta: Meta?
                 var data: Share?
             }
@@ -212,13 +224,13 @@ struct LinkUploader: Sendable {
             let said = answer.ocs.meta.map { "\($0.statuscode.map(String.init) ?? "")" + ($0.message.map { " \($0)" } ?? "") } ?? ""
             throw LinkFailure(code: ActivityError.Code.noLink, "\(place.name) took \(name), and made no public link for it (\(said.trimmingWhitespace()))")
         }
-        return try link(in: url, answering: name)
+        return (try link(in: url, answering: name), answer.ocs.data?.id?.text)
     }
 
     // MARK: - rclone
 
     /// `rclone copyto FILE REMOTE:PATH/NAME`, then `rclone link` of it.
-    func rclone(_ upload: LinkUpload) throws(LinkFailure) -> URL {
+    func rclone(_ upload: LinkUpload) throws(LinkFailure) -> (link: URL, leftover: LinkLeftover) {
         let remote = place.remote ?? ""
         let target = remote.hasSuffix(":") || remote.hasSuffix("/") ? remote + upload.name : remote + "/" + upload.name
         let program = place.program.contains("/") ? place.program : ProgramSearch.executable(place.program, environment: environment)
@@ -236,7 +248,16 @@ struct LinkUploader: Sendable {
             throw LinkFailure(code: ActivityError.Code.noLink, "\(upload.name) is on \(target), and rclone link failed (exit \(linked.status))"
                               + LinkUploader.said(linked) + "; rclone makes public links only on remotes that have them (Drive, Dropbox, OneDrive, S3…)")
         }
-        return try link(in: String(decoding: linked.output, as: UTF8.self), answering: upload.name)
+        return (try link(in: String(decoding: linked.output, as: UTF8.self), answering: upload.name), LinkLeftover(values: ["target": target]))
+    }
+
+    /// Runs rclone (the place's `rclone`, else the one on PATH) with `arguments`.
+    func rcloneRun(_ arguments: [String], doing what: String) throws(LinkFailure) -> Subprocess.Outcome {
+        let program = place.program.contains("/") ? place.program : ProgramSearch.executable(place.program, environment: environment)
+        guard let program else {
+            throw LinkFailure(code: ActivityError.Code.configuration, "\(place.name) needs rclone, which is not on PATH: apt install rclone")
+        }
+        return try run(program, arguments, doing: what)
     }
 
     private func run(_ program: String, _ arguments: [String], doing what: String) throws(LinkFailure) -> Subprocess.Outcome {
@@ -275,5 +296,15 @@ struct LinkUploader: Sendable {
     /// `text` with its control characters shown as `?`, for a message.
     static func printable(_ text: String) -> String {
         String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : $0 }))
+    }
+}
+
+/// An OCS share's id, which Nextcloud writes as a number and ownCloud as a string.
+struct ShareID: Decodable, Sendable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) { text = String(number) } else { text = try container.decode(String.self) }
     }
 }

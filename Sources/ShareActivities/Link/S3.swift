@@ -155,16 +155,4 @@ extension LinkUploader {
         let response = try uploader.call("DELETE", object.url, headers: headers)
         try uploader.checkS3(response, refused: "refused to delete \(key)", failed: "failed to delete \(key)")
     }
-
-    /// The key of the object that `link` (a link an upload to `place`
-    /// returned) points at; `nil` when the link is not one of the place's
-    /// bucket.
-    static func s3Key(ofLink link: String, on place: LinkPlace) -> String? {
-        guard place.kind == .s3, let endpoint = place.endpoint, let bucket = place.bucket else { return nil }
-        let start = endpoint + S3Signer.path([bucket]) + "/"
-        guard link.hasPrefix(start) else { return nil }
-        let path = link.dropFirst(start.count).prefix { $0 != "?" && $0 != "#" }
-        let key = percentDecoded(String(path))
-        return key.isEmpty ? nil : key
-    }
 }
