@@ -50,67 +50,36 @@ public struct SMTPTransport: MailTransport {
     public var summary: String { serverURL }
 
     public func send(_ file: MessageFile, envelope: Envelope) throws(MailError) -> String {
-        try CurlRuntime.start()
-        guard let handle = share_curl_easy_init() else { throw MailError(.io, "libcurl could not start") }
-        defer { share_curl_easy_cleanup(handle) }
-
+        try CurlRuntime.start()  // before the recipients' list, which libcurl makes
         let reader = try TransmissionReader(file)
-        let log = ServerLog()
-        var recipients: UnsafeMutablePointer<curl_slist>?
-        for recipient in envelope.recipients { recipients = share_curl_slist_append(recipients, "<\(recipient)>") }
-        defer { share_curl_slist_free_all(recipients) }
         var password = try passwordCommand.map { command throws(MailError) in
             do throws(PasswordCommand.Failure) { return try PasswordCommand.run(command, timeout: commandTimeout, section: "mail") } catch {
                 throw MailError(.configuration, error.message)
             }
         }
         defer { password = nil }
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-
-        let code: CURLcode = withExtendedLifetime((reader, log)) {
-            errorBuffer.withUnsafeMutableBufferPointer { errors in
-                share_curl_setopt_string(handle, CURLOPT_URL, SMTPTransport.url(serverURL, greeting: envelope.sender))
-                share_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(envelope.sender)>")
-                share_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients)
-                share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
-                share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 30)
-                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60)
-                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-                share_curl_setopt_long(handle, CURLOPT_USE_SSL,
-                                       Int(requireTLS || serverURL.hasPrefix("smtps") ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
-                if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
-                if let username { share_curl_setopt_string(handle, CURLOPT_USERNAME, username) }
-                if let password { share_curl_setopt_string(handle, CURLOPT_PASSWORD, password) }
-                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
-                share_curl_setopt_read_function(handle) { buffer, size, count, context in
-                    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
-                    let reader = Unmanaged<TransmissionReader>.fromOpaque(context).takeUnretainedValue()
-                    let read = reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-                    return read < 0 ? Int(CURL_READFUNC_ABORT) : read
-                }
-                share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(reader).toOpaque())
-                share_curl_setopt_debug_function(handle) { _, type, data, size, context in
-                    guard type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data, let context else { return 0 }
-                    let log = Unmanaged<ServerLog>.fromOpaque(context).takeUnretainedValue()
-                    log.append(UnsafeRawBufferPointer(start: data, count: size), sent: type == CURLINFO_HEADER_OUT)
-                    return 0
-                }
-                share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
-                share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)  // feeds the debug function; nothing is printed
-                return share_curl_easy_perform(handle)
+        var recipients: UnsafeMutablePointer<curl_slist>?
+        for recipient in envelope.recipients { recipients = share_curl_slist_append(recipients, "<\(recipient)>") }
+        defer { share_curl_slist_free_all(recipients) }
+        let (code, log, curlMessage) = try session(greeting: envelope.sender) { handle in
+            share_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(envelope.sender)>")
+            share_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients)
+            share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+            share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 30)
+            share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+            share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60)
+            if let username { share_curl_setopt_string(handle, CURLOPT_USERNAME, username) }
+            if let password { share_curl_setopt_string(handle, CURLOPT_PASSWORD, password) }
+            share_curl_setopt_read_function(handle) { buffer, size, count, context in
+                guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+                let reader = Unmanaged<TransmissionReader>.fromOpaque(context).takeUnretainedValue()
+                let read = reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+                return read < 0 ? Int(CURL_READFUNC_ABORT) : read
             }
+            share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(reader).toOpaque())
         }
-        // Forget the password as soon as the connection is done.
-        share_curl_setopt_string(handle, CURLOPT_PASSWORD, "")
-
-        var response = 0
-        share_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &response)
+        withExtendedLifetime(reader) {}
         if code == CURLE_OK { return log.lastReply }
-        let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let curlMessage = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
         throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL)
     }
 
@@ -119,6 +88,25 @@ public struct SMTPTransport: MailTransport {
     /// required), sends NOOP and leaves, without logging in, so no
     /// password is asked for. `nil` when the server states no limit.
     public func sizeLimit(greeting sender: String) throws(MailError) -> Int? {
+        let (code, log, curlMessage) = try session(greeting: sender) { handle in
+            share_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "NOOP")
+            share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 15)
+            share_curl_setopt_long(handle, CURLOPT_TIMEOUT, 30)
+            // NOOP's answer is not wanted: only the greeting's lines, which the log keeps.
+            share_curl_setopt_write_function(handle) { _, size, count, _ in size * count }
+        }
+        // The greeting came before NOOP: its SIZE counts even if NOOP was refused.
+        if let limit = log.sizeLimit { return limit == 0 ? nil : limit }
+        guard code == CURLE_OK else { throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL) }
+        return nil
+    }
+
+    /// One libcurl session with the server, greeting it as `sender`'s
+    /// domain: TLS as configured and certificates checked, the commands and
+    /// replies kept in the log; `setUp` adds what the session does. The
+    /// result code, the log and libcurl's words for a failure.
+    private func session(greeting sender: String,
+                         setUp: (UnsafeMutableRawPointer) -> Void) throws(MailError) -> (CURLcode, ServerLog, String) {
         try CurlRuntime.start()
         guard let handle = share_curl_easy_init() else { throw MailError(.io, "libcurl could not start") }
         defer { share_curl_easy_cleanup(handle) }
@@ -127,18 +115,13 @@ public struct SMTPTransport: MailTransport {
         let code: CURLcode = withExtendedLifetime(log) {
             errorBuffer.withUnsafeMutableBufferPointer { errors in
                 share_curl_setopt_string(handle, CURLOPT_URL, SMTPTransport.url(serverURL, greeting: sender))
-                share_curl_setopt_string(handle, CURLOPT_CUSTOMREQUEST, "NOOP")
                 share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 15)
-                share_curl_setopt_long(handle, CURLOPT_TIMEOUT, 30)
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
                 share_curl_setopt_long(handle, CURLOPT_USE_SSL,
                                        Int(requireTLS || serverURL.hasPrefix("smtps") ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
                 if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
                 share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
-                // NOOP's answer is not wanted: only the greeting's lines, which the debug function keeps.
-                share_curl_setopt_write_function(handle) { _, size, count, _ in size * count }
                 share_curl_setopt_debug_function(handle) { _, type, data, size, context in
                     guard type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data, let context else { return 0 }
                     let log = Unmanaged<ServerLog>.fromOpaque(context).takeUnretainedValue()
@@ -146,18 +129,15 @@ public struct SMTPTransport: MailTransport {
                     return 0
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
-                share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)
+                share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)  // feeds the debug function; nothing is printed
+                setUp(handle)
                 return share_curl_easy_perform(handle)
             }
         }
-        // The greeting came before NOOP: its SIZE counts even if NOOP was refused.
-        if let limit = log.sizeLimit { return limit == 0 ? nil : limit }
-        guard code == CURLE_OK else {
-            let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let curlMessage = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
-            throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL)
-        }
-        return nil
+        // Forget the password as soon as the connection is done.
+        share_curl_setopt_string(handle, CURLOPT_PASSWORD, "")
+        let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (code, log, code == CURLE_OK ? "" : buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered)
     }
 
     /// The URL libcurl is given: the configured one, with the sender's
