@@ -96,9 +96,9 @@ final class ServerScript {
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     /// Runs a support script to its end (`cups_server.py --get-job …`, `vcard_tool.py photos …`) and returns its stdout.
-    static func query(_ script: String, _ arguments: [String]) throws -> Data {
+    static func query(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Data {
         let run = try Share.run(python, [support.appendingPathComponent(script).path] + arguments,
-                                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
+                                environment: environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]) { _, fixed in fixed },
                                 directory: support)
         try #require(run.status == 0, "\(script) \(arguments) failed: \(run.err)")
         return run.stdout
