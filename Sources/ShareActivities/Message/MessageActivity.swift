@@ -214,8 +214,14 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
                                            : "nobody got the message: " + words.joined(separator: "; ")))
             return
         }
+        // A Discord or Telegram message can be deleted again (`share --undo`); an XMPP one cannot.
+        let sentAt = Date()
+        let undo = reached.flatMap { delivered -> [UndoAction] in
+            guard let hook = route.webhooks.first(where: { $0.name == delivered.recipient }) else { return [] }
+            return delivered.messageIDs.compactMap { ChatUndo.action(for: hook, id: $0, sent: sentAt) }
+        }
         session.finish(.sent, returnedItems: reached.flatMap(\.messageIDs).map { .text($0) },
-                       warnings: linked + words.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient))
+                       warnings: linked + words.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient), undo: undo)
     }
 
     /// Where a share goes: XMPP addresses, and webhooks by name.
@@ -297,8 +303,9 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         }
         for hook in route.webhooks {
             do throws(XMPPFailure) {
-                try hook.deliver(try hook.requests(subject: subject, text: text, urls: urls, files: files), commandTimeout: settings.commandTimeout)
-                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: []))
+                let ids = try hook.deliver(try hook.requests(subject: subject, text: text, urls: urls, files: files),
+                                           commandTimeout: settings.commandTimeout)
+                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: ids))
             } catch {
                 delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: [], refusal: error.message, sessionFailed: true))
             }

@@ -30,7 +30,7 @@ extension MessageActivity {
     /// The keys Message reads.
     public nonisolated static let configKeys = [
         ConfigKeys(section: "message", keys: ["jid", "password-command", "server", "ca-file", "command-timeout"]),
-        ConfigKeys(section: "message.*", keys: ["type", "url", "url-command", "ca-file"]),
+        ConfigKeys(section: "message.*", keys: ["type", "url", "url-command", "ca-file", "token-command", "chat", "api"]),
     ]
 
     /// How long `password-command` may run (`[message] command-timeout`).
