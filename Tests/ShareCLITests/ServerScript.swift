@@ -29,8 +29,9 @@ final class ServerScript {
     private var pending = Data()
     private var stopped = false
 
-    /// Starts `Tests/Support/<script> ARGUMENTS…`, its stderr into `logFile`.
-    init(script: String, arguments: [String], logFile: URL) throws {
+    /// Starts `Tests/Support/<script> ARGUMENTS…`, its stderr into `logFile`;
+    /// it has `startSeconds` to say READY (a server installed on first use needs more).
+    init(script: String, arguments: [String], logFile: URL, startSeconds: Int = ServerScript.watchdogSeconds) throws {
         name = script
         self.logFile = logFile
         try Data().write(to: logFile)
@@ -42,7 +43,7 @@ final class ServerScript {
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
 
-        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: ServerScript.watchdogSeconds)
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: startSeconds)
         var bytes = Data()
         while !bytes.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData

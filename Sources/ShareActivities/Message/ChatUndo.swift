@@ -7,7 +7,52 @@ import ShareSupport
 /// from the config file then (the history keeps none).
 extension MessageActivity {
     public nonisolated static var undoSteps: [UndoStep] {
-        [UndoStep("deleteChatMessage") { action, environment in ChatUndo.delete(action, environment: environment) }]
+        [UndoStep("deleteChatMessage") { action, environment in ChatUndo.delete(action, environment: environment) },
+         UndoStep("redactMatrixEvent") { action, environment in MatrixUndo.redact(action, environment: environment) }]
+    }
+
+    public nonisolated static var errorCodes: [String] { [ActivityError.Code.encryptedRoom] }
+}
+
+extension ActivityError.Code {
+    /// Message: a Matrix room with end-to-end encryption, which share does not post in.
+    public static let encryptedRoom = "encrypted-room"
+}
+
+/// `share --undo` of a Matrix message: the event redacted, the account's
+/// token found again from the config file (or the token kept after a login).
+enum MatrixUndo {
+    static func action(for account: MatrixAccount, room: String, event: String) -> UndoAction {
+        UndoAction("redactMatrixEvent", ["section": "message.\(account.name)", "config": account.configFile, "room": room, "event": event])
+    }
+
+    static func redact(_ action: UndoAction, environment: [String: String]) -> Result<String, UndoRefusal> {
+        guard let section = action["section"], let config = action["config"], let room = action["room"], let event = action["event"] else {
+            return .failure(Undo.incomplete(action))
+        }
+        guard case .success(let bytes) = LocalFiles.contents(ofFile: config), let text = String(validating: bytes, as: UTF8.self),
+              let file = try? IniFile(parsing: text, path: config), let found = file.section(section) else {
+            return .failure(UndoRefusal("\(config) has no [\(section)] section any more; redact event \(event) in a Matrix client"))
+        }
+        do {
+            let account = try MatrixAccount.parse(ConfigSection(file: config, name: found.name, entries: found.entries),
+                                                  name: String(section.dropFirst("message.".count)), environment: environment)
+            let locations = Locations(environment: environment)
+            var session = try MatrixSession(account: account, tokenFolder: locations.stateHome + "/matrix",
+                                            commandTimeout: MessageActivity.defaultCommandTimeout, environment: environment)
+            let path = "/_matrix/client/v3/rooms/\(MatrixSession.segment(room))/redact/\(MatrixSession.segment(event))/\(MatrixDelivery.transactionID())"
+            let response = try session.call("PUT", path, body: .json(.object([("reason", .string("taken back with share --undo"))])))
+            guard response.isSuccess else {
+                return .failure(UndoRefusal("\(account.homeserver) did not redact \(event)" + MatrixSession.said(response)))
+            }
+            return .success("redacted \(event) in \(room)")
+        } catch let error as MatrixFailure {
+            return .failure(UndoRefusal(error.message))
+        } catch let error as ConfigurationError {
+            return .failure(UndoRefusal(error.message))
+        } catch {
+            return .failure(UndoRefusal(ErrorText.sentence(error)))
+        }
     }
 }
 

@@ -46,10 +46,10 @@ public struct Webhook: Sendable, Equatable {
                 throw ConfigurationError("\(section.file): [\(section.name)]: a webhook's name has no '@', comma or space")
             }
             guard let typeEntry = section.entry("type") else {
-                throw ConfigurationError("\(section.file): [\(section.name)] needs `type = slack`, `ntfy`, `json`, `telegram` or `discord`")
+                throw ConfigurationError("\(section.file): [\(section.name)] needs `type = slack`, `ntfy`, `json`, `telegram`, `discord` or `matrix`")
             }
             guard let kind = Kind(rawValue: typeEntry.value.lowercased()) else {
-                throw section.error(typeEntry, "type is slack, ntfy, json, telegram or discord, not '\(typeEntry.value)'")
+                throw section.error(typeEntry, "type is slack, ntfy, json, telegram, discord or matrix, not '\(typeEntry.value)'")
             }
             if kind == .telegram {
                 hooks.append(try telegram(section, name: name, environment: environment))
