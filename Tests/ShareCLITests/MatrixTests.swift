@@ -94,4 +94,49 @@ import Testing
         let missing = try MessageTests.message(fixtures, config, to: "#nowhere:localhost", ["--text", "hi"])
         missing.expectExit(3, saying: "no room #nowhere:localhost on \(server.url) (HTTP 404: M_NOT_FOUND")
     }
+
+    /// To offers the rooms the account is in (looked up in the background
+    /// when the form opens, offered from the next opening) and the
+    /// contacts' Matrix IDs; a room picked there gets the message.
+    @Test func toOffersRoomsAndPeopleAndARoomPickedGetsTheMessage() throws {
+        let fixtures = try Fixtures()
+        let server = try Homeserver(fixtures)
+        let contacts = fixtures.home.appendingPathComponent(".contacts", isDirectory: true)
+        try FileManager.default.createDirectory(at: contacts, withIntermediateDirectories: true)
+        try Data("BEGIN:VCARD\r\nVERSION:4.0\r\nFN:Lee Jiwon\r\nIMPP:matrix:u/lee:localhost\r\nEND:VCARD\r\n".utf8)
+            .write(to: contacts.appendingPathComponent("lee.vcf"))
+        let config = try fixtures.writeConfig("[message.chat]\ntype = matrix\nhomeserver = \(server.url)\nuser = @kim:localhost\n"
+                                              + "token-command = \(try Self.token(server))\n")
+        let rooms = fixtures.root.appendingPathComponent("state/share/matrix/chat.rooms")
+        let q = TmuxSession.quote
+        let command = ([try Share.binary().path, "--config", config.path, "--activity", "message", "--json", "--text", "standup in 5"])
+            .map(q).joined(separator: " ")
+        let first = try TmuxSession(command, width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)
+        try first.waitFor("To:")
+        try first.waitUntil("the rooms looked up") { _ in FileManager.default.fileExists(atPath: rooms.path) }
+        try first.send("Escape")
+        _ = try first.waitForExit()
+        first.close()
+        #expect(try String(contentsOf: rooms, encoding: .utf8) == "Team <#team:localhost>\n", "the encrypted room is left out")
+
+        let session = try TmuxSession(command, width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)
+        defer { session.close() }
+        try session.waitFor("To:")
+        try session.sendLiteral("le")
+        let person = try session.waitFor("Lee Jiwon <@lee:localhost>")
+        #expect(!person.contains("Team <#team"), "\(person.text)")
+        try session.send("C-u")
+        try session.sendLiteral("te")
+        try session.waitUntil("the room offered") { !$0.text.contains("Lee Jiwon") && $0.text.contains("Team <#team:localhost>") }
+        try session.send("Tab")
+        try session.send("C-x")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        #expect((try server.messages("#team:localhost").last?["content"] as? [String: Any])?["body"] as? String == "standup in 5")
+    }
+
+    /// kim's access token, from a login (the way Element's "Access Token" gives one), as a token-command.
+    static func token(_ server: Homeserver) throws -> String {
+        let answer = try ServerScript.query("matrix_server.py", ["token", server.url, "kim", "kim-pass"])
+        return "printf " + String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

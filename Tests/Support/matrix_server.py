@@ -8,6 +8,8 @@ under a lock, so parallel tests install it once), on 127.0.0.1 with SQLite.
                                  shared secret; kim makes #team:localhost (lee in it
                                  too) and #secret:localhost (end-to-end encrypted);
                                  prints READY <port>, serves until stdin closes
+  matrix_server.py token URL USER PASSWORD      an access token of USER
+  matrix_server.py media URL USER PASSWORD MXC  the bytes of an mxc:// URI
   matrix_server.py messages URL USER PASSWORD ROOM
                                  the room's message events as USER reads them back
                                  (ROOM an alias, or @person for USER's direct room
@@ -145,6 +147,9 @@ def main():
         serve(sys.argv[2])
     elif sys.argv[1] == "messages":
         messages(*sys.argv[2:6])
+    elif sys.argv[1] == "token":
+        # An access token of USER, from a login of its own.
+        print(login(*sys.argv[2:5]))
     elif sys.argv[1] == "media":
         # The bytes of an mxc:// URI, downloaded as USER (the authenticated media API).
         url, user, password, uri = sys.argv[2:6]

@@ -21,6 +21,8 @@ struct ContactFolder {
         var emails: [String]
         /// Its XMPP addresses: `IMPP:xmpp:…` and `X-JABBER` values.
         var jids: [String] = []
+        /// Its Matrix IDs: `IMPP:matrix:@lee:example.org` (or `matrix:u/lee:example.org`).
+        var matrixIDs: [String] = []
         /// Its `NICKNAME`, if any.
         var nickname: String?
         /// Its `UID`, if any.
@@ -101,7 +103,12 @@ struct ContactFolder {
             let impp = card.values("IMPP").map { $0.trimmingWhitespace() }.filter { $0.lowercased().hasPrefix("xmpp:") }
                 .map { String($0.dropFirst(5).prefix { $0 != "?" }) }
             let jids = (impp + card.values("X-JABBER").map { $0.trimmingWhitespace() }).filter { !$0.isEmpty }
-            return Contact(path: path, index: index, fullName: name, emails: emails, jids: jids, nickname: card.value("NICKNAME"),
+            let matrix = card.values("IMPP").map { $0.trimmingWhitespace() }.filter { $0.lowercased().hasPrefix("matrix:") }
+                .map { value -> String in
+                    let rest = String(value.dropFirst("matrix:".count).prefix { $0 != "?" })
+                    return rest.hasPrefix("u/") ? "@" + rest.dropFirst(2) : rest
+                }.filter(MatrixAccount.isUserID)
+            return Contact(path: path, index: index, fullName: name, emails: emails, jids: jids, matrixIDs: matrix, nickname: card.value("NICKNAME"),
                            uid: card.value("UID")?.trimmingWhitespace(), hasPhoto: card.properties.contains { $0.name == "PHOTO" },
                            fingerprint: file.bytes[card.range].hashValue)
         }

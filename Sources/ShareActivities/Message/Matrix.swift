@@ -369,3 +369,49 @@ enum ImageHeader {
         return nil
     }
 }
+
+/// The rooms a Matrix account is in, as Message's To offers them
+/// (`Team <#team:example.org>`): read from a file beside the account's
+/// token when the form opens, and looked up again in the background for
+/// the next time, so the form never waits for the homeserver.
+enum MatrixRooms {
+    /// The rooms as the last look found them.
+    static func cached(_ account: MatrixAccount, folder: String) -> [String] {
+        guard case .success(let bytes) = LocalFiles.contents(ofFile: file(account, folder: folder), limit: 1 << 20) else { return [] }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+
+    private static func file(_ account: MatrixAccount, folder: String) -> String { folder + "/" + account.name + ".rooms" }
+
+    /// Looks the rooms up again off the main actor and keeps them, when a
+    /// token is at hand without asking anyone (token-command, or one kept).
+    static func refresh(_ account: MatrixAccount, folder: String, commandTimeout: Double, environment: [String: String]) {
+        let kept = FileStamp(ofFileAt: folder + "/" + account.name + ".token") != nil
+        guard account.tokenCommand != nil || kept else { return }
+        Task.detached {
+            guard var session = try? MatrixSession(account: account, tokenFolder: folder, commandTimeout: commandTimeout,
+                                                   environment: environment),
+                  let rooms = try? look(&session) else { return }
+            _ = LocalFiles.createFolders(folder)
+            try? LocalFiles.replace(file(account, folder: folder), with: Array(rooms.map { $0 + "\n" }.joined().utf8), mode: 0o600)
+        }
+    }
+
+    /// The joined rooms that have an alias and no end-to-end encryption, as `Name <#alias>`.
+    static func look(_ session: inout MatrixSession) throws(MatrixFailure) -> [String] {
+        struct Joined: Decodable { var joined_rooms: [String] }
+        struct Alias: Decodable { var alias: String? }
+        struct Name: Decodable { var name: String? }
+        let joined = try session.call("GET", "/_matrix/client/v3/joined_rooms").decoded(Joined.self)?.joined_rooms ?? []
+        var rooms: [String] = []
+        for room in joined.prefix(200) {
+            let state = "/_matrix/client/v3/rooms/\(MatrixSession.segment(room))/state/"
+            guard let alias = try session.call("GET", state + "m.room.canonical_alias").decoded(Alias.self)?.alias,
+                  !(try session.call("GET", state + "m.room.encryption")).isSuccess else { continue }
+            let name = (try session.call("GET", state + "m.room.name").decoded(Name.self)?.name ?? "")
+                .filter { $0 != "<" && $0 != ">" && $0 != "," && !$0.isNewline }
+            rooms.append(name.isEmpty ? alias : "\(name) <\(alias)>")
+        }
+        return rooms
+    }
+}

@@ -88,6 +88,7 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
             // What is still being typed is not wrong while something offered holds it.
             if index == entries.count - 1, let typing, offered.contains(where: { $0.lowercased().contains(typing) }) { return false }
             return !XMPPAddress.isBareJID(recipient) && !settings.webhooks.contains { $0.name == recipient }
+                && !(MatrixAccount.isAddress(recipient) && !settings.matrix.isEmpty)
         }.map(\.element)
         return bad.first.map {
             settings.webhooks.isEmpty ? Localization.text("'%@' is not a JID (name@example.com)", $0)
@@ -99,12 +100,20 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
     /// account to send from) and the webhooks, each as it is written in To.
     func suggestions() -> [String] {
         var offered: [String] = []
-        if settings.account != nil {
+        let matrix = settings.matrix.first
+        if settings.account != nil || matrix != nil {
             for contact in ContactFolder(path: contactFolder).contacts() {
-                for jid in contact.jids where XMPPAddress.isBareJID(jid) {
-                    offered.append(contact.fullName.isEmpty ? jid : "\(contact.fullName.filter { $0 != "<" && $0 != ">" && $0 != "," }) <\(jid)>")
+                let addresses = (settings.account != nil ? contact.jids.filter(XMPPAddress.isBareJID) : [])
+                    + (matrix != nil ? contact.matrixIDs : [])
+                for address in addresses {
+                    offered.append(contact.fullName.isEmpty ? address : "\(contact.fullName.filter { $0 != "<" && $0 != ">" && $0 != "," }) <\(address)>")
                 }
             }
+        }
+        // The Matrix rooms the account was in at the last look (kept beside its token), and a fresh look for next time.
+        if let matrix {
+            offered += MatrixRooms.cached(matrix, folder: settings.matrixTokens)
+            MatrixRooms.refresh(matrix, folder: settings.matrixTokens, commandTimeout: settings.commandTimeout, environment: environment)
         }
         return offered + settings.webhooks.map(\.name)
     }
