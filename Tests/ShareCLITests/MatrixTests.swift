@@ -84,9 +84,30 @@ import Testing
         #expect((attributes[.posixPermissions] as? Int) == 0o600, "the token is kept private")
     }
 
-    @Test func aWrongPasswordAndAMissingRoomSaySo() throws {
+    /// A big picture goes with its size and a thumbnail of at most 320
+    /// pixels; a file over the server's m.upload.size is refused before
+    /// anything is uploaded; a wrong password and a missing room are said.
+    @Test func aBigPictureGoesWithAThumbnailAndLimitsAndRefusalsAreSaid() throws {
         let fixtures = try Fixtures()
         let server = try Homeserver(fixtures)
+        let photo = fixtures.root.appendingPathComponent("photo.jpg")
+        _ = try ServerScript.query("image_tool.py", ["solid", photo.path, "1600", "1200", "200", "120", "40"])
+        let sent = try MessageTests.message(fixtures, try Self.config(fixtures, server), to: "#team:localhost", [photo.path])
+        #expect(sent.status == 0, "stderr: \(sent.err)")
+        let picture = try #require(try server.messages("#team:localhost").last?["content"] as? [String: Any])
+        let info = try #require(picture["info"] as? [String: Any])
+        let thumbnail = try #require(info["thumbnail_info"] as? [String: Any], "\(info)")
+        #expect(info["w"] as? Int == 1600 && info["h"] as? Int == 1200 && thumbnail["w"] as? Int == 320 && thumbnail["h"] as? Int == 240
+                && thumbnail["mimetype"] as? String == "image/jpeg", "\(info)")
+        let small = try server.media(info["thumbnail_url"] as? String ?? "")
+        #expect(small.count == thumbnail["size"] as? Int && small.starts(with: [0xFF, 0xD8]), "the thumbnail's bytes are a JPEG of its size")
+
+        let big = fixtures.root.appendingPathComponent("big.iso")
+        try #require(FileManager.default.createFile(atPath: big.path, contents: nil))
+        try FileHandle(forWritingTo: big).truncate(atOffset: 60 * 1024 * 1024)
+        let tooBig = try MessageTests.message(fixtures, try Self.config(fixtures, server), to: "#team:localhost", [big.path])
+        tooBig.expectExit(3, saying: "big.iso is 62.9 MB; \(server.url) takes uploads up to 52.4 MB")
+
         let wrong = try Self.config(fixtures, server, login: "password-command = printf wrong")
         let refused = try MessageTests.message(fixtures, wrong, to: "#team:localhost", ["--text", "hi"])
         refused.expectExit(3, saying: "refused the login of @kim:localhost (HTTP 403: M_FORBIDDEN")

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCore
 import ShareSupport
+import CThumbnail
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -168,7 +169,7 @@ struct MatrixDelivery: Sendable {
 
     /// Sends `text` and `files` to each of `recipients`.
     mutating func deliver(text: String, files: [XMPPDelivery.Upload], to recipients: [String]) -> [Sent] {
-        var uploads: [(XMPPDelivery.Upload, String)] = []
+        var uploads: [Uploaded] = []
         if !files.isEmpty {
             do throws(MatrixFailure) { uploads = try upload(files) } catch {
                 return recipients.map { Sent(recipient: $0, room: nil, events: [], refusal: error.message) }
@@ -181,7 +182,7 @@ struct MatrixDelivery: Sendable {
                 try refuseEncrypted(room, named: recipient)
                 var events: [String] = []
                 if !text.isEmpty { events.append(try post(MatrixDelivery.textContent(text), to: room)) }
-                for (file, uri) in uploads { events.append(try post(MatrixDelivery.fileContent(file, uri: uri), to: room)) }
+                for upload in uploads { events.append(try post(MatrixDelivery.fileContent(upload), to: room)) }
                 sent.append(Sent(recipient: recipient, room: room, events: events))
             } catch {
                 sent.append(Sent(recipient: recipient, room: nil, events: [], refusal: error.message, encrypted: error.encrypted))
@@ -295,20 +296,63 @@ struct MatrixDelivery: Sendable {
         }.joined(separator: "<br>")
     }
 
-    /// `m.image` for a picture (with its size in pixels when its header says it), else `m.file`.
-    static func fileContent(_ file: XMPPDelivery.Upload, uri: String) -> JSONValue {
+    /// A file on the media repository, and its thumbnail's when it has one.
+    struct Uploaded: Sendable {
+        var file: XMPPDelivery.Upload
+        var uri: String
+        var thumbnail: Thumbnail?
+    }
+
+    /// A picture's thumbnail as uploaded: where, and its info.
+    struct Thumbnail: Sendable {
+        var uri: String
+        var width: Int
+        var height: Int
+        var type: String
+        var size: Int
+    }
+
+    /// `m.image` for a picture (with its size in pixels when its header
+    /// says it, and its thumbnail), else `m.file`.
+    static func fileContent(_ upload: Uploaded) -> JSONValue {
+        let file = upload.file
         var info: [(String, JSONValue)] = [("mimetype", .string(file.contentType)), ("size", .number(file.size))]
         let isImage = file.contentType.lowercased().hasPrefix("image/")
         if isImage, let (width, height) = ImageHeader.size(ofFile: file.path) { info += [("w", .number(width)), ("h", .number(height))] }
-        return .object([("msgtype", .string(isImage ? "m.image" : "m.file")), ("body", .string(file.name)), ("url", .string(uri)),
+        if let thumbnail = upload.thumbnail {
+            info += [("thumbnail_url", .string(thumbnail.uri)),
+                     ("thumbnail_info", .object([("w", .number(thumbnail.width)), ("h", .number(thumbnail.height)),
+                                                 ("mimetype", .string(thumbnail.type)), ("size", .number(thumbnail.size))]))]
+        }
+        return .object([("msgtype", .string(isImage ? "m.image" : "m.file")), ("body", .string(file.name)), ("url", .string(upload.uri)),
                         ("info", .object(info))])
+    }
+
+    /// The largest side of a thumbnail, and the largest picture one is made of (read whole to decode it).
+    static let thumbnailSide = 320
+    static let thumbnailSource = 32 << 20
+
+    /// A PNG or JPEG picture bigger than a thumbnail, made smaller (its
+    /// format kept); `nil` for one that is small already, or undecodable.
+    static func thumbnail(of file: XMPPDelivery.Upload) -> (bytes: [UInt8], width: Int, height: Int, type: String)? {
+        let type = file.contentType.lowercased()
+        guard type == "image/png" || type == "image/jpeg", file.size <= thumbnailSource,
+              case .success(let bytes) = LocalFiles.contents(ofFile: file.path, limit: thumbnailSource) else { return nil }
+        var output: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        var format: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+        var reason = [CChar](repeating: 0, count: 256)
+        let status = share_image_fit(bytes, bytes.count, Int32(thumbnailSide), &output, &size, &format, &width, &height, &reason, reason.count)
+        defer { free(output) }
+        guard status == SHARE_IMAGE_OK, let output else { return nil }
+        return (Array(UnsafeBufferPointer(start: output, count: size)), Int(width), Int(height), format == 1 ? "image/png" : "image/jpeg")
     }
 
     // MARK: - Media
 
     /// Each file uploaded (streamed from disk), after the server's
     /// `m.upload.size` was read and every file checked against it.
-    mutating func upload(_ files: [XMPPDelivery.Upload]) throws(MatrixFailure) -> [(XMPPDelivery.Upload, String)] {
+    mutating func upload(_ files: [XMPPDelivery.Upload]) throws(MatrixFailure) -> [Uploaded] {
         var config = try session.call("GET", "/_matrix/client/v1/media/config")
         if config.status == 404 { config = try session.call("GET", "/_matrix/media/v3/config") }
         struct Config: Decodable {
@@ -319,17 +363,27 @@ struct MatrixDelivery: Sendable {
             throw MatrixFailure(message: "\(big.name) is \(ByteCount.words(Int64(big.size))); \(session.account.homeserver) takes uploads up to "
                                 + ByteCount.words(Int64(limit)))
         }
-        var uploaded: [(XMPPDelivery.Upload, String)] = []
+        var uploaded: [Uploaded] = []
         for file in files {
-            let response = try session.call("POST", "/_matrix/media/v3/upload?filename=" + MatrixSession.segment(file.name),
-                                            body: .file(file.path, size: file.size, type: file.contentType))
-            struct Answer: Decodable { var content_uri: String? }
-            guard response.isSuccess, let uri = response.decoded(Answer.self)?.content_uri else {
-                throw MatrixFailure(message: "\(session.account.homeserver) did not take \(file.name)" + MatrixSession.said(response))
+            let uri = try put(.file(file.path, size: file.size, type: file.contentType), named: file.name)
+            var thumbnail: Thumbnail?
+            if let small = MatrixDelivery.thumbnail(of: file) {
+                let thumbnailURI = try put(.bytes(small.bytes, type: small.type), named: "thumbnail-" + file.name)
+                thumbnail = Thumbnail(uri: thumbnailURI, width: small.width, height: small.height, type: small.type, size: small.bytes.count)
             }
-            uploaded.append((file, uri))
+            uploaded.append(Uploaded(file: file, uri: uri, thumbnail: thumbnail))
         }
         return uploaded
+    }
+
+    /// One upload to the media repository: its `mxc://` URI.
+    private mutating func put(_ body: HTTPClient.Body, named name: String) throws(MatrixFailure) -> String {
+        let response = try session.call("POST", "/_matrix/media/v3/upload?filename=" + MatrixSession.segment(name), body: body)
+        struct Answer: Decodable { var content_uri: String? }
+        guard response.isSuccess, let uri = response.decoded(Answer.self)?.content_uri else {
+            throw MatrixFailure(message: "\(session.account.homeserver) did not take \(name)" + MatrixSession.said(response))
+        }
+        return uri
     }
 }
 
