@@ -69,7 +69,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public convenience init(context: ActivityContext) throws(ConfigurationError) {
         let section = context.section("mail")
         self.init(request: context.request(for: MailActivity.self),
-                  settings: try MailActivity.settings(section, locations: context.locations, environment: context.environment),
+                  settings: try MailActivity.settings(section, context: context),
                   detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
         links = try MailLinks(context: context, section: section, placeName: request.place)

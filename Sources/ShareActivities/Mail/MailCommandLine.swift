@@ -65,10 +65,13 @@ extension MailActivity {
         }
     }
 
-    /// `--flush`: each message of the outbox tried again, a line (or a JSON
-    /// row) each; each one sent is a share of its own in the history.
+    /// `--flush`: each message of the outbox that is due tried again, a line
+    /// (or a JSON row) each; each one sent is a share of its own in the
+    /// history. Those scheduled for later stay, each a `waiting` line with
+    /// its time: waiting is no failure.
     static func flush(_ mailer: Mailer, output: ModeOutput) -> Int32 {
-        let flushed = mailer.flushOutbox()
+        let flush = mailer.flushOutbox()
+        let flushed = flush.flushed
         var rows: [JSONValue] = []
         var text = ""
         var worst = ExitCode.completed
@@ -92,8 +95,9 @@ extension MailActivity {
             rows.append(.object([("path", .string(path)), ("outcome", .string(word)), ("error", .optional(message))]))
             text += "\(word)\t\(path)" + (message.map { "\t\(output.shown($0))" } ?? "") + "\n"
         }
+        waitingRows(flush.waiting, rows: &rows, text: &text)
         if output.json { output.output(JSONValue.array(rows).serialized + "\n") } else { output.output(text) }
-        if flushed.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
+        if flushed.isEmpty && flush.waiting.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
         return worst
     }
 }
