@@ -204,6 +204,7 @@ share \-\-activity print \-\-printer Office \-\-copies 2 report.pdf
 share \-\-activity assignToContact \-\-contact "Kim Minji" face.png
 echo "PIN 4821" | share \-\-json \-
 share \-\-send \-\-to park@example.com \-\-subject Q4 \-\-attach report.pdf
+share \-\-send\-at "tomorrow 9:00" \-\-to park@example.com \-\-body "Good morning"
 share \-\-list \-\-json photo.png | jq \-r '.[].type'
 .fi
 .SH SEE ALSO

@@ -27,6 +27,8 @@ public struct MailRequest: Sendable, Equatable {
     public var links = false
     /// `--place NAME`: the Link place the attachments go to.
     public var place: String?
+    /// `--send-at TIME`: the time the message waits in the outbox for, as typed (`in 2h`).
+    public var sendAt: String?
 
     /// An empty request.
     public init() {}

@@ -252,6 +252,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             return
         }
         let save = values.isEmpty ? request.mode == .saveDraft : session.formAction == MailActivity.saveDraft.id
+        // Send later: its time read before anything goes up or out.
+        let later: Date?
+        do { later = try sendTime(session) } catch {
+            session.fail(error)
+            return
+        }
         // Sent from the form before the server's SIZE was known: known now, it may stop the message here.
         if !save, !values.isEmpty, let asked = serverLimitAsked, let limit = await asked.value, let refusal = tooBig(values, limit: limit) {
             session.fail(ActivityError(code: ActivityError.Code.sendFailed, message: refusal))
@@ -274,6 +280,10 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         }
         do { message = try composer.makeMessage(identities: settings.identities) } catch {
             session.fail(ActivityError(code: MailActivity.errorCode(error.kind), message: error.message))
+            return
+        }
+        if let later, !save {
+            await schedule(message, at: later, linked: linked, session: session)
             return
         }
         let mailer = Mailer(settings: settings)

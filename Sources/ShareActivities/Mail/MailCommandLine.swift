@@ -34,6 +34,7 @@ extension MailActivity {
                        help: "upload the attachments to the Link place and send their links, sizes and SHA-256 instead"),
             OptionSpec("--send", group: group, activity: .mail, help: "send without the compose screen", startsActivity: true),
             OptionSpec("--save-draft", group: group, activity: .mail, help: "save to drafts without sending", startsActivity: true),
+            sendAtOption,
             OptionSpec("--draft", group: group, help: "with --resume: choose the saved draft to reopen"),
         ]
     }
@@ -53,6 +54,8 @@ extension MailActivity {
     public nonisolated static var withoutTerminal: String? { Localization.text("add --send to send it, or --save-draft to keep it") }
 
     public nonisolated static var errorCodes: [String] { [ActivityError.Code.saved, ActivityError.Code.temporaryFailure] }
+
+    public nonisolated static var undoSteps: [UndoStep] { [unscheduleStep] }
 
     /// The result's error code for a failure of the mail engine.
     public nonisolated static func errorCode(_ kind: MailError.Kind) -> String {
@@ -115,7 +118,9 @@ extension MailRequest: ActivityRequest {
         links = arguments.has("--links")
         place = try LinkRequest(arguments: arguments).place
         if html && markdown { throw UsageError(Localization.text("--html and --markdown cannot be used together")) }
-        switch (arguments.has("--send"), arguments.has("--save-draft")) {
+        sendAt = try MailActivity.sendAt(arguments)
+        switch (arguments.has("--send") || sendAt != nil, arguments.has("--save-draft")) {
+        case (true, true) where sendAt != nil: throw UsageError(Localization.text("--send-at and --save-draft cannot be used together"))
         case (true, true): throw UsageError(Localization.text("--send and --save-draft cannot be used together"))
         case (true, false): mode = .send
         case (false, true): mode = .saveDraft
