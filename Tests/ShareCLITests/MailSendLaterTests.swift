@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Send later against a real SMTP server on 127.0.0.1, in a clock of the
-/// test's own (`SHARE_NOW`): `--send-at` puts the message in the outbox
-/// with its time, `--flush` sends it once it is due and never before, and
-/// `--undo` takes it back while it waits.
+/// test's own (`SHARE_NOW`): `--send-at` and Ctrl-L put the message in
+/// the outbox with its time, `--flush` sends it once it is due and never
+/// before, and `--undo` takes it back while it waits.
 @Suite struct MailSendLaterTests {
     /// The test's "now": Friday 2026-12-04 01:30 UTC.
     static let now = 1_796_347_800
@@ -125,6 +125,42 @@ import Testing
         #expect(try server.messages().count == 1)
         let late = try world.share(["--undo"], changes: Self.at(2 * 3_600))
         #expect(late.status == 3 && late.err.contains("the message was sent already (its copy is \(world.sent.path)"), "stderr: \(late.err)")
+    }
+
+    /// Ctrl-L in the compose screen asks when; an unreadable time keeps the
+    /// question open with the reason, a good one puts the message in the
+    /// outbox and closes the screen (`queued`), and the next compose screen
+    /// says what waits.
+    @Test func ctrlLInTheComposeScreenAsksWhenAndTheMessageWaits() throws {
+        let (world, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let clock = ["SHARE_NOW": String(Self.now), "TZ": "UTC"]
+        let run = try ComposeRun.mail(world, ["--to", "park@example.com", "--subject", "later", "--text", "hello"], environment: clock)
+        #expect(try run.session.capture().lines.last?.contains("^L Send later") == true, "the help bar offers it")
+        try run.session.send("C-l")
+        try run.session.waitFor("Send later: when?")
+        try run.session.sendLiteral("soon")
+        try run.session.send("Enter")
+        var screen = try run.session.waitFor("cannot read 'soon' as a time")
+        #expect(!run.session.hasExited, "screen:\n\(screen.text)")
+        try run.session.send("C-u")
+        try run.session.sendLiteral("in 2h")
+        screen = try run.session.waitFor("→ today 03:30")
+        try run.session.send("Enter")
+        let (status, completion) = try run.finish()
+        #expect(status == 1 && completion.outcome == "queued" && completion.errorCode == "queued", "\(completion)")
+        #expect(completion.errorMessage?.contains("until 2026-12-04 03:30") == true, "\(completion)")
+        let queued = try world.onlyMessage(in: world.outbox, "new")
+        #expect(try Self.sendAt(queued) == Date(timeIntervalSince1970: TimeInterval(Self.now + 7_200)))
+        #expect(try server.messages().isEmpty, "nothing reaches the server")
+        world.expectEmpty(world.drafts, because: "the autosaved draft goes with it")
+
+        // The next compose screen says what waits, and when the next one goes.
+        let next = try ComposeRun.mail(world, ["--to", "lee@example.com", "--text", "next"], environment: clock)
+        screen = try next.session.waitUntil("the outbox notice") { ComposeRun.status($0).contains("1 message waits in the outbox") }
+        #expect(ComposeRun.status(screen).contains("the next goes today 03:30"), "screen:\n\(screen.text)")
+        try next.session.send("Escape")
+        #expect(try next.finish().completion.outcome == "cancelled")
     }
 }
 

@@ -119,6 +119,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         }
         form.isRecovered = resumedValues != nil
         if settings.transport == nil { form.notice = Localization.text("No transport is set: Send puts the message in the outbox") }
+        offerSendLater(in: &form)
         return form
     }
 

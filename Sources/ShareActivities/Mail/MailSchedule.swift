@@ -3,10 +3,16 @@ import ShareCore
 import ShareMail
 import ShareSupport
 
-/// Send later: `--send-at TIME`. The message waits in the outbox with its
-/// time (``SendAt``) until a `share --flush` after it sends it; `share
-/// --undo` takes it back while it waits.
-extension MailActivity {
+/// Send later: Ctrl-L in the compose screen, `--send-at TIME` without it.
+/// The message waits in the outbox with its time (``SendAt``) until a
+/// `share --flush` after it sends it; `share --undo` takes it back while
+/// it waits.
+extension MailActivity: FormScheduling {
+    /// The compose screen's Send later: Send with a time, so that the
+    /// checks before Send (no recipient, no subject) are asked before it too.
+    public static let sendLater = FormAction(id: "send", label: Localization.text("Send later"), progress: Localization.text("Scheduling…"),
+                                             role: .later)
+
     /// `--send-at TIME`: sends without the compose screen, at that time.
     nonisolated static let sendAtOption = OptionSpec(
         "--send-at", value: "TIME", group: group, activity: .mail,
@@ -31,12 +37,57 @@ extension MailActivity {
         return settings
     }
 
+    // MARK: - The form
+
+    /// Send later on the form, and the notice of what waits in the outbox.
+    func offerSendLater(in form: inout ActivityForm) {
+        form.actions.append(MailActivity.sendLater)
+        if let waiting = outboxNotice() { form.notice = waiting }
+    }
+
+    /// What waits in the outbox, in a line: how many, and when the next
+    /// scheduled one goes (without a transport, that Send puts the message
+    /// there too); `nil` when it is empty.
+    func outboxNotice() -> String? {
+        let summary = Mailer(settings: settings).outboxSummary()
+        guard summary.count > 0 else { return nil }
+        let count = String(summary.count)
+        if settings.transport == nil {
+            return Localization.plural("No transport is set: Send puts the message in the outbox, where %@ waits",
+                                       "No transport is set: Send puts the message in the outbox, where %@ wait", count: summary.count, count)
+        }
+        guard let next = summary.next else {
+            return Localization.plural("%@ message waits in the outbox for share --flush", "%@ messages wait in the outbox for share --flush",
+                                       count: summary.count, count)
+        }
+        return Localization.plural("%@ message waits in the outbox; the next goes %@", "%@ messages wait in the outbox; the next goes %@",
+                                   count: summary.count, count, TimeExpression.shown(next, now: settings.now()))
+    }
+
+    /// The time typed for Send later, read with this run's clock.
+    public func time(_ text: String, for action: FormAction) -> FormTime {
+        let now = settings.now()
+        switch TimeExpression.date(text, now: now) {
+        case .success(let due): return .accepted(value: TimeExpression.iso(due), shown: TimeExpression.shown(due, now: now))
+        // The ways to write a time are on the form already.
+        case .failure(.unreadable(let typed)): return .refused(Localization.text("cannot read '%@' as a time", typed))
+        case .failure(let error): return .refused(error.description)
+        }
+    }
+
     // MARK: - Sending later
 
-    /// When the message is to go, if later: `--send-at`'s time, read now;
-    /// a time past or unreadable is refused.
+    /// When the message is to go, if later: the form's time (Send later),
+    /// or `--send-at`'s read now; a time past or unreadable is refused.
     func sendTime(_ session: ActivitySession) throws(ActivityError) -> Date? {
-        guard session.formValues.isEmpty, let text = request.sendAt else { return nil }
+        if !session.formValues.isEmpty {
+            guard let value = session.formValues[FormAction.timeKey] else { return nil }
+            guard let due = TimeExpression.instant(value) else {
+                throw ActivityError(code: ActivityError.Code.invalidInput, message: "'\(value)' is not a time to send at")
+            }
+            return due
+        }
+        guard let text = request.sendAt else { return nil }
         switch TimeExpression.date(text, now: settings.now()) {
         case .success(let due): return due
         case .failure(let error):
