@@ -167,7 +167,13 @@ command-timeout; [message.NAME] type, url, url-command, ca-file;
 previous-row, left, right, up, down = key names such as C-s, Enter, Space
 .TP
 .I $XDG_DATA_HOME/share/
-drafts, sent and outbox Maildirs; reading-list.tsv
+drafts, sent and outbox Maildirs; reading-list.tsv. A message sent later
+waits in the outbox with its time in an X-Share-Send-At header, which
+never leaves the machine
+.TP
+.I PREFIX/lib/systemd/user/share-flush.timer
+runs share \-\-flush (share-flush.service) every five minutes, which sends
+what is due: systemctl \-\-user enable \-\-now share-flush.timer
 .TP
 .I XDG_PICTURES_DIR
 (from $XDG_CONFIG_HOME/user-dirs.dirs, else ~/Pictures) where Save to
