@@ -1,14 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ShareSupport
 import Testing
 
 /// The times a person types for send later, read from a fixed "now" in a
 /// fixed time zone. The zone is the C library's `TZ`, which is the whole
-/// process's: each zone's cases run in a process of their own (an exit
-/// test), so no other test ever sees it changed.
+/// process's: each zone's cases run in a child run of this test binary
+/// started with it, so no other test ever sees it changed.
 @Suite struct TimeExpressionTests {
     /// One case: the text typed, and the ISO time it names in the zone
     /// (`2026-12-05T09:00:00+09:00`), or `unreadable`, or `past: SHOWN`.
@@ -94,61 +91,48 @@ import Testing
         }
     }
 
-    /// The cases that read otherwise than expected, a line each.
-    static func mismatches(_ cases: [Case], now: Date) -> [String] {
-        cases.compactMap { item in
-            let read = reading(item.text, now: now)
-            return read == item.expected ? nil : "'\(item.text)': \(read), expected \(item.expected)"
-        }
-    }
+    /// The zone of a child run of this test binary, which `TZ` set from its
+    /// start (`SHARE_TEST_ZONE` names it); `nil` in the run `swift test` started.
+    static let childZone = ProcessInfo.processInfo.environment["SHARE_TEST_ZONE"]
 
-    /// Expects an exit test that set its own `TZ` to have printed no
-    /// mismatch: it exits 0 whatever it found, since the result of one
-    /// that fails holds nothing of what it printed.
-    static func inZone(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
-        guard let result else { return }
-        let printed = String(decoding: result.standardOutputContent, as: UTF8.self)
-        let mismatches = printed.split(separator: "\n").filter { $0.hasPrefix("mismatch: ") }
-        #expect(printed.hasSuffix("checked\n") && mismatches.isEmpty, "\(printed)", sourceLocation: sourceLocation)
-    }
-
-    /// Prints each mismatch on standard output, which the exit test hands
-    /// back, and then `checked`.
-    static func report(_ problems: [String]) {
-        let text = problems.map { "mismatch: " + $0 + "\n" }.joined() + "checked\n"
-        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(STDOUT_FILENO, $0.baseAddress, text.utf8.count) }
-    }
-
-    @Test func timesAreReadInSeoul() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            setenv("TZ", "Asia/Seoul", 1)
-            tzset()
-            var problems = TimeExpressionTests.mismatches(TimeExpressionTests.seoulCases, now: TimeExpressionTests.seoulNow)
-            let now = TimeExpressionTests.seoulNow
+    /// In a child run: each case of its zone, an expectation of its own.
+    @Test(.enabled(if: childZone != nil)) func theCasesOfThisProcessZone() throws {
+        switch Self.childZone {
+        case "Asia/Seoul":
+            let now = Self.seoulNow
+            for item in Self.seoulCases { #expect(Self.reading(item.text, now: now) == item.expected, "'\(item.text)'") }
             // How a time is shown, by how near it is.
-            let shown = [(3_600.0, "today 11:30"), (86_400, "tomorrow 10:30"), (3 * 86_400, "2026-12-07 10:30")].map { offset, expected in
-                (TimeExpression.shown(now.addingTimeInterval(offset), now: now), expected)
-            }
-            problems += shown.filter { $0.0 != $0.1 }.map { "shown \($0.0), expected \($0.1)" }
+            #expect(TimeExpression.shown(now.addingTimeInterval(3_600), now: now) == "today 11:30")
+            #expect(TimeExpression.shown(now.addingTimeInterval(86_400), now: now) == "tomorrow 10:30")
+            #expect(TimeExpression.shown(now.addingTimeInterval(3 * 86_400), now: now) == "2026-12-07 10:30")
             // ISO 8601 with the offset, read back to the same instant.
-            let iso = TimeExpression.iso(now)
-            if iso != "2026-12-04T10:30:00+09:00" || TimeExpression.instant(iso) != now { problems.append("iso \(iso)") }
-            if TimeExpression.instant("2026-12-04T01:30:00Z") != now { problems.append("instant of Z") }
-            TimeExpressionTests.report(problems)
-            exit(EXIT_SUCCESS)
+            #expect(TimeExpression.iso(now) == "2026-12-04T10:30:00+09:00")
+            #expect(TimeExpression.instant(TimeExpression.iso(now)) == now && TimeExpression.instant("2026-12-04T01:30:00Z") == now)
+        case "America/New_York":
+            for item in Self.newYorkCases { #expect(Self.reading(item.text, now: Self.newYorkNow) == item.expected, "'\(item.text)'") }
+        case let other:
+            Issue.record("no cases for \(other ?? "no zone")")
         }
-        Self.inZone(result)
     }
 
-    @Test func aDayOfSummerTimeIsADayOnTheClock() async {
-        let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
-            setenv("TZ", "America/New_York", 1)
-            tzset()
-            let problems = TimeExpressionTests.mismatches(TimeExpressionTests.newYorkCases, now: TimeExpressionTests.newYorkNow)
-            TimeExpressionTests.report(problems)
-            exit(EXIT_SUCCESS)
-        }
-        Self.inZone(result)
+    /// Runs ``theCasesOfThisProcessZone()`` in a child run of this test
+    /// binary with `TZ` set to `zone` from its start: `TZ` is the whole
+    /// process's, and the tests around this one format dates. (Not Swift
+    /// Testing's exit tests: their wait for the child stalls on the
+    /// children other tests leave unreaped.)
+    @Test(.enabled(if: childZone == nil), arguments: ["Asia/Seoul", "America/New_York"])
+    func timesAreReadIn(zone: String) throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "theCasesOfThisProcessZone"]
+        child.environment = ProcessInfo.processInfo.environment.merging(["TZ": zone, "SHARE_TEST_ZONE": zone]) { $1 }
+        let output = Pipe()
+        child.standardOutput = output
+        child.standardError = output
+        try child.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0 && printed.contains("Test theCasesOfThisProcessZone() passed"), "\(printed)")
     }
 
     /// Times with their offset name one instant in any zone.
