@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "CXML", dependencies: ["CLoader"]),
         // cmark-gfm, loaded when a mail's Markdown is rendered as HTML.
         .target(name: "CMarkdown", dependencies: ["CLoader"]),
+        .target(name: "CGpgme", dependencies: ["CLoader"]),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -43,7 +44,7 @@ let package = Package(
         // activities, eligibility, forms, results) and the history.
         .target(name: "ShareCore", dependencies: ["ShareSupport", "CMagic"]),
         // Mail: addresses, messages, MIME, transports, Maildir (grows with the mail engine).
-        .target(name: "ShareMail", dependencies: ["ShareSupport", "ShareCore", "CIdn2", "CCurl", "CMarkdown"]),
+        .target(name: "ShareMail", dependencies: ["ShareSupport", "ShareCore", "CIdn2", "CCurl", "CMarkdown", "CGpgme"]),
         // System activities and, later, plugins.
         .target(name: "ShareActivities", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "CCurl", "CThumbnail", "CCups", "CStrophe",
                                                        "CMicrohttpd", "CArchive", "CCrypto"]),

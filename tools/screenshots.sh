@@ -149,6 +149,16 @@ shot compose-100x30 100 30 'New Message' -- "$SHARE" --config "$WORK/mail.conf" 
 shot compose-warning 100 30 'New Message' C-x 'Send anyway?' -- "$SHARE" --config "$WORK/mail.conf" --activity mail \
     --to park@example.com --subject "3분기 보고서" --text "박지성 님, 3분기 보고서를 첨부합니다. 검토 부탁드립니다."
 
+# OpenPGP: a keyring made by the tests' tool; --sign --encrypt starts the form signed and encrypted.
+"$PYTHON" "$ROOT/Tests/Support/pgp_tool.py" keys "$WORK/home/.gnupg" >/dev/null || fail "no keyring: apt-get install gnupg"
+shot compose-pgp 100 30 'Signed · Encrypted' -- "$SHARE" --config "$WORK/mail.conf" --activity mail --sign --encrypt \
+    --to lee@example.com --subject "계약서 초안" --text "이 아래 계약 조건을 확인해 주세요." "Demo/Q4 Projections.pdf"
+"$PYTHON" "$ROOT/Tests/Support/pgp_tool.py" stop "$WORK/home/.gnupg"
+# Undo send: Ctrl-X starts the countdown, u takes the message back.
+{ cat "$WORK/mail.conf"; echo "undo-send = 60"; } >"$WORK/undo.conf"
+shot compose-countdown 100 30 'New Message' C-x 'Send in' -- "$SHARE" --config "$WORK/undo.conf" --activity mail \
+    --to park@example.com --subject "3분기 보고서" --text "$BODY" "Demo/Q4 Projections.pdf"
+
 # In Korean: the catalog make locale compiled (.build/locale, beside the
 # binaries' folder) in a ko_KR.UTF-8 locale made here by localedef.
 [ -e "$ROOT/.build/locale/ko/LC_MESSAGES/share.mo" ] || fail "no Korean catalog: make locale"

@@ -27,6 +27,10 @@ public struct MailRequest: Sendable, Equatable {
     public var links = false
     /// `--place NAME`: the Link place the attachments go to.
     public var place: String?
+    /// `--sign`: signed with OpenPGP.
+    public var sign = false
+    /// `--encrypt`: encrypted with OpenPGP to every recipient and the sender.
+    public var encrypt = false
     /// `--send-at TIME`: the time the message waits in the outbox for, as typed (`in 2h`).
     public var sendAt: String?
 

@@ -96,19 +96,46 @@ public struct Mailer: Sendable {
     /// (SPEC §5: "the next send with a transport delivers it"); those
     /// outcomes are returned by ``flushOutbox()`` and do not change this one.
     public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
+        switch prepare(message, writer: writer) {
+        case .ready(let prepared): send(prepared)
+        case .done(let outcome): outcome
+        }
+    }
+
+    /// A message written to drafts, ready to go: where it is, and its envelope.
+    public struct PreparedMessage: Sendable {
+        public let draft: String
+        let envelope: Envelope
+    }
+
+    /// What ``prepare(_:writer:)`` made: a message ready to go, or the outcome that stopped it.
+    public enum Preparation: Sendable {
+        case ready(PreparedMessage)
+        case done(MailOutcome)
+    }
+
+    /// The first half of ``send(_:writer:)``: the message checked and
+    /// written to drafts (signed and encrypted there, when it is), so that
+    /// the writing can happen where gpg-agent may ask for a passphrase and
+    /// the sending where the screen stays live.
+    public func prepare(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> Preparation {
         guard let from = message.from else {
-            return .failed(MailError(.invalidInput, MailComposer.noSenderMessage), draft: nil)
+            return .done(.failed(MailError(.invalidInput, MailComposer.noSenderMessage), draft: nil))
         }
         let envelope = Envelope(sender: from.addrSpec, recipients: message.envelopeRecipients.map(\.addrSpec))
         if envelope.recipients.isEmpty {
-            return .failed(MailError(.invalidInput, "the message has no recipient; add one with --to, --cc or --bcc"), draft: nil)
+            return .done(.failed(MailError(.invalidInput, "the message has no recipient; add one with --to, --cc or --bcc"), draft: nil))
         }
-        let draft: String
         switch saveDraft(message, writer: writer) {
-        case .saved(let path): draft = path
-        case let other: return other
+        case .saved(let path): return .ready(PreparedMessage(draft: path, envelope: envelope))
+        case let other: return .done(other)
         }
-        let outcome = deliver(draft: draft, envelope: envelope, removeFrom: settings.drafts)
+    }
+
+    /// The second half of ``send(_:writer:)``: the prepared draft to the
+    /// transport, then the sent copy; the outbox after a message went out.
+    public func send(_ prepared: PreparedMessage) -> MailOutcome {
+        let outcome = deliver(draft: prepared.draft, envelope: prepared.envelope, removeFrom: settings.drafts)
         if case .sent = outcome { _ = flushOutbox() }
         return outcome
     }

@@ -401,8 +401,8 @@ final class XMPPServer {
 
     @Test func aWebhookSectionWithoutATypeOrAURLIsAConfigError() throws {
         let fixtures = try Fixtures()
-        for (contents, words) in [("[message.team]\nurl = http://x/\n", "[message.team] needs `type = slack`, `ntfy` or `json`"),
-                                  ("[message.team]\ntype = teams\nurl = http://x/\n", "type is slack, ntfy or json, not 'teams'"),
+        for (contents, words) in [("[message.team]\nurl = http://x/\n", "[message.team] needs `type = slack`, `ntfy`, `json`, `telegram`, `discord` or `matrix`"),
+                                  ("[message.team]\ntype = teams\nurl = http://x/\n", "type is slack, ntfy, json, telegram, discord or matrix, not 'teams'"),
                                   ("[message.team]\ntype = slack\n", "[message.team] needs exactly one of url and url-command"),
                                   ("[message.team]\ntype = slack\nurl = ftp://x/\n", "url is an http:// or https:// address"),
                                   ("[message.team]\ntype = slack\nurl = http://x/\ntoken = 1\n", "unknown key 'token' in [message.team]")] {

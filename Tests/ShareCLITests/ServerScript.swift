@@ -29,8 +29,9 @@ final class ServerScript {
     private var pending = Data()
     private var stopped = false
 
-    /// Starts `Tests/Support/<script> ARGUMENTS…`, its stderr into `logFile`.
-    init(script: String, arguments: [String], logFile: URL) throws {
+    /// Starts `Tests/Support/<script> ARGUMENTS…`, its stderr into `logFile`;
+    /// it has `startSeconds` to say READY (a server installed on first use needs more).
+    init(script: String, arguments: [String], logFile: URL, startSeconds: Int = ServerScript.watchdogSeconds) throws {
         name = script
         self.logFile = logFile
         try Data().write(to: logFile)
@@ -42,7 +43,7 @@ final class ServerScript {
         process.standardError = try FileHandle(forWritingTo: logFile)
         try process.run()
 
-        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: ServerScript.watchdogSeconds)
+        let watchdog = ProcessWatchdog(pid: process.processIdentifier, seconds: startSeconds)
         var bytes = Data()
         while !bytes.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
@@ -96,9 +97,9 @@ final class ServerScript {
     var log: String { (try? String(contentsOf: logFile, encoding: .utf8)) ?? "" }
 
     /// Runs a support script to its end (`cups_server.py --get-job …`, `vcard_tool.py photos …`) and returns its stdout.
-    static func query(_ script: String, _ arguments: [String]) throws -> Data {
+    static func query(_ script: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Data {
         let run = try Share.run(python, [support.appendingPathComponent(script).path] + arguments,
-                                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"],
+                                environment: environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]) { _, fixed in fixed },
                                 directory: support)
         try #require(run.status == 0, "\(script) \(arguments) failed: \(run.err)")
         return run.stdout

@@ -47,6 +47,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public private(set) var autosavePath: String?
     /// Attachments sent as links: Link's places and `[mail] link-over`.
     var links = MailLinks()
+    /// OpenPGP: `[mail] pgp-*`.
+    var pgp = MailPGP()
     /// The largest message the SMTP server takes (its `SIZE`), once asked.
     private(set) var serverLimit: Int?
     /// The asking, while the form is open.
@@ -73,6 +75,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
                   detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
         links = try MailLinks(context: context, section: section, placeName: request.place)
+        pgp = try MailPGP(section, environment: context.environment)
     }
 
     /// Reopens the form with values kept from an unfinished run, and the draft their autosave wrote.
@@ -110,6 +113,10 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         if !request.html {
             form.toggles = [FormToggle(id: "markdown", label: Localization.text("Markdown"), key: MailActivity.markdownKey,
                                        isOn: values["markdown"].map { $0 == "on" } ?? (bodyFormat == .markdown))]
+        }
+        // Ctrl-P: signed, signed and encrypted, encrypted, neither (where OpenPGP is set up, or asked for).
+        if pgp.offered || request.sign || request.encrypt {
+            form.toggles.append(MailPGP.toggle(values["pgp"].flatMap(MailPGP.Mode.init(rawValue:)) ?? pgp.initialMode(request)))
         }
         // With a place to upload to, Alt-L sends the attachments as links.
         if links.canSend {
@@ -184,7 +191,22 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         guard action.id == MailActivity.send.id else { return nil }
         let nobody = ["to", "cc", "bcc"].allSatisfy { (values[$0] ?? "").trimmingWhitespace(includingNewlines: true).isEmpty }
         if nobody { return Localization.text("No recipient: add one in To, Cc or Bcc") }
-        return serverLimit.flatMap { tooBig(values, limit: $0) }
+        if let tooBig = serverLimit.flatMap({ tooBig(values, limit: $0) }) { return tooBig }
+        return pgpPlan(values).problem
+    }
+
+    /// The mode the form's Ctrl-P (or the command line and the config) asks for.
+    func pgpMode(_ values: [String: String]) -> MailPGP.Mode {
+        values["pgp"].flatMap(MailPGP.Mode.init(rawValue:)) ?? pgp.initialMode(request)
+    }
+
+    /// What the keys make of the form's `values`.
+    func pgpPlan(_ values: [String: String]) -> MailPGP.Plan {
+        let mode = pgpMode(values)
+        guard mode != .off else { return MailPGP.Plan() }
+        let from = values["from"].flatMap { try? MailAddress(parsing: $0) }?.addrSpec ?? settings.identities.first?.addrSpec
+        return pgp.plan(mode, from: from, visible: MailPGP.addresses(values["to"] ?? "") + MailPGP.addresses(values["cc"] ?? ""),
+                        hidden: MailPGP.addresses(values["bcc"] ?? ""), insists: pgp.insists(request))
     }
 
     /// Attachments that make the message bigger than the server takes
@@ -216,6 +238,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         if AttachedFile.list(values["attachments"] ?? "").isEmpty, MailActivity.mentionsAttachment(values["body"] ?? "") {
             warnings.append(Localization.text("The message mentions an attachment, but nothing is attached."))
         }
+        if let warning = pgpPlan(values).warning { warnings.append(warning) }
         // `[mail] link-over` offers links; the attachments may still go as they are.
         if let over = links.over, links.canSend, let total = oversize(values, limit: over) {
             warnings.append(Localization.text("The attachments (%@) are over link-over (%@): Alt-L sends them as links.", total,
@@ -243,7 +266,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public func perform(_ session: ActivitySession) async {
         let values = session.formValues
         var composer: MailComposer
-        let message: MailMessage
+        var message: MailMessage
         do {
             composer = try values.isEmpty ? makeComposer(subject: session.subject) : self.composer(from: values)
             _ = try composer.makeMessage(identities: settings.identities)
@@ -283,13 +306,37 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             session.fail(ActivityError(code: MailActivity.errorCode(error.kind), message: error.message))
             return
         }
+        // OpenPGP: the keys looked up now, for the message as it goes (a draft saved is not signed).
+        var pgpWarning: String?
+        if !save {
+            let mode = pgpMode(values)
+            let plan = pgp.plan(mode, from: message.from?.addrSpec,
+                                visible: (AddressList.mailboxes(message.to) + AddressList.mailboxes(message.cc)).map(\.addrSpec),
+                                hidden: AddressList.mailboxes(message.bcc).map(\.addrSpec), insists: pgp.insists(request))
+            if let problem = plan.problem {
+                session.fail(ActivityError(code: ActivityError.Code.noKey, message: problem))
+                return
+            }
+            message.protection = plan.protection
+            message.protection?.mayAsk = values.isEmpty
+            // Without a screen gpg-agent's pinentry asks on the terminal, if there is one.
+            if values.isEmpty && message.protection?.signs == true { OpenPGP.useTerminal() }
+            pgpWarning = plan.warning
+        }
+        // Send later: into the outbox with its time, signed and encrypted now, while the person is here.
         if let later, !save {
-            await schedule(message, at: later, linked: linked, session: session)
+            await schedule(message, at: later, linked: linked, warnings: [pgpWarning].compactMap { $0 }, session: session)
             return
         }
         let mailer = Mailer(settings: settings)
         // The transport blocks on the network: off the main actor, so the screen stays responsive.
-        let outcome = await Task.detached { save ? mailer.saveDraft(message) : mailer.send(message) }.value
+        let outcome: MailOutcome
+        if save || message.protection == nil {
+            let ready = message
+            outcome = await Task.detached { save ? mailer.saveDraft(ready) : mailer.send(ready) }.value
+        } else {
+            outcome = await sendProtected(message, mailer: mailer, session: session)
+        }
         // The mailer wrote the message to drafts itself before sending: the autosaved
         // copy is now one too many. A failed send's draft becomes the one to replace next.
         if case .failed(_, let draft?) = outcome {
@@ -306,7 +353,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()
-            session.finish(.sent, returnedItems: linked.map { .url($0.link) }, warnings: [warning, madeUp].compactMap { $0 }, recipients: recipients,
+            session.finish(.sent, returnedItems: linked.map { .url($0.link) }, warnings: [pgpWarning, warning, madeUp].compactMap { $0 },
+                           recipients: recipients,
                            undo: [.impossible(reason: "a sent message cannot be unsent")])
         case .saved(let path):
             discardAutosave()
@@ -324,6 +372,26 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
                 ? "; --links (Alt-L in the form) sends the attachments as links" : ""
             session.fail(ActivityError(code: MailActivity.errorCode(error.kind),
                                        message: error.message + hint + kept))
+        }
+    }
+
+    /// Sends a signed or encrypted message: written (and signed) off the
+    /// main actor first; when gpg-agent needs a passphrase from the form,
+    /// written again with the terminal lent to its pinentry (the screen
+    /// left, then drawn again); then sent off the main actor.
+    private func sendProtected(_ message: MailMessage, mailer: Mailer, session: ActivitySession) async -> MailOutcome {
+        var prepared = await Task.detached { mailer.prepare(message) }.value
+        if case .done(.failed(let error, _)) = prepared, error.kind == .passphrase {
+            var asking = message
+            asking.protection?.mayAsk = true
+            prepared = session.withTerminal {
+                OpenPGP.useTerminal()
+                return mailer.prepare(asking)
+            }
+        }
+        switch prepared {
+        case .done(let outcome): return outcome
+        case .ready(let ready): return await Task.detached { mailer.send(ready) }.value
         }
     }
 

@@ -32,6 +32,9 @@ extension MailActivity {
                        values: .files, item: .file),
             OptionSpec("--links", group: group, activity: .mail,
                        help: "upload the attachments to the Link place and send their links, sizes and SHA-256 instead"),
+            OptionSpec("--sign", group: group, activity: .mail, help: "sign with OpenPGP (RFC 3156; [mail] pgp-key, else the From address's key)"),
+            OptionSpec("--encrypt", group: group, activity: .mail,
+                       help: "encrypt with OpenPGP to every recipient and to yourself; refused when one has no key"),
             OptionSpec("--send", group: group, activity: .mail, help: "send without the compose screen", startsActivity: true),
             OptionSpec("--save-draft", group: group, activity: .mail, help: "save to drafts without sending", startsActivity: true),
             sendAtOption,
@@ -53,7 +56,7 @@ extension MailActivity {
 
     public nonisolated static var withoutTerminal: String? { Localization.text("add --send to send it, or --save-draft to keep it") }
 
-    public nonisolated static var errorCodes: [String] { [ActivityError.Code.saved, ActivityError.Code.temporaryFailure] }
+    public nonisolated static var errorCodes: [String] { [ActivityError.Code.saved, ActivityError.Code.temporaryFailure, ActivityError.Code.noKey] }
 
     public nonisolated static var undoSteps: [UndoStep] { [unscheduleStep] }
 
@@ -64,7 +67,7 @@ extension MailActivity {
         case .io: ActivityError.Code.ioError
         case .rejected: ActivityError.Code.sendFailed
         case .temporary: ActivityError.Code.temporaryFailure
-        case .configuration: ActivityError.Code.configuration
+        case .configuration, .passphrase: ActivityError.Code.configuration
         }
     }
 
@@ -116,6 +119,8 @@ extension MailRequest: ActivityRequest {
         html = arguments.has("--html")
         markdown = arguments.has("--markdown")
         links = arguments.has("--links")
+        sign = arguments.has("--sign")
+        encrypt = arguments.has("--encrypt")
         place = try LinkRequest(arguments: arguments).place
         if html && markdown { throw UsageError(Localization.text("--html and --markdown cannot be used together")) }
         sendAt = try MailActivity.sendAt(arguments)
@@ -135,4 +140,7 @@ extension ActivityError.Code {
 
     /// The server refused for now (4xx).
     public static let temporaryFailure = "temporary-failure"
+
+    /// OpenPGP: a recipient, or the sender, has no usable key.
+    public static let noKey = "no-key"
 }

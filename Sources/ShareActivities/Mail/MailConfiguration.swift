@@ -10,7 +10,8 @@ extension MailActivity {
     /// The keys Mail reads (SPEC §8); `from-2`, `from-3` … are more identities.
     public nonisolated static let configKeys = [
         ConfigKeys(section: "mail", keys: ["from", "transport", "tls", "ca-file", "password-command", "sendmail",
-                                           "drafts", "sent", "outbox", "signature-file", "command-timeout", "markdown", "undo-send", "link-over"],
+                                           "drafts", "sent", "outbox", "signature-file", "command-timeout", "markdown", "undo-send", "link-over",
+                                           "pgp-key", "pgp-sign", "pgp-encrypt"],
                    numberedPrefixes: ["from-"]),
     ]
 

@@ -96,10 +96,21 @@ extension MailActivity: FormScheduling {
     }
 
     /// Puts `message` in the outbox until `due` and finishes: `queued`,
-    /// saying until when, with the step that takes it back.
-    func schedule(_ message: MailMessage, at due: Date, linked: [LinkedFile], session: ActivitySession) async {
+    /// saying until when (and `warnings`), with the step that takes it back.
+    /// A message signed or encrypted is so in the outbox already: a
+    /// passphrase is asked now, with the terminal lent to gpg-agent's
+    /// pinentry as Send does, never by the flush that sends it.
+    func schedule(_ message: MailMessage, at due: Date, linked: [LinkedFile], warnings: [String], session: ActivitySession) async {
         let mailer = Mailer(settings: settings)
-        let outcome = await Task.detached { mailer.schedule(message, at: due) }.value
+        var outcome = await Task.detached { mailer.schedule(message, at: due) }.value
+        if case .failed(let error, _) = outcome, error.kind == .passphrase {
+            var asking = message
+            asking.protection?.mayAsk = true
+            outcome = session.withTerminal {
+                OpenPGP.useTerminal()
+                return mailer.schedule(asking, at: due)
+            }
+        }
         let recipients = message.envelopeRecipients.map(\.formatted)
         switch outcome {
         case .queued(let path, let reason):
@@ -107,7 +118,7 @@ extension MailActivity: FormScheduling {
             let undo = MailActivity.unschedule(path: path, messageID: message.messageID, settings: settings)
             session.finish(.queued, returnedItems: linked.map { .url($0.link) },
                            error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"),
-                           recipients: recipients, undo: [undo], waitsUntil: due)
+                           warnings: warnings, recipients: recipients, undo: [undo], waitsUntil: due)
         case .failed(let error, let draft):
             if let draft {
                 if let old = autosavePath, old != draft { settings.drafts.remove(old) }

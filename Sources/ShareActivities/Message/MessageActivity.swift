@@ -27,11 +27,13 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
     private var offered: [String] = []
     /// Link's places, for files the server or a webhook cannot take.
     private let links: LinkAccess
+    private let environment: [String: String]
 
     /// Message for the context's `[message]` section and command line.
     public init(context: ActivityContext) throws(ConfigurationError) {
         settings = try MessageActivity.settings(context.section("message"), webhooks: context.subsections("message"),
-                                                environment: context.environment)
+                                                stateHome: context.locations.stateHome, environment: context.environment)
+        environment = context.environment
         recipients = context.request(for: MessageActivity.self).recipients
         links = LinkAccess(context: context, placeName: nil)
         detector = context.detector
@@ -43,7 +45,7 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
 
     /// Available when an XMPP account or a webhook is configured.
     public var availability: Availability {
-        settings.account == nil && settings.webhooks.isEmpty
+        settings.account == nil && settings.webhooks.isEmpty && settings.matrix.isEmpty
             ? .unavailable("no messaging account: set jid and password-command in the [message] section of the config file,"
                            + " or a webhook in a [message.NAME] section")
             : .available
@@ -187,9 +189,10 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         }
         let settings = self.settings
         let urls = session.items.compactMap { item -> String? in if case .url(let url) = item { url.absoluteString } else { nil } }
-        let subject = session.subject, message = text, files = uploads
+        let subject = session.subject, message = text, files = uploads, environment = self.environment
         let (delivered, xmppLinked) = await Task.detached {
-            MessageActivity.deliver(route, subject: subject, text: message, urls: urls, files: files, settings: settings, places: places)
+            MessageActivity.deliver(route, subject: subject, text: message, urls: urls, files: files, settings: settings, places: places,
+                                    environment: environment)
         }.value
         linked += xmppLinked.map { [$0] } ?? []
         let reached = delivered.filter { $0.refusal == nil }
@@ -206,6 +209,10 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         let words = reasons.map { "\($0.recipients.joined(separator: ", ")): \($0.refusal)" }
         guard !reached.isEmpty else {
             let configuration = delivered.contains { $0.refusal?.hasPrefix("[message") == true }
+            if delivered.allSatisfy(\.encrypted) {
+                session.fail(ActivityError(code: ActivityError.Code.encryptedRoom, message: words.joined(separator: "; ")))
+                return
+            }
             // One reason for all: said once, naming the webhook it came from (an account's reason names the account).
             let webhook = reasons.count == 1 && route.webhooks.contains { $0.name == reasons[0].recipients.first }
             session.fail(ActivityError(code: configuration ? ActivityError.Code.configuration : ActivityError.Code.sendFailed,
@@ -214,14 +221,24 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
                                            : "nobody got the message: " + words.joined(separator: "; ")))
             return
         }
+        // A Discord or Telegram message can be deleted again (`share --undo`); an XMPP one cannot.
+        let sentAt = Date()
+        let undo = reached.flatMap { delivered -> [UndoAction] in
+            if let room = delivered.room, let account = settings.matrix.first {
+                return delivered.messageIDs.map { MatrixUndo.action(for: account, room: room, event: $0) }
+            }
+            guard let hook = route.webhooks.first(where: { $0.name == delivered.recipient }) else { return [] }
+            return delivered.messageIDs.compactMap { ChatUndo.action(for: hook, id: $0, sent: sentAt) }
+        }
         session.finish(.sent, returnedItems: reached.flatMap(\.messageIDs).map { .text($0) },
-                       warnings: linked + words.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient))
+                       warnings: linked + words.map { "not delivered to \($0)" }, recipients: reached.map(\.recipient), undo: undo)
     }
 
-    /// Where a share goes: XMPP addresses, and webhooks by name.
+    /// Where a share goes: XMPP addresses, webhooks by name, Matrix rooms and people.
     struct Route: Sendable {
         var jids: [String] = []
         var webhooks: [Webhook] = []
+        var matrix: [String] = []
     }
 
     /// The recipients sorted into JIDs and webhooks; a name that is
@@ -231,6 +248,12 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         for recipient in recipients {
             if let hook = settings.webhooks.first(where: { $0.name == recipient }) {
                 if !route.webhooks.contains(hook) { route.webhooks.append(hook) }
+            } else if MatrixAccount.isAddress(recipient) {
+                guard !settings.matrix.isEmpty else {
+                    throw ActivityError(code: ActivityError.Code.configuration,
+                                        message: "\(recipient) is a Matrix address, and no Matrix account is configured ([message.NAME] type = matrix)")
+                }
+                if !route.matrix.contains(recipient) { route.matrix.append(recipient) }
             } else if XMPPAddress.isBareJID(recipient) {
                 guard settings.account != nil else {
                     throw ActivityError(code: ActivityError.Code.configuration,
@@ -276,9 +299,26 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
     /// Delivers to the JIDs over one XMPP session, then to each webhook
     /// (off the main actor); what each recipient got, or why not.
     nonisolated static func deliver(_ route: Route, subject: String?, text: String, urls: [String], files: [XMPPDelivery.Upload],
-                                    settings: MessageSettings, places: LinkShipment?) -> ([XMPPDelivery.Delivered], linked: String?) {
+                                    settings: MessageSettings, places: LinkShipment?,
+                                    environment: [String: String] = [:]) -> ([XMPPDelivery.Delivered], linked: String?) {
         var delivered: [XMPPDelivery.Delivered] = []
         var linked: String?
+        if !route.matrix.isEmpty, let account = settings.matrix.first {
+            do throws(MatrixFailure) {
+                let session = try MatrixSession(account: account, tokenFolder: settings.matrixTokens, commandTimeout: settings.commandTimeout,
+                                                environment: environment)
+                var matrix = MatrixDelivery(session: session)
+                let matrixText = subject.map { text.isEmpty ? $0 : $0 + "\n" + text } ?? text
+                for sent in matrix.deliver(text: matrixText, files: files, to: route.matrix) {
+                    var entry = XMPPDelivery.Delivered(recipient: sent.recipient, messageIDs: sent.events, refusal: sent.refusal)
+                    entry.room = sent.room
+                    entry.encrypted = sent.encrypted
+                    delivered.append(entry)
+                }
+            } catch {
+                delivered += route.matrix.map { XMPPDelivery.Delivered(recipient: $0, messageIDs: [], refusal: error.message, sessionFailed: true) }
+            }
+        }
         if !route.jids.isEmpty, let account = settings.account {
             do throws(XMPPFailure) {
                 let password: String
@@ -297,8 +337,9 @@ public final class MessageActivity: SystemActivity, FormValidating, RecipientsRe
         }
         for hook in route.webhooks {
             do throws(XMPPFailure) {
-                try hook.deliver(try hook.requests(subject: subject, text: text, urls: urls, files: files), commandTimeout: settings.commandTimeout)
-                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: []))
+                let ids = try hook.deliver(try hook.requests(subject: subject, text: text, urls: urls, files: files),
+                                           commandTimeout: settings.commandTimeout)
+                delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: ids))
             } catch {
                 delivered.append(XMPPDelivery.Delivered(recipient: hook.name, messageIDs: [], refusal: error.message, sessionFailed: true))
             }

@@ -20,6 +20,10 @@ public struct MessageSettings: Sendable {
     public var account: Account?
     /// The team chats of the `[message.NAME]` sections.
     public var webhooks: [Webhook] = []
+    /// The Matrix accounts (`type = matrix` sections).
+    public var matrix: [MatrixAccount] = []
+    /// Where Matrix tokens logged in for are kept (`$XDG_STATE_HOME/share/matrix`).
+    public var matrixTokens = "matrix"
     /// How long `password-command` may run.
     public var commandTimeout = MessageActivity.defaultCommandTimeout
     /// How long the server may take to connect and to answer each step.
@@ -30,18 +34,24 @@ extension MessageActivity {
     /// The keys Message reads.
     public nonisolated static let configKeys = [
         ConfigKeys(section: "message", keys: ["jid", "password-command", "server", "ca-file", "command-timeout"]),
-        ConfigKeys(section: "message.*", keys: ["type", "url", "url-command", "ca-file"]),
+        ConfigKeys(section: "message.*", keys: ["type", "url", "url-command", "ca-file", "token-command", "chat", "api", "homeserver", "user",
+                                                "password-command"]),
     ]
 
     /// How long `password-command` may run (`[message] command-timeout`).
     public nonisolated static let defaultCommandTimeout = 30.0
 
     /// The settings in `section`; an unusable value is an error naming file and line.
-    nonisolated static func settings(_ section: ConfigSection, webhooks: [ConfigSection] = [],
+    nonisolated static func settings(_ section: ConfigSection, webhooks: [ConfigSection] = [], stateHome: String = "",
                                      environment: [String: String]) throws(ConfigurationError) -> MessageSettings {
         var settings = MessageSettings()
         settings.commandTimeout = try section.seconds("command-timeout") ?? defaultCommandTimeout
-        settings.webhooks = try Webhook.all(webhooks, environment: environment)
+        let isMatrix = { (section: ConfigSection) in section.value("type")?.lowercased().trimmingWhitespace() == "matrix" }
+        settings.webhooks = try Webhook.all(webhooks.filter { !isMatrix($0) }, environment: environment)
+        for matrix in webhooks where isMatrix(matrix) {
+            settings.matrix.append(try MatrixAccount.parse(matrix, name: String(matrix.name.dropFirst("message.".count)), environment: environment))
+        }
+        settings.matrixTokens = stateHome + "/matrix"
         guard let jidEntry = section.entry("jid") else { return settings }
         let jid = jidEntry.value.trimmingWhitespace()
         guard XMPPAddress.isBareJID(jid) else {

@@ -10,9 +10,13 @@ import ShareSupport
 ///   an attachment (`Filename`), as ntfy takes them.
 /// - `json`: one POST of a documented JSON body (README, "Webhooks"): the
 ///   subject, the text, the URLs, and each file with its bytes in base64.
+/// - `telegram`: a bot's `sendMessage`, `sendPhoto` and `sendDocument` to
+///   one `chat` (`ChatServices.swift`).
+/// - `discord`: a Discord webhook: the text and the files in one multipart
+///   request, whose message id comes back (`?wait=true`).
 public struct Webhook: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case slack, ntfy, json
+        case slack, ntfy, json, telegram, discord
     }
 
     /// The section's NAME: what `--to` and the form's To call it.
@@ -22,6 +26,13 @@ public struct Webhook: Sendable, Equatable {
     public var url: String?
     public var urlCommand: String?
     public var caFile: String?
+    /// `telegram`: the command that prints the bot's token, the chat it
+    /// posts to, and the Bot API's address (Telegram's unless `api` says).
+    public var tokenCommand: String?
+    public var chat: String?
+    public var api = "https://api.telegram.org"
+    /// The config file the section is in, which `share --undo` reads again for its secret.
+    public var configFile = "config"
 
     /// The largest file the `json` type carries (base64 in memory).
     static let jsonFileLimit = 25 * 1024 * 1024
@@ -35,10 +46,14 @@ public struct Webhook: Sendable, Equatable {
                 throw ConfigurationError("\(section.file): [\(section.name)]: a webhook's name has no '@', comma or space")
             }
             guard let typeEntry = section.entry("type") else {
-                throw ConfigurationError("\(section.file): [\(section.name)] needs `type = slack`, `ntfy` or `json`")
+                throw ConfigurationError("\(section.file): [\(section.name)] needs `type = slack`, `ntfy`, `json`, `telegram`, `discord` or `matrix`")
             }
             guard let kind = Kind(rawValue: typeEntry.value.lowercased()) else {
-                throw section.error(typeEntry, "type is slack, ntfy or json, not '\(typeEntry.value)'")
+                throw section.error(typeEntry, "type is slack, ntfy, json, telegram, discord or matrix, not '\(typeEntry.value)'")
+            }
+            if kind == .telegram {
+                hooks.append(try telegram(section, name: name, environment: environment))
+                continue
             }
             let url = section.value("url")
             let command = section.value("url-command")
@@ -52,7 +67,7 @@ public struct Webhook: Sendable, Equatable {
                 }
             }
             hooks.append(Webhook(name: name, kind: kind, url: url, urlCommand: command,
-                                 caFile: try section.path("ca-file", environment: environment)))
+                                 caFile: try section.path("ca-file", environment: environment), configFile: LinkSettings.absolute(section.file)))
         }
         return hooks
     }
@@ -62,6 +77,8 @@ public struct Webhook: Sendable, Equatable {
         var method: String
         var headers: [(String, String)]
         var body: HTTPClient.Body
+        /// What follows the address (`/sendMessage`, `?wait=true`).
+        var path = ""
     }
 
     /// The files of `files` this webhook cannot take (all of them for
@@ -71,6 +88,8 @@ public struct Webhook: Sendable, Equatable {
         case .slack: files
         case .json: files.filter { $0.size > Webhook.jsonFileLimit }
         case .ntfy: []
+        case .telegram: files.filter { $0.size > Webhook.telegramFileLimit }
+        case .discord: Webhook.overDiscordLimit(files)
         }
     }
 
@@ -86,6 +105,8 @@ public struct Webhook: Sendable, Equatable {
             }
         case .ntfy:
             return nil
+        case .telegram, .discord:
+            return chatRefusal(of: files)
         }
     }
 
@@ -123,6 +144,10 @@ public struct Webhook: Sendable, Equatable {
             let body = JSONValue.object([("subject", .optional(subject)), ("text", .string(text)),
                                          ("urls", .array(urls.map(JSONValue.string))), ("files", .array(attached))])
             return [Request(method: "POST", headers: [("Content-Type", "application/json")], body: .bytes(Array(body.serialized.utf8), type: nil))]
+        case .telegram:
+            return try telegramRequests(subject: subject, text: text, files: files)
+        case .discord:
+            return try discordRequests(subject: subject, text: text, files: files)
         }
     }
 
@@ -132,8 +157,40 @@ public struct Webhook: Sendable, Equatable {
         return "=?UTF-8?B?" + Data(text.utf8).base64EncodedString() + "?="
     }
 
-    /// Sends the requests to the webhook's address.
-    func deliver(_ requests: [Request], commandTimeout: Double) throws(XMPPFailure) {
+    /// Sends the requests to the webhook's address: the ids of the
+    /// messages made, where the service says them (Telegram, Discord).
+    func deliver(_ requests: [Request], commandTimeout: Double) throws(XMPPFailure) -> [String] {
+        let address = try self.address(commandTimeout: commandTimeout)
+        var ids: [String] = []
+        for request in requests {
+            let response: HTTPClient.Response
+            do {
+                response = try HTTPClient(protocols: "http,https", caFile: caFile)
+                    .perform(request.method, address + request.path, headers: request.headers, body: request.body)
+            } catch {
+                throw XMPPFailure(message: error.reason)
+            }
+            if let id = try answer(response) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// The address requests go to: `url`, `url-command`'s first line, or
+    /// Telegram's Bot API with the token `token-command` prints. It is a
+    /// secret: never repeated in a message.
+    func address(commandTimeout: Double) throws(XMPPFailure) -> String {
+        if kind == .telegram {
+            let token: String
+            do {
+                token = try PasswordCommand.run(tokenCommand ?? "", timeout: commandTimeout, section: "message.\(name)").trimmingWhitespace()
+            } catch {
+                throw XMPPFailure(message: "[message.\(name)] token-command: " + error.message.replacingPrefix("password-command ", with: ""))
+            }
+            guard !token.isEmpty, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ":" || $0 == "_" || $0 == "-") }) else {
+                throw XMPPFailure(message: "[message.\(name)] token-command's first line is not a bot token (NUMBER:SECRET, from @BotFather)")
+            }
+            return api + "/bot" + token
+        }
         let address: String
         if let url {
             address = url
@@ -149,13 +206,17 @@ public struct Webhook: Sendable, Equatable {
                 throw XMPPFailure(message: "[message.\(name)] url-command's first line is not an http:// or https:// address")
             }
         }
-        for request in requests {
-            do {
-                try HTTPClient(protocols: "http,https", caFile: caFile)
-                    .perform(request.method, address, headers: request.headers, body: request.body).requireSuccess()
-            } catch {
-                throw XMPPFailure(message: error.reason)
-            }
+        return address
+    }
+
+    /// What an answer means: the message's id (Telegram, Discord), or
+    /// nothing; a refusal in the service's words.
+    func answer(_ response: HTTPClient.Response) throws(XMPPFailure) -> String? {
+        switch kind {
+        case .telegram, .discord: return try chatAnswer(response)
+        case .slack, .ntfy, .json:
+            do { try response.requireSuccess() } catch { throw XMPPFailure(message: error.reason) }
+            return nil
         }
     }
 }

@@ -33,6 +33,10 @@ struct XMPPDelivery {
         /// Whether the refusal was the whole session's (no connection, a
         /// webhook's error), not the recipient's own.
         var sessionFailed = false
+        /// Matrix: the room the events went to (undo redacts them there).
+        var room: String?
+        /// Matrix: refused as an end-to-end encrypted room.
+        var encrypted = false
     }
 
     /// The server's upload service and its limit.

@@ -337,7 +337,8 @@ final class ComposeProgram: ScreenProgram {
         let submit = self.submit, poster = loop.poster
         let display = LiveDisplay { poster.post(.progress($0)) }
         running = display
-        let submitted = SubmittedForm(action: action.id, values: values, display: display)
+        let terminal = loop.terminal
+        let submitted = SubmittedForm(action: action.id, values: values, display: display) { work in terminal.suspend(work) }
         loop.start { .answered(await submit(submitted)) }
     }
 

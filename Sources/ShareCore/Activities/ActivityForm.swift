@@ -95,12 +95,16 @@ public struct SubmittedForm: Sendable, Equatable {
     /// Where the activity shows its progress while it performs, and hears
     /// that the person wants it to stop (the form's Esc); not compared.
     public var display: LiveDisplay?
+    /// Lends the terminal to what must use it while the form waits (gpg-agent's
+    /// pinentry): the front end leaves its screen, runs the work, and comes back.
+    public var lendTerminal: TerminalLender?
 
     /// Creates a submission.
-    public init(action: String, values: [String: String], display: LiveDisplay? = nil) {
+    public init(action: String, values: [String: String], display: LiveDisplay? = nil, lendTerminal: TerminalLender? = nil) {
         self.action = action
         self.values = values
         self.display = display
+        self.lendTerminal = lendTerminal
     }
 
     public static func == (lhs: SubmittedForm, rhs: SubmittedForm) -> Bool {
@@ -286,20 +290,62 @@ public enum FormTime: Sendable, Equatable {
     case refused(String)
 }
 
-/// An on/off setting of a form, flipped by a key: not a field, so it takes
-/// no line of the screen; the title names it when it is on.
+/// A setting of a form that its key moves to the next state (on/off, or
+/// a few in a cycle: OpenPGP's none, signed, signed and encrypted,
+/// encrypted): not a field, so it takes no line of the screen; the title
+/// names the state when it is not the first.
 public struct FormToggle: Sendable, Equatable {
+    /// One state: its value among the form's values, and the words the
+    /// title and the status line show for it (empty for the first).
+    public struct State: Sendable, Equatable {
+        public var value: String
+        public var title: String
+
+        public init(value: String, title: String) {
+            self.value = value
+            self.title = title
+        }
+    }
+
     public var id: String
-    /// Its name (`Markdown`).
+    /// Its name (`Markdown`), as the help bar shows it beside its key.
     public var label: String
     /// Its key as the config's `[keys]` writes keys (`M-m` for Alt-M).
     public var key: String
-    public var isOn: Bool
+    /// The states, in the order the key goes through them; the first is "off".
+    public var states: [State]
+    /// The state it is in.
+    public var selected: Int
 
+    /// An on/off toggle: values `off` and `on`, the title showing `label` when on.
     public init(id: String, label: String, key: String, isOn: Bool) {
+        self.init(id: id, label: label, key: key, states: [State(value: "off", title: ""), State(value: "on", title: label)],
+                  selected: isOn ? 1 : 0)
+    }
+
+    /// A toggle that cycles through `states`, in `selected` (the first when out of range).
+    public init(id: String, label: String, key: String, states: [State], selected: Int) {
         self.id = id
         self.label = label
         self.key = key
-        self.isOn = isOn
+        self.states = states
+        self.selected = states.indices.contains(selected) ? selected : 0
+    }
+
+    /// Whether it is past its first state.
+    public var isOn: Bool { selected != 0 }
+    /// Its state's value.
+    public var value: String { states.indices.contains(selected) ? states[selected].value : "" }
+    /// Its state's words.
+    public var title: String { states.indices.contains(selected) ? states[selected].title : "" }
+
+    /// Moves to the next state, after the last back to the first.
+    public mutating func advance() {
+        selected = states.isEmpty ? 0 : (selected + 1) % states.count
     }
 }
+
+/// Runs work on the plain terminal, the front end's screen left while it
+/// runs and drawn again after (on the main actor, so nothing else reads
+/// the keys meanwhile).
+public typealias TerminalLender = @MainActor (_ work: () -> Void) -> Void

@@ -39,6 +39,21 @@ public final class ActivitySession {
         formAction = form?.action
         self.linkMetadata = linkMetadata
         display = form?.display ?? LiveDisplay { _ in }
+        lendTerminal = form?.lendTerminal
+    }
+
+    /// The front end's lending of the terminal, if it has a screen to leave.
+    private let lendTerminal: TerminalLender?
+
+    /// Runs `work` with the terminal to itself (gpg-agent asking for a
+    /// passphrase with its curses pinentry): the front end's screen is left
+    /// while it runs and drawn again after; without a screen it just runs.
+    public func withTerminal<Result>(_ work: () -> Result) -> Result {
+        guard let lendTerminal else { return work() }
+        var result: Result?
+        lendTerminal { result = work() }
+        guard let result else { return work() }
+        return result
     }
 
     /// Whether an outcome was reported.

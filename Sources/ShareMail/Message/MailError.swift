@@ -15,6 +15,9 @@ public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
         case temporary
         /// The setup is wrong: a bad transport URL, a password command that failed.
         case configuration
+        /// gpg-agent needs a passphrase it was not allowed to ask for (the
+        /// compose screen lends it the terminal and tries again).
+        case passphrase
     }
 
     /// The kind of failure.

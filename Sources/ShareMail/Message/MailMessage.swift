@@ -91,6 +91,8 @@ public struct MailMessage: Sendable, Equatable {
     public var body: MailBody
     /// Attachments, in order.
     public var attachments: [MailAttachment]
+    /// OpenPGP signing and encryption, if any (RFC 3156).
+    public var protection: OpenPGPProtection?
     /// The `Date:` of the message.
     public var date: Date
     /// The `Message-ID:` without angle brackets.

@@ -43,7 +43,52 @@ public struct MIMEWriter {
         head += "Message-ID: <\(message.messageID)>\r\n"
         head += "MIME-Version: 1.0\r\n"
         try sink.write(head)
-        try writeBody(message, to: sink)
+        if let protection = message.protection, protection.signs || protection.encrypts {
+            try writeProtected(message, protection, to: sink)
+        } else {
+            try writeBody(message, to: sink)
+        }
+    }
+
+    // MARK: - OpenPGP (RFC 3156)
+
+    /// The body as a part of multipart/signed with its detached signature,
+    /// or encrypted (and signed in the same step) in multipart/encrypted.
+    /// The body is written to a scratch file first and gpg reads it from
+    /// there, so memory does not grow with the attachments.
+    private func writeProtected(_ message: MailMessage, _ protection: OpenPGPProtection, to sink: any ByteSink) throws(MailError) {
+        let entity = try ScratchFile()
+        let entitySink = FileDescriptorSink(fd: entity.descriptor, name: "the scratch file")
+        try writeBody(message, to: entitySink)
+        try entitySink.flush()
+        try entity.rewind()
+        let armored = try ScratchFile()
+        let boundary = "=_\(boundaryToken)_pgp"
+        var lineEnds = CRLFNormalizer()
+        if protection.encrypts {
+            try OpenPGP.encrypt(protection, input: entity.descriptor, output: armored.descriptor)
+            try sink.write("Content-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\";\r\n boundary=\"\(boundary)\"\r\n\r\n")
+            try sink.write("This is an OpenPGP/MIME encrypted message (RFC 4880 and 3156).\r\n")
+            try sink.write("\r\n--\(boundary)\r\nContent-Type: application/pgp-encrypted\r\n"
+                           + "Content-Description: PGP/MIME version identification\r\n\r\nVersion: 1\r\n")
+            try sink.write("\r\n--\(boundary)\r\nContent-Type: application/octet-stream; name=\"encrypted.asc\"\r\n"
+                           + "Content-Description: OpenPGP encrypted message\r\n"
+                           + "Content-Disposition: inline; filename=\"encrypted.asc\"\r\n\r\n")
+        } else if let signer = protection.signer {
+            let micalg = try OpenPGP.sign(signer, mayAsk: protection.mayAsk, input: entity.descriptor, output: armored.descriptor)
+            try sink.write("Content-Type: multipart/signed; micalg=\(micalg);\r\n protocol=\"application/pgp-signature\";\r\n"
+                           + " boundary=\"\(boundary)\"\r\n\r\n")
+            try sink.write("This is an OpenPGP/MIME signed message (RFC 4880 and 3156).\r\n")
+            // The signed part goes exactly as it was signed: its bytes, then the CRLF that starts the next delimiter.
+            try sink.write("\r\n--\(boundary)\r\n")
+            try entity.chunks { chunk throws(MailError) in try sink.write(chunk) }
+            try sink.write("\r\n--\(boundary)\r\nContent-Type: application/pgp-signature; name=\"signature.asc\"\r\n"
+                           + "Content-Description: OpenPGP digital signature\r\n"
+                           + "Content-Disposition: attachment; filename=\"signature.asc\"\r\n\r\n")
+        }
+        try armored.chunks { chunk throws(MailError) in try lineEnds.write(chunk, to: sink) }
+        try lineEnds.finish(to: sink)
+        try sink.write("\r\n--\(boundary)--\r\n")
     }
 
     // MARK: - Structure

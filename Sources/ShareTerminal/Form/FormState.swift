@@ -170,12 +170,12 @@ public struct FormState: Sendable, Equatable {
 
     /// The values by field id, and each toggle's `on` or `off`.
     public var values: [String: String] {
-        Dictionary(uniqueKeysWithValues: fields.map { ($0.field.id, $0.value) } + toggles.map { ($0.id, $0.isOn ? "on" : "off") })
+        Dictionary(uniqueKeysWithValues: fields.map { ($0.field.id, $0.value) } + toggles.map { ($0.id, $0.value) })
     }
 
     /// The title with the toggles that are on: `New Message · Markdown`.
     public var shownTitle: String {
-        ([title] + toggles.filter(\.isOn).map(\.label)).joined(separator: " · ")
+        ([title] + toggles.filter(\.isOn).map(\.title)).joined(separator: " · ")
     }
 
     /// The index of the body (the multi-line text field), if the form has

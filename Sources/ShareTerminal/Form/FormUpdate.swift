@@ -194,9 +194,9 @@ public enum FormUpdate {
         // A toggle's key is a chord (M-m): typed text never looks one up.
         if command == nil, !state.toggles.isEmpty, event.isChord,
            let index = state.toggles.firstIndex(where: { KeyNames.event($0.key) == event }) {
-            state.toggles[index].isOn.toggle()
+            state.toggles[index].advance()
             let toggle = state.toggles[index]
-            setStatus(&state, toggle.isOn ? Localization.text("%@ on", toggle.label) : Localization.text("%@ off", toggle.label), error: false)
+            setStatus(&state, toggle.isOn ? Localization.text("%@ on", toggle.title) : Localization.text("%@ off", toggle.label), error: false)
             return changed(&state, field: toggle.id)
         }
         switch command {
