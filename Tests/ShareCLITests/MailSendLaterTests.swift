@@ -127,6 +127,25 @@ import Testing
         #expect(late.status == 3 && late.err.contains("the message was sent already (its copy is \(world.sent.path)"), "stderr: \(late.err)")
     }
 
+    /// A message signed and encrypted waits in the outbox as it will go:
+    /// the flush sends it untouched, and gpg still decrypts it and names
+    /// its signer (the outbox's time is outside what was signed, and left out).
+    @Test func aSignedAndEncryptedMessageIsSoInTheOutboxAndVerifiesOnceSent() throws {
+        let (world, server) = try MailWorld.withServer()
+        defer { server.stop() }
+        let keyring = try Keyring(world)
+        let run = try world.share(["--json", "--send-at", "in 2h", "--sign", "--encrypt", "--to", "lee@example.com", "--subject", "secret",
+                                   "--body", "see you"], changes: Self.at(0))
+        let queued = try world.expectQueued(run, saying: "until")
+        #expect(try keyring.check(queued).type == "multipart/encrypted", "encrypted in the outbox already")
+        #expect(try world.share(["--flush"], changes: Self.at(3 * 3_600)).status == 0)
+        let (message, _) = try server.onlyMessage()
+        #expect(RawMessage(message.raw).head.values("X-Share-Send-At").isEmpty)
+        let check = try keyring.check(message.file)
+        #expect(check.type == "multipart/encrypted" && check.decrypted == true && check.signer == keyring["kim"].fpr, "\(check)")
+        #expect(check.text == "see you\n" && check.defects.isEmpty, "\(check)")
+    }
+
     /// Ctrl-L in the compose screen asks when; an unreadable time keeps the
     /// question open with the reason, a good one puts the message in the
     /// outbox and closes the screen (`queued`), and the next compose screen
