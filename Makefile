@@ -160,8 +160,10 @@ screenshots: static-libs locale
 	SWIFT="$(SWIFT)" RELEASE_FLAGS="$(RELEASE_FLAGS)" tools/screenshots.sh
 
 # Installing: the binary, the man page and the completions of bash, zsh and
-# fish (made by the binary from its option table), under PREFIX, staged under
-# DESTDIR when given (packaging). `make install` as root installs for everyone.
+# fish (made by the binary from its option table), and the systemd user units
+# that run share --flush every five minutes (their ExecStart names the binary
+# installed here), under PREFIX, staged under DESTDIR when given (packaging).
+# `make install` as root installs for everyone.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(DESTDIR)$(PREFIX)/bin
@@ -170,6 +172,7 @@ BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 LOCALEDIR = $(DESTDIR)$(PREFIX)/share/locale
+SYSTEMDUSERDIR = $(DESTDIR)$(PREFIX)/lib/systemd/user
 
 install: build
 	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
@@ -181,11 +184,17 @@ install: build
 	  install -m 644 "$$tmp/zsh" "$(ZSHDIR)/_share"; \
 	  install -m 644 "$$tmp/fish" "$(FISHDIR)/share.fish"
 	for l in $(LANGUAGES); do install -D -m 644 .build/locale/$$l/LC_MESSAGES/share.mo "$(LOCALEDIR)/$$l/LC_MESSAGES/share.mo"; done
+	install -d "$(SYSTEMDUSERDIR)"
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  sed 's|@BINDIR@|$(PREFIX)/bin|' contrib/systemd/share-flush.service.in > "$$tmp/share-flush.service"; \
+	  install -m 644 "$$tmp/share-flush.service" "$(SYSTEMDUSERDIR)/share-flush.service"
+	install -m 644 contrib/systemd/share-flush.timer "$(SYSTEMDUSERDIR)/share-flush.timer"
 	@echo "installed share in $(BINDIR)"
 
 uninstall:
 	rm -f "$(BINDIR)/share" "$(MAN1DIR)/share.1" "$(BASHDIR)/share" "$(ZSHDIR)/_share" "$(FISHDIR)/share.fish"
 	for l in $(LANGUAGES); do rm -f "$(LOCALEDIR)/$$l/LC_MESSAGES/share.mo"; done
+	rm -f "$(SYSTEMDUSERDIR)/share-flush.service" "$(SYSTEMDUSERDIR)/share-flush.timer"
 
 # The man page from the option table (share-docs man); checked in, and a test
 # fails when it differs from what the table makes.

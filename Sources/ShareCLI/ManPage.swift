@@ -133,8 +133,10 @@ Compose screen and every activity's form: Tab and Shift-Tab move between
 fields, Ctrl-X runs the form's action (Send), Ctrl-O its second one (Save
 draft), Ctrl-T attaches a file, Ctrl-G edits in $EDITOR, Esc cancels
 (asking first when something changed); on a choice, Enter or typing opens a
-chooser that filters as you type; Emacs line keys in every field. The help
-bar shows the keys bound now.
+chooser that filters as you type; Emacs line keys in every field. In Mail,
+Ctrl-L sends later: it asks when (in 2h, tomorrow 9:00, an ISO time) and
+the message waits in the outbox until then. The help bar shows the keys
+bound now.
 .SH EXIT STATUS
 .TP
 .B 0
@@ -161,11 +163,17 @@ aliases, query-command; [picker] pinned, exclude, suggestions; [social] enabled,
 token-secret-command, api, ca-file, command-timeout; [history] keep;
 [reading-list] fetch-titles; [message] jid, password-command, server, ca-file,
 command-timeout; [message.NAME] type, url, url-command, ca-file;
-[keys] send, save, attach, editor, cancel, pick, filter, help, pin, next-row,
+[keys] send, save, later, attach, editor, cancel, pick, filter, help, pin, next-row,
 previous-row, left, right, up, down = key names such as C-s, Enter, Space
 .TP
 .I $XDG_DATA_HOME/share/
-drafts, sent and outbox Maildirs; reading-list.tsv
+drafts, sent and outbox Maildirs; reading-list.tsv. A message sent later
+waits in the outbox with its time in an X-Share-Send-At header, which
+never leaves the machine
+.TP
+.I PREFIX/lib/systemd/user/share-flush.timer
+runs share \-\-flush (share-flush.service) every five minutes, which sends
+what is due: systemctl \-\-user enable \-\-now share-flush.timer
 .TP
 .I XDG_PICTURES_DIR
 (from $XDG_CONFIG_HOME/user-dirs.dirs, else ~/Pictures) where Save to
@@ -204,6 +212,7 @@ share \-\-activity print \-\-printer Office \-\-copies 2 report.pdf
 share \-\-activity assignToContact \-\-contact "Kim Minji" face.png
 echo "PIN 4821" | share \-\-json \-
 share \-\-send \-\-to park@example.com \-\-subject Q4 \-\-attach report.pdf
+share \-\-send\-at "tomorrow 9:00" \-\-to park@example.com \-\-body "Good morning"
 share \-\-list \-\-json photo.png | jq \-r '.[].type'
 .fi
 .SH SEE ALSO

@@ -129,7 +129,7 @@ public enum ShareCommand {
         }
         switch options.mode {
         case .activityMode(let flag): return activityMode(flag, run)
-        case .history: return .exit(printHistory(run.history, options: options, console: console))
+        case .history: return .exit(printHistory(run.history, options: options, console: console, now: run.clock()))
         case .forget: return .exit(forget(run.history, console: console))
         case .undo: return .exit(undo(run.history, options: options, console: console))
         case .complete(let kind):

@@ -31,6 +31,8 @@ public struct MailRequest: Sendable, Equatable {
     public var sign = false
     /// `--encrypt`: encrypted with OpenPGP to every recipient and the sender.
     public var encrypt = false
+    /// `--send-at TIME`: the time the message waits in the outbox for, as typed (`in 2h`).
+    public var sendAt: String?
 
     /// An empty request.
     public init() {}

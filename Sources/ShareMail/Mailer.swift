@@ -21,6 +21,8 @@ public struct MailSettings: Sendable {
     /// (`user@host.localdomain`, as mutt does). A queued message sent from
     /// it goes from the first identity configured since, never from it.
     public var madeUpSender: MailAddress?
+    /// The time now, which says what in the outbox is due (the system clock unless set).
+    public var now: @Sendable () -> Date = { Date() }
 
     /// Creates settings.
     public init(identities: [MailAddress], transport: (any MailTransport)?, drafts: Maildir, sent: Maildir, outbox: Maildir) {
@@ -138,29 +140,38 @@ public struct Mailer: Sendable {
         return outcome
     }
 
-    /// Delivers every message in the outbox, oldest first, each exactly
-    /// once however many flushes run at the same time: a flush holds the
-    /// outbox's lock (`.share-flush.lock`, flock) from listing to the last
-    /// delivery, so a second one waits and then finds only what is left.
-    /// - Returns: one outcome per message, with its recipients.
-    public func flushOutbox() -> [FlushedMessage] {
+    /// Delivers every message in the outbox that is due, oldest first, each
+    /// exactly once however many flushes run at the same time: a flush holds
+    /// the outbox's lock (`.share-flush.lock`, flock) from listing to the
+    /// last delivery, so a second one waits and then finds only what is
+    /// left. A message scheduled for later (``SendAt``) stays, untouched.
+    /// - Returns: one outcome per message tried, with its recipients, and
+    ///   the messages left waiting.
+    public func flushOutbox() -> OutboxFlush {
         tidy()
+        let now = settings.now()
         do {
             return try OutboxLock.holding(settings.outbox) {
-                settings.outbox.messages().map { path in
+                var flush = OutboxFlush()
+                for path in settings.outbox.messages() {
                     do throws(MailError) {
                         var file = try MessageFile(path: path)
+                        if let due = try SendAt.due(of: file), due > now {
+                            flush.waiting.append(WaitingMessage(path: path, due: due, recipients: Mailer.recipients(of: file)))
+                            continue
+                        }
                         if let configured = try replacingMadeUpSender(in: file) { file = configured }
                         let envelope = try Mailer.envelope(of: file)
-                        return FlushedMessage(outcome: deliver(draft: path, envelope: envelope, removeFrom: settings.outbox),
-                                              recipients: Mailer.recipients(of: file))
+                        flush.flushed.append(FlushedMessage(outcome: deliver(draft: path, envelope: envelope, removeFrom: settings.outbox),
+                                                            recipients: Mailer.recipients(of: file)))
                     } catch {
-                        return FlushedMessage(outcome: .failed(error, draft: path), recipients: [])
+                        flush.flushed.append(FlushedMessage(outcome: .failed(error, draft: path), recipients: []))
                     }
                 }
+                return flush
             }
         } catch {
-            return [FlushedMessage(outcome: .failed(error, draft: nil), recipients: [])]
+            return OutboxFlush(flushed: [FlushedMessage(outcome: .failed(error, draft: nil), recipients: [])])
         }
     }
 
@@ -253,7 +264,7 @@ public struct Mailer: Sendable {
         // Accepted means sent, whatever happens to the copy: never "failed" for a
         // message that went out, or a retry would deliver it twice.
         do throws(MailError) {
-            let copy = try settings.sent.deliver(copyOf: path, flags: "S")
+            let copy = try SendAt.fileCopy(of: path, in: settings.sent, flags: "S")
             folder.remove(path)
             return .sent(sentCopy: copy, reply: reply, warning: nil)
         } catch {

@@ -26,8 +26,9 @@ final class ComposeRun {
     /// Where the wrapper shell writes its pid before it becomes `share` (exec).
     let pidFile: URL
 
-    /// Starts `share --config CONFIG ARGUMENTS…` in a 100×30 tmux session.
-    init(_ world: MailWorld, _ arguments: [String]) throws {
+    /// Starts `share --config CONFIG ARGUMENTS…` in a 100×30 tmux session,
+    /// with the fixtures' environment and `changes` to it.
+    init(_ world: MailWorld, _ arguments: [String], environment changes: [String: String] = [:]) throws {
         self.world = world
         pidFile = world.root.appendingPathComponent("share-\(UUID().uuidString.prefix(8)).pid")
         let q = TmuxSession.quote
@@ -35,13 +36,13 @@ final class ComposeRun {
         // `exec` keeps the pid: the pid written is the pid of share itself.
         session = try TmuxSession("echo $$ > \(q(pidFile.path)); exec \(share)", width: ComposeRun.width,
                                   height: ComposeRun.height, workingDirectory: world.fixtures.files,
-                                  environment: world.fixtures.environment)
+                                  environment: world.fixtures.environment.merging(changes) { $1 })
     }
 
     /// Starts `share --config CONFIG --json --activity mail ARGUMENTS…` and
     /// waits for its compose screen.
-    static func mail(_ world: MailWorld, _ arguments: [String]) throws -> ComposeRun {
-        let run = try ComposeRun(world, ["--json", "--activity", "mail"] + arguments)
+    static func mail(_ world: MailWorld, _ arguments: [String], environment changes: [String: String] = [:]) throws -> ComposeRun {
+        let run = try ComposeRun(world, ["--json", "--activity", "mail"] + arguments, environment: changes)
         try run.waitForCompose()
         return run
     }

@@ -23,7 +23,9 @@ import Testing
                 "bash": base.appendingPathComponent("share/bash-completion/completions/share"),
                 "zsh": base.appendingPathComponent("share/zsh/site-functions/_share"),
                 "fish": base.appendingPathComponent("share/fish/vendor_completions.d/share.fish"),
-                "Korean": base.appendingPathComponent("share/locale/ko/LC_MESSAGES/share.mo")]
+                "Korean": base.appendingPathComponent("share/locale/ko/LC_MESSAGES/share.mo"),
+                "service": base.appendingPathComponent("lib/systemd/user/share-flush.service"),
+                "timer": base.appendingPathComponent("lib/systemd/user/share-flush.timer")]
     }
 
     func check(stage: URL, prefix: String, arguments: [String]) throws {
@@ -47,10 +49,28 @@ import Testing
             let script = try fixtures.share("--completions", shell).stdout
             #expect(try Data(contentsOf: try #require(files[shell])) == script, "\(shell) completions")
         }
+        try checkUnits(files, prefix: prefix, stage: stage)
         _ = try Self.make(["uninstall"] + arguments)
         for (name, url) in files {
             #expect(!FileManager.default.fileExists(atPath: url.path), "\(name) is still at \(url.path)")
         }
+    }
+
+    /// The systemd user units: the service runs the share installed
+    /// (PREFIX/bin, never the stage), the timer every five minutes, and
+    /// systemd itself reads both without a complaint where it is installed.
+    func checkUnits(_ files: [String: URL], prefix: String, stage: URL) throws {
+        let service = try String(contentsOf: try #require(files["service"]), encoding: .utf8)
+        #expect(service.contains("\nExecStart=\(prefix)/bin/share --flush\n"), "\(service)")
+        let timer = try String(contentsOf: try #require(files["timer"]), encoding: .utf8)
+        #expect(timer.contains("\nOnCalendar=*:0/5\n") && timer.contains("\nWantedBy=timers.target\n"), "\(timer)")
+        let analyze = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        guard FileManager.default.isExecutableFile(atPath: analyze.path), stage.path == "/" else { return }
+        // Documentation=man:share(1) is looked up too: in the man pages just installed.
+        let verify = try Share.run(analyze, ["verify", try #require(files["service"]).path, try #require(files["timer"]).path],
+                                   environment: ["PATH": "/usr/bin:/bin", "MANPATH": prefix + "/share/man", "LANG": "C.UTF-8"],
+                                   directory: URL(fileURLWithPath: "/tmp"))
+        #expect(verify.status == 0, "systemd-analyze verify: \(verify.out) \(verify.err)")
     }
 
     @Test func installAndUninstallUnderAPrefix() throws {

@@ -928,3 +928,64 @@ struct FormCountdownTests {
         #expect(FormUpdate.update(&state, .countdownTick).isEmpty, "the timer still due finds no countdown")
     }
 }
+
+/// An action done later (Mail's Send later): its key asks the time once the
+/// checks pass, the activity's reading of what is typed shows under it, a
+/// refused time keeps the question open, and a time taken runs the action
+/// with it.
+struct FormLaterTests {
+    static let later = FormAction(id: "send", label: "Send later", progress: "Scheduling…", role: .later)
+
+    static func state(actions: [FormAction] = [MailForm.send, MailForm.saveDraft, later]) -> FormState {
+        FormState(form: ActivityForm(title: "New Message", fields: [FormField(id: "subject", label: "Subject", kind: .text, initialValue: "hi")],
+                                     actions: actions), width: 80, height: 24)
+    }
+
+    @Test func ctrlLAsksWhenAndATimeTakenRunsTheActionWithIt() {
+        var state = Self.state()
+        #expect(FormUpdate.update(&state, .input(.control("l"))) == [.submit(Self.later, ["subject": "hi"], confirmed: false)])
+        #expect(state.dialog == nil, "the checks come first, then the question")
+        #expect(FormUpdate.update(&state, .askTime(Self.later, state.values)).isEmpty)
+        #expect(FormView.view(state).shows("Send later: when? (Enter schedules, Esc goes back)"))
+        #expect(FormUpdate.update(&state, .input(.enter)).isEmpty, "nothing typed, nothing asked")
+        var effects: [FormEffect] = []
+        for character in "in 2h" { effects = FormUpdate.update(&state, .input(.character(character))) }
+        #expect(effects == [.readTime(Self.later, "in 2h")])
+        #expect(state.values["subject"] == "hi", "what is typed goes to the question, not the form")
+        _ = FormUpdate.update(&state, .timeNote("today 12:30", isProblem: false))
+        #expect(FormView.view(state).shows("→ today 12:30"))
+        #expect(FormUpdate.update(&state, .input(.enter)) == [.schedule(Self.later, ["subject": "hi"], "in 2h")])
+        #expect(FormUpdate.update(&state, .timeAccepted(Self.later, ["subject": "hi"], value: "2026-12-04T12:30:00+09:00"))
+                == [.run(Self.later, ["subject": "hi", FormAction.timeKey: "2026-12-04T12:30:00+09:00"])])
+        #expect(state.dialog == nil)
+    }
+
+    @Test func aRefusedTimeKeepsTheQuestionOpenUntilItIsTypedAgain() {
+        var state = Self.state()
+        _ = FormUpdate.update(&state, .askTime(Self.later, state.values))
+        for character in "soon" { _ = FormUpdate.update(&state, .input(.character(character))) }
+        #expect(FormUpdate.update(&state, .input(.enter)) == [.schedule(Self.later, ["subject": "hi"], "soon")])
+        _ = FormUpdate.update(&state, .timeNote("cannot read 'soon' as a time", isProblem: true))
+        #expect(FormView.view(state).shows("⚠ cannot read 'soon' as a time"))
+        // A move keeps the reason; an edit reads the new text and drops it.
+        #expect(FormUpdate.update(&state, .input(.left)).isEmpty && FormView.view(state).shows("⚠ cannot read"))
+        #expect(FormUpdate.update(&state, .input(.control("u"))) == [.readTime(Self.later, "n")])
+        #expect(!FormView.view(state).shows("⚠"))
+        // Esc goes back to the form, which is as it was.
+        #expect(FormUpdate.update(&state, .input(.escape)).isEmpty)
+        #expect(state.dialog == nil && state.values["subject"] == "hi")
+        #expect(FormUpdate.update(&state, .timeAccepted(Self.later, ["subject": "hi"], value: "x")).isEmpty, "a late answer finds no question")
+    }
+
+    @Test func theHelpBarOffersItOnlyWhereTheFormHasIt() {
+        var state = Self.state()
+        #expect(FormView.helpBar(state).hasSuffix("Esc Cancel  ^L Send later"), "\(FormView.helpBar(state))")
+        state.toggles = [FormToggle(id: "markdown", label: "Markdown", key: "M-m", isOn: false)]
+        #expect(FormView.helpBar(state).hasSuffix("Esc Cancel  M-m Markdown  ^L Send later"), "after the toggles: \(FormView.helpBar(state))")
+        state.keys.rebind(.later, to: [.alt("l")])
+        #expect(FormView.helpBar(state).hasSuffix("M-l Send later"), "\(FormView.helpBar(state))")
+        var plain = Self.state(actions: [MailForm.send, MailForm.saveDraft])
+        #expect(!FormView.helpBar(plain).contains("later"))
+        #expect(FormUpdate.update(&plain, .input(.control("l"))).isEmpty, "no action done later, nothing to ask")
+    }
+}

@@ -71,7 +71,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public convenience init(context: ActivityContext) throws(ConfigurationError) {
         let section = context.section("mail")
         self.init(request: context.request(for: MailActivity.self),
-                  settings: try MailActivity.settings(section, locations: context.locations, environment: context.environment),
+                  settings: try MailActivity.settings(section, context: context),
                   detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
         links = try MailLinks(context: context, section: section, placeName: request.place)
@@ -126,6 +126,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         }
         form.isRecovered = resumedValues != nil
         if settings.transport == nil { form.notice = Localization.text("No transport is set: Send puts the message in the outbox") }
+        offerSendLater(in: &form)
         return form
     }
 
@@ -275,6 +276,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             return
         }
         let save = values.isEmpty ? request.mode == .saveDraft : session.formAction == MailActivity.saveDraft.id
+        // Send later: its time read before anything goes up or out.
+        let later: Date?
+        do { later = try sendTime(session) } catch {
+            session.fail(error)
+            return
+        }
         // Sent from the form before the server's SIZE was known: known now, it may stop the message here.
         if !save, !values.isEmpty, let asked = serverLimitAsked, let limit = await asked.value, let refusal = tooBig(values, limit: limit) {
             session.fail(ActivityError(code: ActivityError.Code.sendFailed, message: refusal))
@@ -315,6 +322,11 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             // Without a screen gpg-agent's pinentry asks on the terminal, if there is one.
             if values.isEmpty && message.protection?.signs == true { OpenPGP.useTerminal() }
             pgpWarning = plan.warning
+        }
+        // Send later: into the outbox with its time, signed and encrypted now, while the person is here.
+        if let later, !save {
+            await schedule(message, at: later, linked: linked, warnings: [pgpWarning].compactMap { $0 }, session: session)
+            return
         }
         let mailer = Mailer(settings: settings)
         // The transport blocks on the network: off the main actor, so the screen stays responsive.

@@ -37,6 +37,7 @@ extension MailActivity {
                        help: "encrypt with OpenPGP to every recipient and to yourself; refused when one has no key"),
             OptionSpec("--send", group: group, activity: .mail, help: "send without the compose screen", startsActivity: true),
             OptionSpec("--save-draft", group: group, activity: .mail, help: "save to drafts without sending", startsActivity: true),
+            sendAtOption,
             OptionSpec("--draft", group: group, help: "with --resume: choose the saved draft to reopen"),
         ]
     }
@@ -57,6 +58,8 @@ extension MailActivity {
 
     public nonisolated static var errorCodes: [String] { [ActivityError.Code.saved, ActivityError.Code.temporaryFailure, ActivityError.Code.noKey] }
 
+    public nonisolated static var undoSteps: [UndoStep] { [unscheduleStep] }
+
     /// The result's error code for a failure of the mail engine.
     public nonisolated static func errorCode(_ kind: MailError.Kind) -> String {
         switch kind {
@@ -68,10 +71,13 @@ extension MailActivity {
         }
     }
 
-    /// `--flush`: each message of the outbox tried again, a line (or a JSON
-    /// row) each; each one sent is a share of its own in the history.
+    /// `--flush`: each message of the outbox that is due tried again, a line
+    /// (or a JSON row) each; each one sent is a share of its own in the
+    /// history. Those scheduled for later stay, each a `waiting` line with
+    /// its time: waiting is no failure.
     static func flush(_ mailer: Mailer, output: ModeOutput) -> Int32 {
-        let flushed = mailer.flushOutbox()
+        let flush = mailer.flushOutbox()
+        let flushed = flush.flushed
         var rows: [JSONValue] = []
         var text = ""
         var worst = ExitCode.completed
@@ -95,8 +101,9 @@ extension MailActivity {
             rows.append(.object([("path", .string(path)), ("outcome", .string(word)), ("error", .optional(message))]))
             text += "\(word)\t\(path)" + (message.map { "\t\(output.shown($0))" } ?? "") + "\n"
         }
+        waitingRows(flush.waiting, rows: &rows, text: &text)
         if output.json { output.output(JSONValue.array(rows).serialized + "\n") } else { output.output(text) }
-        if flushed.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
+        if flushed.isEmpty && flush.waiting.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
         return worst
     }
 }
@@ -116,7 +123,9 @@ extension MailRequest: ActivityRequest {
         encrypt = arguments.has("--encrypt")
         place = try LinkRequest(arguments: arguments).place
         if html && markdown { throw UsageError(Localization.text("--html and --markdown cannot be used together")) }
-        switch (arguments.has("--send"), arguments.has("--save-draft")) {
+        sendAt = try MailActivity.sendAt(arguments)
+        switch (arguments.has("--send") || sendAt != nil, arguments.has("--save-draft")) {
+        case (true, true) where sendAt != nil: throw UsageError(Localization.text("--send-at and --save-draft cannot be used together"))
         case (true, true): throw UsageError(Localization.text("--send and --save-draft cannot be used together"))
         case (true, false): mode = .send
         case (false, true): mode = .saveDraft

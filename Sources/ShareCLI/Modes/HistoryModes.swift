@@ -19,8 +19,10 @@ extension ShareCommand {
         return ExitCode.completed
     }
 
-    /// `--history [--limit N] [--json]`: newest first; JSON is the entries as stored.
-    static func printHistory(_ history: ShareHistory, options: Options, console: Console) -> Int32 {
+    /// `--history [--limit N] [--json]`: newest first; JSON is the entries as
+    /// stored. A share that waits until a time still to come (a message
+    /// scheduled) and not undone shows as `waiting`, with its time.
+    static func printHistory(_ history: ShareHistory, options: Options, console: Console, now: Date) -> Int32 {
         let read: (entries: [HistoryEntry], unreadable: [Int])
         do { read = try history.read() } catch {
             console.error("share: \(TerminalText.sanitized(error.description))\n")
@@ -41,6 +43,7 @@ extension ShareCommand {
             return ExitCode.completed
         }
         var text = ""
+        let undone = Set(read.entries.compactMap(\.undoes))
         for entry in entries {
             let when = entry.date.map(localMinute) ?? String(entry.time.prefix(16))
             let items = entry.items.map { item -> String in
@@ -50,10 +53,15 @@ extension ShareCommand {
                 default: return (item.name ?? "a file") + (item.size.map { " (\(ByteCount.words($0)))" } ?? "")
                 }
             }
-            var line = "\(when)  \(pad(entry.activity, 18)) \(pad(entry.outcome, 9)) " + items.joined(separator: ", ")
+            let waiting = entry.dueDate.flatMap { $0 > now && !undone.contains(entry.id) ? $0 : nil }
+            var line = "\(when)  \(pad(entry.activity, 18)) \(pad(waiting == nil ? entry.outcome : "waiting", 9)) " + items.joined(separator: ", ")
             if !entry.recipients.isEmpty { line += " → " + entry.recipients.joined(separator: ", ") }
             if !entry.returned.isEmpty { line += " ⇒ " + entry.returned.joined(separator: ", ") }
-            if let error = entry.error { line += " ✗ " + error + (entry.reason.map { ": " + $0 } ?? "") }
+            if let waiting {
+                line += " ⏳ until " + localMinute(waiting)
+            } else if let error = entry.error {
+                line += " ✗ " + error + (entry.reason.map { ": " + $0 } ?? "")
+            }
             text += TerminalText.sanitized(line) + "  [\(entry.id)]\n"
         }
         console.output(text)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import ShareActivities
 import ShareCore
 import ShareSupport
@@ -31,8 +32,10 @@ struct Invocation {
         locations = Locations(environment: console.environment)
         composeState = ComposeStateFile(locations: locations)
         configuration = try Configuration.load(explicitPath: options.configPath, locations: locations, environment: console.environment)
+        clock = Invocation.clock(console.environment)
         var context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
                                       detector: detector, section: configuration.section)
+        context.clock = clock
         context.subsections = configuration.sections(under:)
         context.title = options.title
         context.requests = options.requests
@@ -41,6 +44,20 @@ struct Invocation {
         var form = KeyMap.form
         KeyActions.apply(configuration.keys, picker: &picker, form: &form)
         keys = (picker, form)
+    }
+
+    /// The time now, for every activity and mode of the run.
+    let clock: @Sendable () -> Date
+
+    /// The system clock; for tests, `SHARE_NOW` stops it at a time of its
+    /// own (seconds since 1970, or an ISO 8601 time such as
+    /// `2026-12-05T09:00:00+09:00`), so that what is due (send later) can
+    /// be tested without waiting. The one place the variable is read.
+    static func clock(_ environment: [String: String]) -> @Sendable () -> Date {
+        guard let text = environment["SHARE_NOW"], !text.isEmpty else { return { Date() } }
+        let fixed = Double(text).map { Date(timeIntervalSince1970: $0) } ?? TimeExpression.instant(text)
+        guard let fixed else { return { Date() } }
+        return { fixed }
     }
 
     /// The share history, kept as the config says.

@@ -42,6 +42,7 @@ final class ComposeProgram: ScreenProgram {
     private let autosaving: (any FormAutosaving)?
     private let validating: (any FormValidating)?
     private let counting: (any FormCounting)?
+    private let scheduling: (any FormScheduling)?
     /// The link screen shown once the activity finished with a link no
     /// browser here opened, and the result it closes with.
     private var handoff: (screen: LinkState, result: ActivityResult)?
@@ -68,6 +69,7 @@ final class ComposeProgram: ScreenProgram {
         autosaving = activity as? any FormAutosaving
         validating = activity as? any FormValidating
         counting = activity as? any FormCounting
+        scheduling = activity as? any FormScheduling
         let initialRows = (form.fields.first { $0.kind == .attachmentList }?.initialValue ?? "")
             .split(separator: "\n").compactMap { [services] line in ComposeProgram.row(forLine: String(line), detector: services.detector) }
         screen = FormState(form: form, attachments: initialRows, width: size.width, height: size.height, colors: colors)
@@ -291,6 +293,11 @@ final class ComposeProgram: ScreenProgram {
                     apply(.confirm(action, warnings: warnings))
                     continue
                 }
+                // An action done later asks when first (Mail's Send later).
+                if action.role == .later {
+                    apply(.askTime(action, values))
+                    continue
+                }
                 // An action with an undo window waits it out on screen first (Mail's undo send).
                 if action.undoWindow > 0 {
                     apply(.countdown(action, values))
@@ -300,6 +307,16 @@ final class ComposeProgram: ScreenProgram {
                 run(action, values, loop)
             case .run(let action, let values):
                 run(action, values, loop)
+            case .readTime(let action, let text):
+                // What the time means, as it is typed; nothing while it means nothing yet.
+                if case .accepted(_, let shown)? = scheduling?.time(text, for: action) {
+                    apply(.timeNote(shown, isProblem: false))
+                }
+            case .schedule(let action, let values, let text):
+                switch scheduling?.time(text, for: action) ?? .refused(Localization.text("This form cannot wait for a time")) {
+                case .accepted(let value, _): apply(.timeAccepted(action, values, value: value))
+                case .refused(let reason): apply(.timeNote(reason, isProblem: true))
+                }
             case .stop:
                 running?.cancel()
             case .discard:

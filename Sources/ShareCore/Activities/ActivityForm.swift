@@ -46,6 +46,11 @@ public struct FormAction: Sendable, Equatable {
         /// Keep the work for later: Save draft. A changed form that is
         /// cancelled offers it.
         case secondary
+        /// The work done at a time the person gives (Send later): the front
+        /// end asks the time once the checks pass, the activity reads it
+        /// (``FormScheduling``), and the submission carries it under
+        /// ``FormAction/timeKey``.
+        case later
     }
 
     /// The name the activity receives (`send`, `save`).
@@ -75,6 +80,10 @@ public struct FormAction: Sendable, Equatable {
 
     /// The action of a form that declares none: `Done`.
     public static let done = FormAction(id: "done", label: Localization.text("Done"), progress: Localization.text("Working…"))
+
+    /// The value under which a submission of a ``Role/later`` action
+    /// carries the time it was given, as ``FormScheduling`` wrote it.
+    public static let timeKey = "at"
 }
 
 /// A form the person submitted: the action chosen and the values by field id.
@@ -261,6 +270,25 @@ public protocol FormAutosaving: Activity {
 
 /// Saves a form's values and returns where they went; runs off the main actor.
 public typealias AutosaveJob = @Sendable (_ values: [String: String]) throws -> String
+
+/// An activity whose form has an action done at a time the person gives
+/// (``FormAction/Role/later``: Mail's Send later): it reads the time as
+/// typed, and the front end knows nothing of times.
+@MainActor
+public protocol FormScheduling: Activity {
+    /// What `text` means as the time of `action`, read now: the value the
+    /// submission carries (``FormAction/timeKey``) and the time in words,
+    /// or why it is not one, in the form's words.
+    func time(_ text: String, for action: FormAction) -> FormTime
+}
+
+/// A time typed for a ``FormAction/Role/later`` action, as the activity read it.
+public enum FormTime: Sendable, Equatable {
+    /// A time it takes: the value submitted, and the time as a person reads it (`tomorrow 09:00`).
+    case accepted(value: String, shown: String)
+    /// Not a time it takes (unreadable, or past), and why.
+    case refused(String)
+}
 
 /// A setting of a form that its key moves to the next state (on/off, or
 /// a few in a cycle: OpenPGP's none, signed, signed and encrypted,

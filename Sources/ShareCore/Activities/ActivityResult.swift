@@ -70,6 +70,9 @@ public struct ActivityResult: Sendable, Equatable {
     /// items", "Saved ~/Pictures/face-2.png"): the front end prints it on
     /// standard error when the screen closes. Not in the JSON.
     public var summary: String?
+    /// When a share that waits is to be done (a message scheduled for
+    /// later), for the share history. Not in the JSON.
+    public var waitsUntil: Date?
 
     /// The recipients by name where they have one: "Kim Minsu, lee@example.com".
     public var recipientNames: String {

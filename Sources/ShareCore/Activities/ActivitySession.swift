@@ -70,9 +70,11 @@ public final class ActivitySession {
     /// for the share history. `linkToOpen` is a link the person finishes
     /// the share at (a service's share link), which the front end opens.
     /// `summary` says in one short line what was done ("Copied 2 items").
+    /// `waitsUntil` is when a share that waits is to be done (a message
+    /// scheduled for later).
     public func finish(_ outcome: ActivityOutcome, returnedItems: [ShareItem] = [], error: ActivityError? = nil,
                        warnings: [String] = [], recipients: [String] = [], undo: [UndoAction] = [], linkToOpen: URL? = nil,
-                       summary: String? = nil) {
+                       summary: String? = nil, waitsUntil: Date? = nil) {
         var result = ActivityResult(activityType: activityType, outcome: outcome, returnedItems: returnedItems,
                                     error: outcome.isCompleted ? nil : error)
         result.warnings = warnings
@@ -80,6 +82,7 @@ public final class ActivitySession {
         result.undo = undo
         result.linkToOpen = linkToOpen
         result.summary = summary
+        result.waitsUntil = waitsUntil
         report(result)
     }
 

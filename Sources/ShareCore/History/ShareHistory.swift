@@ -44,6 +44,9 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
     /// For an entry that records an undo: the actions of that entry done
     /// (the rest, refused, may be tried again).
     public var undid: [UndoAction]?
+    /// For a share that waits (a message scheduled for later): when it is
+    /// due, ISO 8601 in UTC.
+    public var due: String?
 
     /// The entry for `result` of sharing `items`, finished at `date`.
     public init(result: ActivityResult, activity: ActivityType, items: [ShareItem], date: Date) {
@@ -64,6 +67,7 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
         error = result.error?.code
         reason = result.error.map { HistoryEntry.cut($0.message) }
         undo = result.undo.isEmpty ? nil : result.undo
+        due = result.waitsUntil?.formatted(.iso8601)
     }
 
     /// `text`, cut to 200 characters.
@@ -83,6 +87,9 @@ public struct HistoryEntry: Codable, Sendable, Equatable {
 
     /// When the share finished.
     public var date: Date? { try? Date(time, strategy: .iso8601) }
+
+    /// When a share that waits is due, if it is one.
+    public var dueDate: Date? { due.flatMap { try? Date($0, strategy: .iso8601) } }
 
     /// The undo actions of this entry not done yet, given every entry of the history.
     public func pendingUndo(in entries: [HistoryEntry]) -> [UndoAction] {

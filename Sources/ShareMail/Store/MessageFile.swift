@@ -50,13 +50,21 @@ public struct MessageFile: Sendable {
         return headers.filter { $0.name.lowercased() == wanted }.map(\.value)
     }
 
-    /// The header section without `Bcc:` fields (and their continuation lines).
-    var transmittedHeaderBytes: [UInt8] { headerBytes(replacing: "Bcc", with: nil) }
+    /// The header section as it goes out: without `Bcc:` fields, nor the
+    /// outbox's `X-Share-Send-At:` (and their continuation lines).
+    var transmittedHeaderBytes: [UInt8] { headerBytes(without: ["bcc", SendAt.header.lowercased()]) }
 
     /// The header section with the fields called `name` (and their
     /// continuation lines) left out, and `field` (a whole field with its
     /// CRLF) in the place of the first of them.
     func headerBytes(replacing name: String, with field: [UInt8]?) -> [UInt8] {
+        headerBytes(without: [name.lowercased()], putting: field)
+    }
+
+    /// The header section with the fields whose lower-cased names are in
+    /// `names` (and their continuation lines) left out, and `field` in the
+    /// place of the first of them.
+    func headerBytes(without names: Set<String>, putting field: [UInt8]? = nil) -> [UInt8] {
         var out: [UInt8] = []
         var dropping = false
         var replaced = false
@@ -66,7 +74,7 @@ public struct MessageFile: Sendable {
                 continue
             }
             let lineName = line.prefix { $0 != UInt8(ascii: ":") }
-            dropping = String(decoding: lineName, as: UTF8.self).lowercased() == name.lowercased()
+            dropping = names.contains(String(decoding: lineName, as: UTF8.self).lowercased())
             if dropping, !replaced, let field {
                 out += field
                 replaced = true
@@ -123,8 +131,8 @@ public struct MessageFile: Sendable {
     }
 }
 
-/// Streams a stored message for transmission: the headers without `Bcc:`,
-/// then the body, read from disk in chunks.
+/// Streams a stored message for transmission: the headers without `Bcc:`
+/// (and the outbox's time), then the body, read from disk in chunks.
 public final class TransmissionReader {
     private let file: MessageFile
     private var header: [UInt8]
@@ -134,9 +142,14 @@ public final class TransmissionReader {
     public private(set) var bytesRead = 0
 
     /// Opens `file` for reading.
-    public init(_ file: MessageFile) throws(MailError) {
+    public convenience init(_ file: MessageFile) throws(MailError) {
+        try self.init(file, header: file.transmittedHeaderBytes)
+    }
+
+    /// Opens `file` for reading with `header` in the place of its header section.
+    init(_ file: MessageFile, header: [UInt8]) throws(MailError) {
         self.file = file
-        header = file.transmittedHeaderBytes
+        self.header = header
         fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MailError(.io, "cannot read \(file.path): \(String(cString: strerror(errno)))") }
         lseek(fd, off_t(file.headerBytes.count), SEEK_SET)

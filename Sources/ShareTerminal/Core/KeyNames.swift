@@ -73,6 +73,7 @@ public enum KeyActions {
     /// The names accepted in `[keys]`, each with what it does.
     public static let all: [(name: String, meaning: String)] = [
         ("send", "forms: the primary action (Send, Post, Print)"), ("save", "forms: the secondary action (Save draft)"),
+        ("later", "forms: the action done at a time asked for (Send later)"),
         ("attach", "forms: attach a file"), ("editor", "forms: edit in $EDITOR"), ("cancel", "forms and picker: cancel"),
         ("pick", "picker: pick the selected tile"), ("filter", "picker: filter by title"), ("help", "picker: show the keys"),
         ("pin", "picker: pin or unpin the selected tile"),

@@ -9,6 +9,8 @@ public enum FormCommand: Sendable, Equatable {
     case primary
     /// Run its secondary action (Save draft).
     case secondary
+    /// Run its action done at a time the person gives (Send later), asking the time.
+    case later
     /// Ask for a file to attach.
     case attach
     /// Edit the focused field in `$EDITOR`.
@@ -29,11 +31,13 @@ extension KeyMap where Action == FormCommand {
     /// (not to plain characters, which are typed text).
     ///
     /// The bar: `^X Send  ^O Save draft  ^T Attach  ^G $EDITOR  Tab Next  Esc Cancel`,
-    /// each command only where the form has it.
+    /// each command only where the form has it, then the toggles, then
+    /// `^L Send later` (``FormView``).
     public static var form: KeyMap {
         KeyMap([
             KeyBinding(.primary, [.control("x")], name: "send", bar: .given),
             KeyBinding(.secondary, [.control("o")], name: "save", bar: .given),
+            KeyBinding(.later, [.control("l")], name: "later", bar: .given),
             KeyBinding(.attach, [.control("t")], name: "attach", bar: .words(Localization.text("Attach"))),
             KeyBinding(.editor, [.control("g")], name: "editor", bar: .words("$EDITOR")),
             KeyBinding(.next, [.tab], bar: .words(Localization.text("Next"))),
@@ -101,6 +105,17 @@ public enum DialogAction: Sendable, Equatable {
     case discard
     /// Complete the path typed (the attach prompt).
     case complete
+}
+
+extension KeyMap where Action == DialogAction {
+    /// The time prompt's keys (Send later): `Enter schedules, Esc goes back`;
+    /// the time's editor takes the rest.
+    public static var timePrompt: KeyMap {
+        KeyMap([
+            KeyBinding(.confirm, [.enter], bar: .words(Localization.text("schedules"))),
+            KeyBinding(.back, [.escape], bar: .words(Localization.text("goes back"))),
+        ])
+    }
 }
 
 extension KeyMap where Action == DialogAction {

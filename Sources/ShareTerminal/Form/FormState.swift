@@ -91,6 +91,10 @@ public enum FormDialog: Sendable, Equatable {
     /// An action asked for, waiting out its undo window: the values it
     /// runs with, and the seconds left.
     case countdown(FormAction, [String: String], seconds: Int)
+    /// When to run an action done later (Send later): the values it runs
+    /// with, the time as typed, and what the activity reads in it (the
+    /// time in words, or why it is none when `isProblem`).
+    case time(FormAction, [String: String], TextEditor, note: String?, isProblem: Bool)
 }
 
 /// Everything a form screen shows, as a value.

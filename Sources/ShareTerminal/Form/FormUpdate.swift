@@ -29,6 +29,13 @@ public enum FormMessage: Sendable, Equatable {
     case countdownTick
     /// The action passed its checks and waits out its undo window.
     case countdown(FormAction, [String: String])
+    /// An action done later passed its checks: ask when.
+    case askTime(FormAction, [String: String])
+    /// What the activity reads in the time typed: the time in words, or
+    /// (`isProblem`) why it is none; `nil` says nothing.
+    case timeNote(String?, isProblem: Bool)
+    /// The activity took the time typed (`value`): the action runs with it.
+    case timeAccepted(FormAction, [String: String], value: String)
     /// What the running submission is doing now (`Uploading photo.jpg 40 %`).
     case progress(String)
     /// The values were saved (autosave or Save): nothing is unsaved any more.
@@ -56,8 +63,12 @@ public enum FormEffect: Sendable, Equatable {
     case openEditor(field: String, text: String)
     /// Ask the running submission to stop (Esc while a stoppable action runs).
     case stop
-    /// Run the action now: its undo window ended.
+    /// Run the action now: its undo window ended, or its time was taken.
     case run(FormAction, [String: String])
+    /// Ask the activity what the time typed for `action` means, as it is typed.
+    case readTime(FormAction, String)
+    /// Run `action` with the values at the time typed, if the activity takes it.
+    case schedule(FormAction, [String: String], String)
 }
 
 /// The form screen's update: pure, like the picker's.
@@ -134,6 +145,16 @@ public enum FormUpdate {
             setStatus(&state, (state.runningNews ?? running.progress) + " " + Spinner.frame(state.spinner), error: false)
         case .countdown(let action, let values):
             state.dialog = .countdown(action, values, seconds: action.undoWindow)
+        case .askTime(let action, let values):
+            state.dialog = .time(action, values, TextEditor(""), note: nil, isProblem: false)
+        case .timeNote(let note, let isProblem):
+            guard case .time(let action, let values, let editor, _, _)? = state.dialog else { return [] }
+            state.dialog = .time(action, values, editor, note: note, isProblem: isProblem)
+        case .timeAccepted(let action, var values, let value):
+            guard case .time? = state.dialog else { return [] }
+            state.dialog = nil
+            values[FormAction.timeKey] = value
+            return [.run(action, values)]
         case .countdownTick:
             guard case .countdown(let action, let values, let seconds)? = state.dialog else { return [] }
             guard seconds > 1 else {
@@ -181,6 +202,7 @@ public enum FormUpdate {
         switch command {
         case .primary: return request(.primary, &state)
         case .secondary: return request(.secondary, &state)
+        case .later: return request(.later, &state)
         case .attach:
             guard attachmentField(state) != nil else { return [] }
             // Where the person is, as a shell's prompt: a name is taken from the current folder.
@@ -352,6 +374,23 @@ public enum FormUpdate {
                 return changed(&state, field: state.fields[index].field.id)
             }
             state.dialog = nil
+        case .time(let action, let values, var editor, let note, let isProblem):
+            switch KeyMap.timePrompt.action(for: event) {
+            case .back: state.dialog = nil
+            case .confirm:
+                let text = editor.text.trimmingWhitespace()
+                return text.isEmpty ? [] : [.schedule(action, values, text)]
+            default:
+                let before = editor.edits
+                guard editor.handle(event) else { return [] }
+                guard editor.edits != before else {
+                    state.dialog = .time(action, values, editor, note: note, isProblem: isProblem)
+                    return []
+                }
+                // The text changed: what it meant is read again, and a problem with the old text goes.
+                state.dialog = .time(action, values, editor, note: nil, isProblem: false)
+                return [.readTime(action, editor.text)]
+            }
         case .attachPath(var editor, _):
             switch KeyMap.attachPrompt.action(for: event) {
             case .back: state.dialog = nil

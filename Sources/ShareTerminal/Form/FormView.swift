@@ -163,12 +163,15 @@ public enum FormView {
         frame.put(text, x: 1, y: y, style: text.hasPrefix(">") ? CellStyle(dim: true) : .plain)
     }
 
-    /// The help bar: each command the form offers, with the key bound to it now.
+    /// The help bar: each command the form offers, with the key bound to
+    /// it now; the toggles; and last the action done later (Send later),
+    /// so that on 80 columns what is cut is the least needed.
     static func helpBar(_ state: FormState) -> String {
         let commands = state.keys.helpBar { command, words in
             switch command {
             case .primary: state.action(.primary)?.label
             case .secondary: state.action(.secondary)?.label
+            case .later: nil
             case .attach: state.fields.contains { $0.field.kind == .attachmentList } ? words : nil
             case .editor: state.bodyIndex != nil ? words : nil
             case .next: state.fields.lazy.filter(\.isFocusable).dropFirst().first != nil ? words : nil
@@ -177,7 +180,32 @@ public enum FormView {
         }
         // The toggles after the actions' keys: `M-m Markdown`.
         let toggles = state.toggles.compactMap { toggle in KeyNames.event(toggle.key).map { KeyNames.label($0) + " " + toggle.label } }
-        return ([commands] + toggles).joined(separator: "  ")
+        let later = state.keys.helpBar { command, _ in command == .later ? state.action(.later)?.label : nil }
+        return ([commands] + toggles + [later]).filter { !$0.isEmpty }.joined(separator: "  ")
+    }
+
+    /// The question of an action done later (Send later): the time typed,
+    /// what it means or why it is none, and the ways to write one; returns
+    /// the cursor.
+    private static func drawTimePrompt(_ action: FormAction, _ editor: TextEditor, note: String?, isProblem: Bool, _ state: FormState,
+                                       into frame: inout Frame) -> (x: Int, y: Int)? {
+        let title = Localization.text("%@: when? (%@)", action.label, KeyMap.timePrompt.helpBar(separator: ", "))
+        let hint = Localization.text("in 2h · in 30m · tomorrow 9:00 · mon 9:00 · 2026-12-05 09:00")
+        let shownNote = note.map { (isProblem ? "⚠ " : "→ ") + $0 } ?? ""
+        let width = min(state.width - 4, max(44, [title, hint, shownNote].map { DisplayWidth.of($0) }.max() ?? 0) + 4)
+        let height = min(state.height - 2, 6)
+        let x = (state.width - width) / 2
+        let y = max(1, (state.height - height) / 2)
+        frame.box(x: x, y: y, width: width, height: height)
+        let room = width - 4
+        frame.put(DisplayWidth.truncate(title, to: room), x: x + 2, y: y + 1, style: CellStyle(bold: true))
+        let (text, column) = window(editor, width: room)
+        frame.put(text, x: x + 2, y: y + 2)
+        let rows = [(shownNote, isProblem ? CellStyle(foreground: .red, bold: true) : CellStyle(bold: true)), (hint, CellStyle(dim: true))]
+        for (offset, (line, style)) in rows.enumerated() where y + 3 + offset < y + height - 1 {
+            frame.put(DisplayWidth.truncate(line, to: room), x: x + 2, y: y + 3 + offset, style: style)
+        }
+        return (x + 2 + column, y + 2)
     }
 
     /// The chooser of a choice field; returns the cursor.
@@ -263,6 +291,8 @@ public enum FormView {
             return drawChooser(state.fields[index], filter: filter, selected: selected, state, into: &frame)
         case .countdown(let action, _, let seconds):
             lines = [Localization.text("%@ in %@ s", action.label, String(seconds)), "", Localization.text("u undo")]
+        case .time(let action, _, let editor, let note, let isProblem):
+            return drawTimePrompt(action, editor, note: note, isProblem: isProblem, state, into: &frame)
         case .confirmRemove(let row):
             let name = state.fields.first { $0.field.kind == .attachmentList }.flatMap { field in
                 field.attachments.indices.contains(row) ? field.attachments[row].name : nil
