@@ -209,6 +209,16 @@ printf '%s\n' "[message]" "jid = kim@example.com" "password-command = false" "" 
     "[message.phone]" "type = ntfy" "url = https://ntfy.example.com/kim-phone" >"$WORK/message.conf"
 shot message-chooser 100 30 'To:' 'an' 'team-standup' -- "$SHARE" --config "$WORK/message.conf" --activity message \
     --text "Q4 numbers are in: see the attached projections." "Demo/Q4 Projections.pdf"
+# Message's To offering Matrix rooms (as the last look at the homeserver left them beside the
+# account's token) and a contact's Matrix ID, beside the webhooks.
+card 4.0 seo-yuna "서유나" "yuna@example.org" "IMPP:matrix:u/yuna:matrix.example.org\r\n"
+mkdir -p "$WORK/state/share/matrix"
+printf '%s\n' "Team standup <#standup:matrix.example.org>" "Swift on Linux <#swift-linux:matrix.example.org>" \
+    "Terminal tools <#tui:matrix.example.org>" >"$WORK/state/share/matrix/chat.rooms"
+{ cat "$WORK/message.conf"; printf '%s\n' "" "[message.chat]" "type = matrix" "homeserver = http://127.0.0.1:9" \
+    "user = @kim:matrix.example.org" "token-command = printf token"; } >"$WORK/matrix.conf"
+shot message-rooms 100 30 'To:' 's' 'Swift on Linux' -- "$SHARE" --config "$WORK/matrix.conf" --activity message \
+    --text "Release notes for 2.0: https://example.com/notes"
 
 # A post to X: the form with its count and what was left out, then (no
 # browser here) the link as a QR code to finish on a phone.
