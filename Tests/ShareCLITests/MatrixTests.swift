@@ -116,6 +116,30 @@ import Testing
         missing.expectExit(3, saying: "no room #nowhere:localhost on \(server.url) (HTTP 404: M_NOT_FOUND")
     }
 
+    /// An answer lost on the way back (502 after the homeserver took the
+    /// event): the retry goes with the same transaction id, and the room
+    /// has the message once.
+    @Test func aRetryNeverPostsTwice() throws {
+        let fixtures = try Fixtures()
+        let server = try Homeserver(fixtures)
+        let proxy = try ServerScript(script: "matrix_server.py", arguments: ["lossy", server.url],
+                                     logFile: fixtures.root.appendingPathComponent("lossy.log"))
+        defer { proxy.stop() }
+        let config = try fixtures.writeConfig("[message.chat]\ntype = matrix\nhomeserver = http://127.0.0.1:\(proxy.port)\n"
+                                              + "user = @kim:localhost\npassword-command = printf kim-pass\n")
+        let run = try MessageTests.message(fixtures, config, to: "#team:localhost", ["--text", "once only"])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        var sends: [String] = []
+        // Both were reported before share had its answers: reading up to the second waits for nothing.
+        while sends.count < 2, let line = proxy.nextLine() {
+            let request = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])
+            if request["method"] == "PUT", let path = request["path"], path.contains("/send/") { sends.append(path) }
+        }
+        #expect(sends.count == 2 && sends[0] == sends[1], "the retry is the same request, the same transaction id: \(sends)")
+        let bodies = try server.messages("#team:localhost").compactMap { ($0["content"] as? [String: Any])?["body"] as? String }
+        #expect(bodies.filter { $0 == "once only" }.count == 1, "\(bodies)")
+    }
+
     /// To offers the rooms the account is in (looked up in the background
     /// when the form opens, offered from the next opening) and the
     /// contacts' Matrix IDs; a room picked there gets the message.

@@ -8,6 +8,11 @@ under a lock, so parallel tests install it once), on 127.0.0.1 with SQLite.
                                  shared secret; kim makes #team:localhost (lee in it
                                  too) and #secret:localhost (end-to-end encrypted);
                                  prints READY <port>, serves until stdin closes
+  matrix_server.py lossy URL      a proxy to the homeserver at URL that passes every
+                                 request on, but answers the first event sent (PUT
+                                 …/send/…) with 502 after the homeserver took it, as
+                                 a connection that fails on the way back would;
+                                 reports each request's method and path
   matrix_server.py token URL USER PASSWORD      an access token of USER
   matrix_server.py media URL USER PASSWORD MXC  the bytes of an mxc:// URI
   matrix_server.py messages URL USER PASSWORD ROOM
@@ -142,9 +147,48 @@ def messages(url, user, password, room):
     print(json.dumps({"room": room_id, "events": found}))
 
 
+def lossy(target):
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    lost = {"done": False}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def relay(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            test_server.report({"method": self.command, "path": self.path})
+            request = urllib.request.Request(target + self.path, data=body if self.command in ("POST", "PUT") else None,
+                                             method=self.command)
+            for name, value in self.headers.items():
+                if name.lower() not in ("host", "content-length", "connection"):
+                    request.add_header(name, value)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    status, content, kind = response.status, response.read(), response.headers.get("Content-Type", "")
+            except urllib.error.HTTPError as error:
+                status, content, kind = error.code, error.read(), error.headers.get("Content-Type", "")
+            if self.command == "PUT" and "/send/" in self.path and not lost["done"]:
+                lost["done"] = True
+                status, content, kind = 502, b"bad gateway", "text/plain"
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(content)))
+            self.end_headers()
+            self.wfile.write(content)
+
+        do_GET = do_POST = do_PUT = do_DELETE = relay
+
+        def log_message(self, format, *args):
+            pass
+
+    test_server.run_http(ThreadingHTTPServer(("127.0.0.1", 0), Handler))
+
+
 def main():
     if sys.argv[1] == "serve":
         serve(sys.argv[2])
+    elif sys.argv[1] == "lossy":
+        lossy(sys.argv[2])
     elif sys.argv[1] == "messages":
         messages(*sys.argv[2:6])
     elif sys.argv[1] == "token":
