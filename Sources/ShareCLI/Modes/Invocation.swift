@@ -18,6 +18,8 @@ struct Invocation {
     let configuration: Configuration
     /// The system activities, made from the config and the options.
     let systemActivities: [any Activity]
+    /// The options before sharing: the command line's over the config's `[options]`.
+    let sharing: SharingOptions
 
     /// Reads the config and makes the system activities; a config the
     /// activities cannot use is an error naming file and line.
@@ -31,6 +33,9 @@ struct Invocation {
         locations = Locations(environment: console.environment)
         composeState = ComposeStateFile(locations: locations)
         configuration = try Configuration.load(explicitPath: options.configPath, locations: locations, environment: console.environment)
+        var sharing = options.sharing
+        try sharing.apply(configuration.section("options"), commandLine: options.arguments)
+        self.sharing = sharing
         var context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
                                       detector: detector, section: configuration.section)
         context.subsections = configuration.sections(under:)

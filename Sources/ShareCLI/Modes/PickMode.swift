@@ -1,3 +1,4 @@
+import ShareActivities
 import ShareCore
 import ShareSupport
 import ShareTerminal
@@ -5,7 +6,7 @@ import ShareTerminal
 /// The picker: an activity (or a person of the people row) picked, then run.
 extension ShareCommand {
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ScreenPresenter, keys: KeyMap<PickerAction>, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
+                     presenter: ScreenPresenter, keys: KeyMap<PickerAction>, record: Recorder, sharing: SharingAdjuster, people: (@Sendable () -> [SharedPerson])? = nil,
                      togglePin: ((ActivityType) -> String)? = nil) -> Continuation {
         // Activities that must ask something slow (Print asks CUPS) join the
         // picker when their answer comes; with nothing else to show, it is waited for.
@@ -47,7 +48,7 @@ extension ShareCommand {
                 }
                 if !lines.isEmpty { await presenter.showResult(title: activity.localizedActivityTitle, lines: lines) }
             }
-            return report(result, options: options, console: console, record: record)
+            return report(result, options: options, console: console, record: record, sharing: sharing)
         }
     }
 }

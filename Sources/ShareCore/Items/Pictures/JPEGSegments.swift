@@ -282,3 +282,78 @@ struct JPEGSegments {
         return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
     }
 }
+
+// MARK: - Size, quality, and metadata carried into a new encoding
+
+extension JPEGSegments {
+    /// The width and height its frame header (`SOF`) gives; `nil` without one, or with a height of 0.
+    var dimensions: (width: Int, height: Int)? {
+        let frames: Set<UInt8> = [0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF]
+        guard let frame = segments.first(where: { frames.contains($0.marker) }), frame.payload.count >= 5 else { return nil }
+        let at = frame.payload.lowerBound
+        let height = Int(bytes[at + 1]) << 8 | Int(bytes[at + 2])
+        let width = Int(bytes[at + 3]) << 8 | Int(bytes[at + 4])
+        return height > 0 && width > 0 ? (width, height) : nil
+    }
+
+    /// The luminance table of JPEG's Annex K, which libjpeg scales by its quality setting.
+    private static let standardLuminance = [
+        16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+        18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+    ]
+
+    /// The quality (1 to 100) libjpeg's scaling would give the first
+    /// quantization table's values, estimated from their sum against
+    /// Annex K's; `nil` when there is no table 0.
+    var estimatedQuality: Int? {
+        for segment in segments where segment.marker == 0xDB {
+            var at = segment.payload.lowerBound
+            while at < segment.payload.upperBound {
+                let precision = Int(bytes[at] >> 4), table = bytes[at] & 15
+                let size = precision == 0 ? 64 : 128
+                guard segment.payload.upperBound - at - 1 >= size else { break }
+                if table == 0 {
+                    var sum = 0
+                    for index in 0..<64 {
+                        sum += precision == 0 ? Int(bytes[at + 1 + index]) : Int(bytes[at + 1 + 2 * index]) << 8 | Int(bytes[at + 2 + 2 * index])
+                    }
+                    let scale = Double(sum) * 100 / Double(Self.standardLuminance.reduce(0, +))
+                    let quality = scale <= 100 ? (200 - scale) / 2 : 5000 / scale
+                    return min(100, max(1, Int(quality.rounded())))
+                }
+                at += 1 + size
+            }
+        }
+        return nil
+    }
+
+    /// `encoded` (a JPEG made anew from this one's pixels, turned upright
+    /// and resized to `width` × `height`) with this one's metadata put back
+    /// after its JFIF header: EXIF (saying upright, with the new size), XMP,
+    /// IPTC, comments, makers' segments and the ICC profile. Thumbnails,
+    /// MPF's index and Adobe's segment (which speaks of the old encoding)
+    /// are not carried. With `onlyColour`, only the ICC profile is.
+    func carrying(into encoded: [UInt8], width: Int, height: Int, onlyColour: Bool) throws(PictureMetadataError) -> [UInt8] {
+        let target = try JPEGSegments(encoded)
+        var carried: [UInt8] = []
+        for segment in segments {
+            switch kind(of: segment) {
+            case .iccProfile:
+                carried += bytes[segment.range]
+            case .exif where !onlyColour:
+                guard var directories = TIFFDirectories(tiff(of: segment)) else { continue }
+                directories.setUpright()
+                directories.setPixelSize(width: width, height: height)
+                carried += bytes[segment.range.lowerBound..<(segment.payload.lowerBound + Self.exifIdentifier.count + 1)] + directories.bytes
+            case .xmp, .extendedXMP, .photoshop, .comment, .otherApplication:
+                if !onlyColour { carried += bytes[segment.range] }
+            case .jfif, .jfifThumbnail, .exif, .multiPicture, .adobe, .structure:
+                continue
+            }
+        }
+        // After the new file's own JFIF header, before its tables.
+        let header = target.segments.prefix { target.kind(of: $0) == .jfif }
+        let split = header.last?.range.upperBound ?? 2
+        return Array(encoded[..<split]) + carried + encoded[split...]
+    }
+}

@@ -138,3 +138,41 @@ enum CRC32 {
         return crc ^ 0xFFFF_FFFF
     }
 }
+
+// MARK: - Size, and metadata carried into a new encoding
+
+extension PNGChunks {
+    /// The width and height `IHDR` gives.
+    var dimensions: (width: Int, height: Int)? {
+        guard let header = chunks.first, header.data.count >= 8 else { return nil }
+        let at = header.data.lowerBound
+        let width = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[(at + 4)..<(at + 8)].reduce(0) { $0 << 8 | Int($1) }
+        return width > 0 && height > 0 ? (width, height) : nil
+    }
+
+    /// `encoded` (a PNG made anew from this one's pixels, turned upright and
+    /// resized) with this one's text, time and EXIF (saying upright, with
+    /// the new size) put back before its image data. With `onlyColour`,
+    /// nothing is carried: a new PNG states its colours itself.
+    func carrying(into encoded: [UInt8], width: Int, height: Int, onlyColour: Bool) throws(PictureMetadataError) -> [UInt8] {
+        let target = try PNGChunks(encoded)
+        guard !onlyColour else { return encoded }
+        var carried: [UInt8] = []
+        for chunk in chunks {
+            switch chunk.type {
+            case "tEXt", "zTXt", "iTXt", "tIME":
+                carried += bytes[chunk.range]
+            case "eXIf":
+                guard var directories = TIFFDirectories(Array(bytes[chunk.data])) else { continue }
+                directories.setUpright()
+                directories.setPixelSize(width: width, height: height)
+                carried += Self.chunk("eXIf", directories.bytes)
+            default:
+                continue
+            }
+        }
+        let split = target.chunks.first { $0.type == "IDAT" }?.range.lowerBound ?? target.chunks.last?.range.lowerBound ?? encoded.count
+        return Array(encoded[..<split]) + carried + encoded[split...]
+    }
+}

@@ -119,3 +119,42 @@ public enum PictureMetadata {
         }
     }
 }
+
+// MARK: - Pictures encoded anew (turned upright, resized)
+
+extension PictureMetadata {
+    /// The width and height a JPEG's frame header or a PNG's `IHDR` gives, without decoding.
+    public static func dimensions(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+        switch PictureFormat(sniffing: bytes) {
+        case .jpeg?: return (try? JPEGSegments(bytes))?.dimensions
+        case .png?: return (try? PNGChunks(bytes))?.dimensions
+        case nil: return nil
+        }
+    }
+
+    /// The quality a JPEG was saved at (1 to 100), estimated from its
+    /// luminance quantization table as libjpeg scales it; `nil` for a PNG
+    /// or a JPEG without that table.
+    public static func jpegQuality(of bytes: [UInt8]) -> Int? {
+        guard PictureFormat(sniffing: bytes) == .jpeg else { return nil }
+        return (try? JPEGSegments(bytes))?.estimatedQuality
+    }
+
+    /// `encoded`, a picture made anew from the pixels of `original` (turned
+    /// upright and resized to `width` × `height`, in the same format), with
+    /// the metadata of `original` that `removal` leaves put back into it:
+    /// EXIF saying upright and giving the new size, XMP, IPTC, comments,
+    /// PNG text; with ``MetadataRemoval/all`` only a JPEG's ICC profile.
+    ///
+    /// - Throws: ``PictureMetadataError`` when either picture cannot be read.
+    public static func carrying(from original: [UInt8], removing removal: MetadataRemoval?, into encoded: [UInt8],
+                                width: Int, height: Int) throws(PictureMetadataError) -> [UInt8] {
+        let source = removal == .location ? try removing(.location, from: original).bytes : original
+        let onlyColour = removal == .all
+        switch PictureFormat(sniffing: source) {
+        case .jpeg?: return try JPEGSegments(source).carrying(into: encoded, width: width, height: height, onlyColour: onlyColour)
+        case .png?: return try PNGChunks(source).carrying(into: encoded, width: width, height: height, onlyColour: onlyColour)
+        case nil: throw PictureMetadataError("only JPEG and PNG pictures can be rewritten")
+        }
+    }
+}

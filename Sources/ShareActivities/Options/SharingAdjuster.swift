@@ -1,0 +1,239 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import ShareCore
+import ShareSupport
+import Synchronization
+
+/// Why the options could not be applied to an item: nothing was shared.
+public struct SharingOptionsError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong with which item, and what to do.
+    public var message: String
+
+    public var description: String { message }
+}
+
+/// The options before sharing applied to the items an activity receives,
+/// once it is picked: pictures whose location or metadata goes, or that
+/// are scaled down, are replaced by changed copies in a private folder
+/// (mode 0700) that is removed when share exits. The originals are never
+/// touched; a copy keeps its original's name, so a mail's attachment, a
+/// saved picture and a plugin's `%f` carry it.
+@MainActor
+public final class SharingAdjuster: ItemAdjusting {
+    /// The options as chosen (the picker's Options line may change them before a pick).
+    public var options: SharingOptions
+    /// The copies made, by path, and the original each stands for.
+    private var originals: [String: ShareItem] = [:]
+    /// The private folder of the copies, once one is made.
+    private var folder: String?
+    /// Where the folder is made (`$TMPDIR`, else /tmp).
+    private let temporaryBase: String
+    /// What was done in the last run.
+    public private(set) var done = Done()
+
+    /// What the options did to the items of a run.
+    public struct Done: Sendable, Equatable {
+        /// Pictures whose location was found and removed.
+        public var locationRemoved = 0
+        /// Pictures whose metadata was all removed.
+        public var metadataRemoved = 0
+        /// Pictures scaled down, and the longest side they were scaled to.
+        public var resized = 0
+        public var longestSide = 0
+
+        /// Nothing done.
+        public init() {}
+    }
+
+    /// An adjuster for `options`; copies go under `$TMPDIR` of `environment`.
+    public init(options: SharingOptions, environment: [String: String]) {
+        self.options = options
+        temporaryBase = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    // MARK: - ItemAdjusting
+
+    public func adjusted(_ items: [ShareItem], for activity: any Activity) async throws -> [ShareItem] {
+        done = Done()
+        let removal = options.removal(for: activity.activityType)
+        let longestSide = options.longestSide
+        guard removal != nil || longestSide != nil else { return items }
+        var result: [ShareItem] = []
+        for item in items {
+            guard case .image(let file) = item else { result.append(item); continue }
+            result.append(try await adjusted(file, removal: removal, longestSide: longestSide).map(ShareItem.image) ?? item)
+        }
+        if longestSide != nil { done.longestSide = longestSide ?? 0 }
+        return result
+    }
+
+    public func original(of item: ShareItem) -> ShareItem {
+        guard let path = item.fileItem?.path?.path, let original = originals[path] else { return item }
+        return original
+    }
+
+    // MARK: - One picture
+
+    /// The copy of one picture with the options applied, or `nil` when it stays as it is.
+    private func adjusted(_ file: FileItem, removal: MetadataRemoval?, longestSide: Int?) async throws(SharingOptionsError) -> FileItem? {
+        let name = ItemError.shown(file.name)
+        let type = file.contentType.lowercased()
+        guard type == "image/jpeg" || type == "image/png" else {
+            // Formats without metadata of places (GIF, BMP, the portable maps) go as they are.
+            if removal == nil || Self.formatsWithoutPlaces.contains(type) { return nil }
+            throw SharingOptionsError(message: removal == .all
+                ? Localization.text("cannot remove the metadata from %@: share rewrites JPEG and PNG pictures, not %@; convert it, or share it without --no-metadata",
+                                    name, type)
+                : Localization.text("cannot remove the location from %@: share rewrites JPEG and PNG pictures, not %@; convert it, or share it with location = keep in [options]",
+                                    name, type))
+        }
+        let bytes: [UInt8]
+        switch file.storage {
+        case .data(let data): bytes = Array(data)
+        case .path(let url):
+            switch LocalFiles.contents(ofFile: url.path, limit: Self.largestPicture) {
+            case .success(let read): bytes = read
+            case .failure(let failure):
+                throw SharingOptionsError(message: Localization.text("cannot read %@: %@", name, failure.reason))
+            }
+        }
+        let outcome = await Task.detached(priority: .userInitiated) { () -> Result<PictureChange, PictureChangeError> in
+            do throws(PictureChangeError) { return .success(try PictureWork.change(bytes, removal: removal, longestSide: longestSide)) } catch {
+                return .failure(error)
+            }
+        }.value
+        let change: PictureChange
+        switch outcome {
+        case .success(let made): change = made
+        case .failure(let error):
+            let message = switch removal {
+            case .location?: Localization.text("cannot remove the location from %@: %@; fix the file, or share it with location = keep in [options]",
+                                               name, error.message)
+            case .all?: Localization.text("cannot remove the metadata from %@: %@; fix the file, or share it without --no-metadata", name, error.message)
+            case nil: Localization.text("cannot resize %@: %@; share it without --resize", name, error.message)
+            }
+            throw SharingOptionsError(message: message)
+        }
+        guard let changed = change.bytes else { return nil }
+        if change.removed.contains(where: \.isLocation) && removal == .location { done.locationRemoved += 1 }
+        if removal == .all && (!change.removed.isEmpty || change.turned) { done.metadataRemoved += 1 }
+        if change.resized != nil { done.resized += 1 }
+        let path = try write(changed, named: file.name)
+        var copy = file
+        copy.storage = .path(URL(filePath: path))
+        copy.size = Int64(changed.count)
+        originals[path] = .image(file)
+        return copy
+    }
+
+    /// Image types that hold no EXIF, XMP or IPTC to remove.
+    private static let formatsWithoutPlaces: Set<String> = [
+        "image/gif", "image/bmp", "image/x-ms-bmp", "image/x-portable-anymap", "image/x-portable-bitmap", "image/x-portable-graymap",
+        "image/x-portable-pixmap", "image/x-icon", "image/vnd.microsoft.icon",
+    ]
+
+    /// The largest picture read: 256 MiB.
+    private static let largestPicture = 256 << 20
+
+    // MARK: - The copies
+
+    /// Writes `bytes` as a file named `name` in a folder of its own inside the private folder.
+    private func write(_ bytes: [UInt8], named name: String) throws(SharingOptionsError) -> String {
+        let root: String
+        if let folder {
+            root = folder
+        } else {
+            var template = Array((temporaryBase + "/share-options-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else {
+                throw SharingOptionsError(message: Localization.text("cannot make a private folder in %@: %@", temporaryBase,
+                                                                     String(cString: strerror(errno))))
+            }
+            root = String(cString: made)
+            folder = root
+            TemporaryFolders.removeAtExit(root)
+        }
+        // One folder per copy: two pictures of one name from two folders stay apart.
+        let holder = root + "/\(originals.count + 1)"
+        let safeName = name.isEmpty || name == "." || name == ".." ? "picture" : name.replacing("/", with: "_")
+        let path = holder + "/" + safeName
+        guard mkdir(holder, 0o700) == 0 || errno == EEXIST else {
+            throw SharingOptionsError(message: Localization.text("cannot write %@: %@", holder, String(cString: strerror(errno))))
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, String(cString: strerror(errno))))
+        }
+        defer { close(descriptor) }
+        do { try LocalFiles.writeAll(bytes, to: descriptor) } catch {
+            throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, error.reason))
+        }
+        return path
+    }
+
+    /// Removes the copies and their folder now (share removes them at exit in any case).
+    public func removeCopies() {
+        guard let folder else { return }
+        TemporaryFolders.remove(folder)
+        self.folder = nil
+        originals = [:]
+    }
+
+    // MARK: - Words
+
+    /// What the options did, in a line for the person ("Location removed from 2 photos"); `nil` when nothing.
+    public var summary: String? {
+        var parts: [String] = []
+        if done.locationRemoved > 0 {
+            parts.append(Localization.plural("Location removed from %@ photo", "Location removed from %@ photos", count: done.locationRemoved,
+                                             String(done.locationRemoved)))
+        }
+        if done.metadataRemoved > 0 {
+            parts.append(Localization.plural("Metadata removed from %@ photo", "Metadata removed from %@ photos", count: done.metadataRemoved,
+                                             String(done.metadataRemoved)))
+        }
+        if done.resized > 0 {
+            parts.append(Localization.plural("%@ photo resized to %@ pixels", "%@ photos resized to %@ pixels", count: done.resized,
+                                             String(done.resized), String(done.longestSide)))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+}
+
+/// Private folders removed when the process exits (through `exit`), as
+/// well as when their owner removes them first.
+enum TemporaryFolders {
+    private static let folders = Mutex<[String]>([])
+    private static let registered = Mutex(false)
+
+    /// Removes `folder` and what is in it when share exits.
+    static func removeAtExit(_ folder: String) {
+        folders.withLock { $0.append(folder) }
+        let first = registered.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { atexit { TemporaryFolders.removeAll() } }
+    }
+
+    /// Removes every folder still registered.
+    static func removeAll() {
+        for folder in folders.withLock({ $0 }) { removeTree(folder) }
+    }
+
+    /// Removes `folder` now and forgets it.
+    static func remove(_ folder: String) {
+        folders.withLock { $0.removeAll { $0 == folder } }
+        removeTree(folder)
+    }
+
+    /// Removes a folder of files and folders (the copies' layout: two levels).
+    private static func removeTree(_ path: String) {
+        for name in LocalFiles.names(inFolder: path) ?? [] {
+            let child = path + "/" + name
+            if unlink(child) != 0 { removeTree(child) }
+        }
+        rmdir(path)
+    }
+}
