@@ -227,6 +227,24 @@ enum PictureTool {
         #expect(refused.err.contains("broken.jpg"), "\(refused.err)")
     }
 
+    @Test func theOptionsLineChangesWhatThePickedActivityGets() throws {
+        let fixtures = try Fixtures()
+        let photo = try PictureTool.camera("market.jpg", in: fixtures.files)
+        let command = try PickerEndToEndTests.share(["--only", "saveToCameraRoll", photo.path])
+        let session = try TmuxSession(command, width: 100, height: 30, workingDirectory: fixtures.files, environment: fixtures.environment)
+        // Save to Pictures is private: by default the place stays, and the header says so.
+        _ = try session.waitFor("Options: location kept (o)")
+        try session.send("o")
+        _ = try session.waitFor("Location always removed")
+        try session.send("Down", "Down", "Enter", "Escape")
+        _ = try session.waitFor("Options: location removed from 1 photo (o)")
+        try session.send("Enter")
+        #expect(try session.waitForExit() == 0, "stderr: \(session.stderr)")
+        let saved = fixtures.home.appendingPathComponent("Pictures/market.jpg")
+        #expect(PictureTool.places(try PictureTool.tags(saved)).isEmpty, "the option chosen in the picker applied")
+        #expect(session.stderr.contains("Location removed from 1 photo"), "stderr: \(session.stderr)")
+    }
+
     @Test func badValuesAndMisplacedOptionsAreUsageErrors() throws {
         let fixtures = try Fixtures()
         for value in ["0", "abc", "70000", "-5"] {

@@ -25,14 +25,18 @@ extension ShareCommand {
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let picked: PickerSession.Choice?
         do {
+            // The Options line shows when pictures are shared: what the options before sharing will remove.
+            let pictures = items.filter { $0.kind == .image }.count
+            let line = pictures > 0 ? PickerOptions(options: sharing.options, pictures: pictures, offersLink: false) : nil
             picked = try PickerSession.run(sheet: sheet, activities: eligible, pending: pending, items: items, title: options.title,
-                                           colors: !noColor, keys: keys, people: people, togglePin: togglePin)
+                                           colors: !noColor, keys: keys, options: line, people: people, togglePin: togglePin)
         } catch {
             return .exit(usage(error.message, console))
         }
         guard let picked, let activity = sheet.activity(ofType: picked.type) else {
             return .exit(report(.dismissed, options: options, console: console))
         }
+        if let chosen = picked.options { sharing.options = chosen }
         // A person of the people row goes into the activity's recipients.
         if let person = picked.person, let receiver = activity as? any RecipientsReceiving { receiver.offeredRecipients = [person] }
         return .activity {
