@@ -220,6 +220,16 @@ enum PictureBytes {
         #expect(cleaned.removed == [.unreadableEXIF] && cleaned.removedLocation)
     }
 
+    @Test func aGPSValuePointingAtTheHeaderLeavesTheHeaderAndNothingToRemoveAgain() throws {
+        // The latitude's values said to start at offset 0, over the byte order: zeroing them must not unmake the TIFF.
+        var tiff = PictureBytes.tiff()
+        tiff.replaceSubrange(72..<76, with: PictureBytes.number(0, size: 4))
+        let original = [0xFF, 0xD8] + PictureBytes.exif(tiff) + PictureBytes.frame + PictureBytes.scan
+        let cleaned = try PictureMetadata.removing(.location, from: original)
+        #expect(cleaned.removed == [.gps])
+        #expect(!(try PictureMetadata.removing(.location, from: cleaned.bytes)).changed, "nothing is left to remove")
+    }
+
     @Test func appendedPicturesGoWhenTheirEXIFHasAPlace() throws {
         let appended = [0xFF, 0xD8] + PictureBytes.exif(PictureBytes.tiff()) + PictureBytes.scan
         let mpf = PictureBytes.segment(0xE2, Array("MPF\u{0}".utf8) + [0x4D, 0x4D, 0, 42])

@@ -214,11 +214,12 @@ struct JPEGSegments {
             case (.all, .comment): note(.comment)
             case (.all, .otherApplication): note(.other)
             case (.location, .exif):
-                guard var directories = TIFFDirectories(tiff(of: segment)) else { note(.unreadableEXIF); continue }
-                if directories.removeGPS() {
+                guard let directories = TIFFDirectories(tiff(of: segment)) else { note(.unreadableEXIF); continue }
+                if directories.hasGPS {
+                    guard let cleaned = directories.withoutGPS() else { note(.unreadableEXIF); continue }
                     note(.gps)
                     let head = bytes[segment.range.lowerBound..<(segment.payload.lowerBound + Self.exifIdentifier.count + 1)]
-                    kept.append(Array(head) + directories.bytes)
+                    kept.append(Array(head) + cleaned)
                 } else {
                     kept.append(whole)
                 }

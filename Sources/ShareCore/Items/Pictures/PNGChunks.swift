@@ -75,10 +75,11 @@ struct PNGChunks {
             case (.all, "eXIf"): note(.exif); continue
             case (.all, "tIME"): note(.time); continue
             case (.location, "eXIf"):
-                guard var directories = TIFFDirectories(Array(bytes[chunk.data])) else { note(.unreadableEXIF); continue }
-                if directories.removeGPS() {
+                guard let directories = TIFFDirectories(Array(bytes[chunk.data])) else { note(.unreadableEXIF); continue }
+                if directories.hasGPS {
+                    guard let cleaned = directories.withoutGPS() else { note(.unreadableEXIF); continue }
                     note(.gps)
-                    output += Self.chunk("eXIf", directories.bytes)
+                    output += Self.chunk("eXIf", cleaned)
                     continue
                 }
             case (.location, "tEXt"), (.location, "zTXt"), (.location, "iTXt"):

@@ -70,10 +70,13 @@ struct PhotoshopResources {
                 }
             case ID.exif, ID.exifThird:
                 let tiff = TIFFDirectories(Array(data))
-                if var tiff, tiff.hasGPS {
-                    _ = tiff.removeGPS()
-                    output += Self.resource(like: resource, data: tiff.bytes[...])
-                    removed.append(.gps)
+                if let tiff, tiff.hasGPS {
+                    if let cleaned = tiff.withoutGPS() {
+                        output += Self.resource(like: resource, data: cleaned[...])
+                        removed.append(.gps)
+                    } else {
+                        removed.append(.unreadableEXIF)
+                    }
                     continue
                 } else if tiff == nil {
                     removed.append(.unreadableEXIF)

@@ -154,6 +154,17 @@ struct TIFFDirectories {
         return removed
     }
 
+    /// The data without its GPS (``removeGPS()``), when what is left reads
+    /// as TIFF with no GPS pointer; `nil` when it does not (a GPS directory
+    /// that overlapped the others took them with it): the caller then
+    /// removes the EXIF whole.
+    func withoutGPS() -> [UInt8]? {
+        var copy = self
+        _ = copy.removeGPS()
+        guard let again = TIFFDirectories(copy.bytes), !again.hasGPS else { return nil }
+        return copy.bytes
+    }
+
     /// Sets the first directory's orientation to 1 (upright), where it has one.
     mutating func setUpright() {
         guard let first = chain().first, let entry = entry(Tag.orientation, inDirectoryAt: first), entry.type == 3 else { return }
@@ -194,8 +205,9 @@ struct TIFFDirectories {
         zero(offset..<min(offset + 2 + entries.count * 12 + 4, bytes.count))
     }
 
+    /// Zeroes `range`, never the header (the byte order and the first directory's offset).
     private mutating func zero(_ range: Range<Int>) {
-        for index in range { bytes[index] = 0 }
+        for index in max(8, range.lowerBound)..<max(8, range.upperBound) { bytes[index] = 0 }
     }
 
     private mutating func put(_ value: Int, at offset: Int, size: Int) {
