@@ -245,6 +245,49 @@ enum PictureTool {
         #expect(session.stderr.contains("Location removed from 1 photo"), "stderr: \(session.stderr)")
     }
 
+    @Test func linkIsPublicSoItsUploadHasNoPlace() throws {
+        let fixtures = try Fixtures()
+        let paste = try LinkPlaceServer(fixtures, "paste")
+        let config = try fixtures.writeConfig("[link.paste]\ntype = paste\nurl = http://127.0.0.1:\(paste.port)/\n")
+        let photo = try PictureTool.camera("market.jpg", in: fixtures.files)
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", photo.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let link = try #require(try LinkTests.links(run).first, "stdout: \(run.out)")
+        let fetched = fixtures.root.appendingPathComponent("fetched.jpg")
+        try LinkPlaceServer.fetch(link).write(to: fetched)
+        #expect(PictureTool.places(try PictureTool.tags(fetched)).isEmpty, "no place in what the link serves")
+        #expect(try PictureTool.scan(fetched) == PictureTool.scan(photo))
+    }
+
+    @Test func asLinkUploadsFirstAndTheActivityGetsTheLink() throws {
+        let fixtures = try Fixtures()
+        let paste = try LinkPlaceServer(fixtures, "paste")
+        let config = try fixtures.writeConfig("[link.paste]\ntype = paste\nurl = http://127.0.0.1:\(paste.port)/\n")
+        let photo = try PictureTool.camera("market.jpg", in: fixtures.files)
+        // Save to Pictures takes the link and downloads the picture back from the place.
+        let run = try fixtures.share("--config", config.path, "--activity", "saveToCameraRoll", "--as-link", photo.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        #expect(run.err.contains("Uploaded to paste: the activity got 1 link"), "stderr: \(run.err)")
+        #expect(run.err.contains("Location removed from 1 photo"), "a link is public: the place goes; stderr: \(run.err)")
+        let request = try paste.nextRequest()
+        let parts = try #require(request["parts"] as? [[String: Any]])
+        #expect(parts.contains { $0["filename"] as? String == "market.jpg" }, "\(parts.map { $0["filename"] ?? "" })")
+        let saved = fixtures.home.appendingPathComponent("Pictures/market.jpg")
+        #expect(PictureTool.places(try PictureTool.tags(saved)).isEmpty)
+        #expect(try PictureTool.scan(saved) == PictureTool.scan(photo))
+
+        // An activity that takes no links refuses at once; without a place, it says what to add.
+        let folder = fixtures.configHome.appendingPathComponent("share/activities")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "[Activity]\nType=com.example.keep\nName=Keep\nAccepts=image;\nExec=/bin/true %f\n"
+            .write(to: folder.appendingPathComponent("keep.activity"), atomically: true, encoding: .utf8)
+        let refused = try fixtures.share("--config", config.path, "--activity", "com.example.keep", "--as-link", photo.path)
+        refused.expectExit(3, saying: "--as-link: Keep takes no links; pick another activity, or share without --as-link")
+        #expect(paste.server.nextLine(within: 1) == nil, "nothing was uploaded for it")
+        let nowhere = try fixtures.share("--activity", "saveToCameraRoll", "--as-link", photo.path)
+        nowhere.expectExit(3, saying: "--as-link: sending files as links needs a place to upload them to: add a [link.NAME] section")
+    }
+
     @Test func badValuesAndMisplacedOptionsAreUsageErrors() throws {
         let fixtures = try Fixtures()
         for value in ["0", "abc", "70000", "-5"] {

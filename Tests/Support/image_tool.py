@@ -9,13 +9,15 @@
                                                EXIF orientation ORIENTATION (1-8)
   image_tool.py describe PATH                  prints JSON: format, size, mode,
                                                and the RGB of the centre and a corner
-  image_tool.py camera OUT WIDTH HEIGHT ORIENTATION [QUALITY]
+  image_tool.py camera OUT WIDTH HEIGHT ORIENTATION [QUALITY [noise]]
                                                writes a picture as a phone leaves it: JPEG
                                                (or PNG when OUT ends in .png) of four coloured
                                                quarters, EXIF with a camera, the orientation and
                                                a GPS directory (Pillow), then through exiftool
                                                XMP and IPTC naming a city and a country, a
-                                               comment, IPTC keywords, and for a JPEG a thumbnail
+                                               comment, IPTC keywords, and for a JPEG a thumbnail;
+                                               with noise, grain over the quarters makes it as
+                                               large as a camera's
   image_tool.py scan PATH                      prints the SHA-256 of a JPEG's bytes from its
                                                first SOS marker to EOI, or of a PNG's IDAT data
   image_tool.py compare ORIGINAL COPY          prints JSON: both sizes and the largest and mean
@@ -61,12 +63,14 @@ def describe(path):
                       "corner": list(rgb.getpixel((1, 1)))}))
 
 
-def camera(out, width, height, orientation, quality="90"):
+def camera(out, width, height, orientation, quality="90", texture=""):
     width, height = int(width), int(height)
     image = Image.new("RGB", (width, height), (0, 0, 255))
     image.paste((255, 0, 0), (0, 0, width // 2, height // 2))
     image.paste((0, 200, 0), (width // 2, 0, width, height // 2))
     image.paste((250, 250, 250), (0, height // 2, width // 2, height))
+    if texture == "noise":
+        image = Image.blend(image, Image.effect_noise((width, height), 64).convert("RGB"), 0.25)
     exif = Image.Exif()
     exif[0x010F] = "Share Test Camera"
     exif[0x0110] = "Model 48"

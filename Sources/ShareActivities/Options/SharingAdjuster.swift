@@ -30,6 +30,8 @@ public final class SharingAdjuster: ItemAdjusting {
     private var folder: String?
     /// Where the folder is made (`$TMPDIR`, else /tmp).
     private let temporaryBase: String
+    /// Link's places, for `--as-link`.
+    private let links: LinkAccess
     /// What was done in the last run.
     public private(set) var done = Done()
 
@@ -42,31 +44,78 @@ public final class SharingAdjuster: ItemAdjusting {
         /// Pictures scaled down, and the longest side they were scaled to.
         public var resized = 0
         public var longestSide = 0
+        /// Links the activity got in place of files (`--as-link`), and the place that gave them.
+        public var links = 0
+        public var place = ""
 
         /// Nothing done.
         public init() {}
     }
 
-    /// An adjuster for `options`; copies go under `$TMPDIR` of `environment`.
-    public init(options: SharingOptions, environment: [String: String]) {
+    /// An adjuster for `options`; copies go under `$TMPDIR` of the
+    /// context's environment, links to its `[link]` places (`--place` names one).
+    public init(options: SharingOptions, context: ActivityContext) {
         self.options = options
-        temporaryBase = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        temporaryBase = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        links = LinkAccess(context: context, placeName: context.request(for: LinkActivity.self).place)
     }
+
+    /// Whether `--as-link` can send: a Link place is set up.
+    public var offersLink: Bool { links.canSend }
 
     // MARK: - ItemAdjusting
 
     public func adjusted(_ items: [ShareItem], for activity: any Activity) async throws -> [ShareItem] {
         done = Done()
-        let removal = options.removal(for: activity.activityType)
+        let asLink = options.asLink && activity.activityType != .link
+        var removal = options.removal(for: activity.activityType)
+        // Pictures that go to a Link place as well are treated as a public destination's.
+        if asLink, let linked = options.removal(for: .link), removal != .all { removal = linked }
         let longestSide = options.longestSide
-        guard removal != nil || longestSide != nil else { return items }
         var result: [ShareItem] = []
         for item in items {
-            guard case .image(let file) = item else { result.append(item); continue }
+            guard case .image(let file) = item, removal != nil || longestSide != nil else { result.append(item); continue }
             result.append(try await adjusted(file, removal: removal, longestSide: longestSide).map(ShareItem.image) ?? item)
         }
         if longestSide != nil { done.longestSide = longestSide ?? 0 }
-        return result
+        return asLink ? try await linked(result, for: activity) : result
+    }
+
+    /// `--as-link`: the files among `items` uploaded to a Link place (and
+    /// `[link] fallback`'s), and their links in their place; texts and URLs stay.
+    private func linked(_ items: [ShareItem], for activity: any Activity) async throws(SharingOptionsError) -> [ShareItem] {
+        let files = items.filter { $0.fileItem != nil }
+        guard let first = files.first?.fileItem else { return items }
+        let kinds = SupportTable.descriptor(for: activity.activityType)?.kinds ?? activity.supportedKinds
+        guard kinds.contains(.url) else {
+            throw SharingOptionsError(message: Localization.text("--as-link: %@ takes no links; pick another activity, or share without --as-link",
+                                                                 activity.localizedActivityTitle))
+        }
+        let shipment: LinkShipment
+        do { shipment = try links.shipment(display: LiveDisplay(sink: { _ in }), heading: "Link", showsNews: false) } catch {
+            throw SharingOptionsError(message: "--as-link: " + error.message)
+        }
+        let baseName = files.count == 1 ? first.name : "shared"
+        let delivery = await Task.detached(priority: .userInitiated) { shipment.send(files, baseName: baseName) }.value
+        switch delivery {
+        case .failure(let failure):
+            throw SharingOptionsError(message: Localization.text("--as-link: the upload failed: %@", failure.message))
+        case .success(let delivery):
+            done.links = delivery.files.count
+            done.place = delivery.place.name
+            // The links where the first file was; the other files gone, texts and URLs where they were.
+            var result: [ShareItem] = []
+            var placed = false
+            for item in items {
+                if item.fileItem == nil {
+                    result.append(item)
+                } else if !placed {
+                    result += delivery.files.map { ShareItem.url($0.link) }
+                    placed = true
+                }
+            }
+            return result
+        }
     }
 
     public func original(of item: ShareItem) -> ShareItem {
@@ -196,6 +245,10 @@ public final class SharingAdjuster: ItemAdjusting {
         if done.resized > 0 {
             parts.append(Localization.plural("%@ photo resized to %@ pixels", "%@ photos resized to %@ pixels", count: done.resized,
                                              String(done.resized), String(done.longestSide)))
+        }
+        if done.links > 0 {
+            parts.append(Localization.plural("Uploaded to %@: the activity got %@ link", "Uploaded to %@: the activity got %@ links",
+                                             count: done.links, done.place, String(done.links)))
         }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }

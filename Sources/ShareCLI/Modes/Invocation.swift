@@ -20,6 +20,8 @@ struct Invocation {
     let systemActivities: [any Activity]
     /// The options before sharing: the command line's over the config's `[options]`.
     let sharing: SharingOptions
+    /// What the system activities were made from.
+    let context: ActivityContext
 
     /// Reads the config and makes the system activities; a config the
     /// activities cannot use is an error naming file and line.
@@ -41,6 +43,7 @@ struct Invocation {
         context.subsections = configuration.sections(under:)
         context.title = options.title
         context.requests = options.requests
+        self.context = context
         systemActivities = try SystemActivities.make(context)
         var picker = KeyMap.picker
         var form = KeyMap.form

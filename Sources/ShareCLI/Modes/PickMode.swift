@@ -27,7 +27,7 @@ extension ShareCommand {
         do {
             // The Options line shows when pictures are shared: what the options before sharing will remove.
             let pictures = items.filter { $0.kind == .image }.count
-            let line = pictures > 0 ? PickerOptions(options: sharing.options, pictures: pictures, offersLink: false) : nil
+            let line = pictures > 0 ? PickerOptions(options: sharing.options, pictures: pictures, offersLink: sharing.offersLink) : nil
             picked = try PickerSession.run(sheet: sheet, activities: eligible, pending: pending, items: items, title: options.title,
                                            colors: !noColor, keys: keys, options: line, people: people, togglePin: togglePin)
         } catch {

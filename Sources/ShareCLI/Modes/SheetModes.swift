@@ -26,7 +26,7 @@ extension ShareCommand {
                                systemActivities: run.systemActivities)
         sheet.subject = options.subject
         // The options before sharing, applied to the items of whichever activity runs.
-        let sharing = SharingAdjuster(options: run.sharing, environment: console.environment)
+        let sharing = SharingAdjuster(options: run.sharing, context: run.context)
         sheet.itemAdjuster = sharing
         // Pins: the config's first, then those pinned from the picker.
         let pins = PinsFile(stateHome: run.locations.stateHome)
