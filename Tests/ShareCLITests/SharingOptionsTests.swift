@@ -146,26 +146,44 @@ enum PictureTool {
         bad.expectExit(2, saying: "options.conf:2", "location takes auto, keep or strip, not 'nowhere'")
     }
 
-    @Test func aPluginsFileIsTheChangedCopyAndItIsGoneAfterTheShare() throws {
+    @Test func aPluginsFilesAreTheChangedCopiesInOrderAndTheyAreGoneAfterTheShare() throws {
         let fixtures = try Fixtures()
-        let photo = try PictureTool.camera("market.jpg", in: fixtures.files)
-        let received = fixtures.root.appendingPathComponent("received.jpg")
+        let photos = try ["market.jpg", "street.jpg", "plan.png", "turned.jpg"].enumerated().map { index, name in
+            try PictureTool.camera(name, in: fixtures.files, width: 64 + 16 * index, height: 48, orientation: index == 3 ? 6 : 1)
+        }
+        let received = fixtures.root.appendingPathComponent("received", isDirectory: true)
+        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
         let script = fixtures.files.appendingPathComponent("keep.sh")
-        try "#!/bin/sh\necho \"$1\" > \(fixtures.root.path)/path.txt\ncp \"$1\" \(received.path)\n".write(to: script, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(fixtures.root.path)/paths.txt\nfor f in \"$@\"; do cp \"$f\" \(received.path)/; done\n"
+            .write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let folder = fixtures.configHome.appendingPathComponent("share/activities")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "[Activity]\nType=com.example.keep\nName=Keep\nAccepts=image;\nExec=\(script.path) %f\n"
+        try "[Activity]\nType=com.example.keep\nName=Keep\nAccepts=image;\nExec=\(script.path) %F\n"
             .write(to: folder.appendingPathComponent("keep.activity"), atomically: true, encoding: .utf8)
         let temporary = fixtures.root.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
 
-        let run = try fixtures.share(["--activity", "com.example.keep", "--no-location", "--json", photo.path], changes: ["TMPDIR": temporary.path])
+        let run = try fixtures.share(["--activity", "com.example.keep", "--no-metadata"] + photos.map(\.path), changes: ["TMPDIR": temporary.path])
         #expect(run.status == 0, "stderr: \(run.err)")
-        #expect(PictureTool.places(try PictureTool.tags(received)).isEmpty, "the plugin got the copy without the place")
-        let path = try String(contentsOf: fixtures.root.appendingPathComponent("path.txt"), encoding: .utf8).trimmingCharacters(in: .newlines)
-        #expect(path.hasPrefix(temporary.path + "/share-options-") && path.hasSuffix("/market.jpg"), "\(path)")
+        #expect(run.err.contains("Metadata removed from 4 photos"), "stderr: \(run.err)")
+        let paths = try String(contentsOf: fixtures.root.appendingPathComponent("paths.txt"), encoding: .utf8).split(separator: "\n")
+        #expect(paths.map { $0.split(separator: "/").last.map(String.init) ?? "" } == photos.map(\.lastPathComponent), "in the items' order: \(paths)")
+        #expect(paths.allSatisfy { $0.hasPrefix(temporary.path + "/share-options-") }, "\(paths)")
+        for photo in photos {
+            let tags = try PictureTool.tags(received.appendingPathComponent(photo.lastPathComponent))
+            #expect(tags.keys.filter { $0.hasPrefix("IFD") || $0.hasPrefix("GPS") || $0.hasPrefix("XMP") || $0.hasPrefix("IPTC") }.isEmpty,
+                    "\(photo.lastPathComponent): \(tags)")
+        }
+        #expect(try PictureTool.compare(photos[3], received.appendingPathComponent("turned.jpg")).copy == [48, 112], "the turned one upright")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the private folder is removed at exit")
+
+        // One broken picture among them fails the share, and names it.
+        let cut = try fixtures.file("cut.jpg", try Data(contentsOf: photos[0]).prefix(200))
+        let refused = try fixtures.share(["--activity", "com.example.keep", "--no-location"] + photos.map(\.path) + [cut.path],
+                                         changes: ["TMPDIR": temporary.path])
+        refused.expectExit(3, saying: "cannot remove the location from cut.jpg")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "nothing is left behind")
     }
 
     @Test func aMailsAttachmentIsTheChangedCopy() throws {

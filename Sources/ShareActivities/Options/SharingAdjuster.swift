@@ -30,8 +30,10 @@ public final class SharingAdjuster: ItemAdjusting {
     private var folder: String?
     /// Where the folder is made (`$TMPDIR`, else /tmp).
     private let temporaryBase: String
-    /// Link's places, for `--as-link`.
-    private let links: LinkAccess
+    /// What the activities were made from: Link's places are read from it when `--as-link` needs them.
+    private let context: ActivityContext
+    /// Link's places, read on first use (never before the picker's first frame).
+    private lazy var links = LinkAccess(context: context, placeName: context.request(for: LinkActivity.self).place)
     /// What was done in the last run.
     public private(set) var done = Done()
 
@@ -57,11 +59,11 @@ public final class SharingAdjuster: ItemAdjusting {
     public init(options: SharingOptions, context: ActivityContext) {
         self.options = options
         temporaryBase = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        links = LinkAccess(context: context, placeName: context.request(for: LinkActivity.self).place)
+        self.context = context
     }
 
-    /// Whether `--as-link` can send: a Link place is set up.
-    public var offersLink: Bool { links.canSend }
+    /// Whether `--as-link` can be offered: the config has a Link place (a `[link.NAME]` section).
+    public var offersLink: Bool { !context.subsections("link").isEmpty }
 
     // MARK: - ItemAdjusting
 
@@ -72,10 +74,24 @@ public final class SharingAdjuster: ItemAdjusting {
         // Pictures that go to a Link place as well are treated as a public destination's.
         if asLink, let linked = options.removal(for: .link), removal != .all { removal = linked }
         let longestSide = options.longestSide
-        var result: [ShareItem] = []
-        for item in items {
-            guard case .image(let file) = item, removal != nil || longestSide != nil else { result.append(item); continue }
-            result.append(try await adjusted(file, removal: removal, longestSide: longestSide).map(ShareItem.image) ?? item)
+        var result = items
+        let jobs = items.indices.compactMap { index -> PictureJob? in
+            guard case .image(let file) = items[index] else { return nil }
+            return PictureJob(index: index, file: file)
+        }
+        if !jobs.isEmpty && (removal != nil || longestSide != nil) {
+            let root = try folderForCopies()
+            for copy in try await Self.copies(of: jobs, removal: removal, longestSide: longestSide, in: root) {
+                let change = copy.change
+                if change.removed.contains(where: \.isLocation) && removal == .location { done.locationRemoved += 1 }
+                if removal == .all && (!change.removed.isEmpty || change.turned) { done.metadataRemoved += 1 }
+                if change.resized != nil { done.resized += 1 }
+                var file = copy.job.file
+                file.storage = .path(URL(filePath: copy.path))
+                file.size = Int64(copy.size)
+                originals[copy.path] = items[copy.job.index]
+                result[copy.job.index] = .image(file)
+            }
         }
         if longestSide != nil { done.longestSide = longestSide ?? 0 }
         return asLink ? try await linked(result, for: activity) : result
@@ -123,94 +139,136 @@ public final class SharingAdjuster: ItemAdjusting {
         return original
     }
 
-    // MARK: - One picture
+    // MARK: - The pictures
 
-    /// The copy of one picture with the options applied, or `nil` when it stays as it is.
-    private func adjusted(_ file: FileItem, removal: MetadataRemoval?, longestSide: Int?) async throws(SharingOptionsError) -> FileItem? {
+    /// One picture to copy: where it is among the items, and its file.
+    struct PictureJob: Sendable {
+        var index: Int
+        var file: FileItem
+    }
+
+    /// A copy made: its picture, what was done (without the bytes), and where the copy is.
+    struct PictureCopy: Sendable {
+        var job: PictureJob
+        var change: PictureChange
+        var path: String
+        var size: Int
+    }
+
+    /// The copies of `jobs` with the options applied, in the order of the
+    /// items, made on as many threads as there are processors (decoding and
+    /// turning a picture takes one for a tenth of a second); those that stay
+    /// as they are have none. The first picture that fails (in the items'
+    /// order among those tried) fails them all.
+    nonisolated static func copies(of jobs: [PictureJob], removal: MetadataRemoval?, longestSide: Int?,
+                                   in root: String) async throws(SharingOptionsError) -> [PictureCopy] {
+        let width = max(1, min(jobs.count, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        var made: [PictureCopy] = []
+        var failure: (index: Int, error: SharingOptionsError)?
+        await withTaskGroup(of: (Int, Result<PictureCopy?, SharingOptionsError>).self) { group in
+            var next = 0
+            while next < width {
+                let job = jobs[next]
+                group.addTask { (job.index, copy(job, removal: removal, longestSide: longestSide, in: root)) }
+                next += 1
+            }
+            while let (index, outcome) = await group.next() {
+                switch outcome {
+                case .success(let copy?): made.append(copy)
+                case .success(nil): break
+                case .failure(let error):
+                    if failure.map({ index < $0.index }) ?? true { failure = (index, error) }
+                }
+                guard failure == nil, next < jobs.count else { continue }
+                let job = jobs[next]
+                group.addTask { (job.index, copy(job, removal: removal, longestSide: longestSide, in: root)) }
+                next += 1
+            }
+        }
+        if let failure { throw failure.error }
+        return made.sorted { $0.job.index < $1.job.index }
+    }
+
+    /// The copy of one picture with the options applied, written into a
+    /// folder of its own under `root`; `nil` when it stays as it is.
+    nonisolated static func copy(_ job: PictureJob, removal: MetadataRemoval?, longestSide: Int?,
+                                 in root: String) -> Result<PictureCopy?, SharingOptionsError> {
+        let file = job.file
         let name = ItemError.shown(file.name)
         let type = file.contentType.lowercased()
         guard type == "image/jpeg" || type == "image/png" else {
             // Formats without metadata of places (GIF, BMP, the portable maps) go as they are.
-            if removal == nil || Self.formatsWithoutPlaces.contains(type) { return nil }
-            throw SharingOptionsError(message: removal == .all
+            if removal == nil || formatsWithoutPlaces.contains(type) { return .success(nil) }
+            return .failure(SharingOptionsError(message: removal == .all
                 ? Localization.text("cannot remove the metadata from %@: share rewrites JPEG and PNG pictures, not %@; convert it, or share it without --no-metadata",
                                     name, type)
                 : Localization.text("cannot remove the location from %@: share rewrites JPEG and PNG pictures, not %@; convert it, or share it with location = keep in [options]",
-                                    name, type))
+                                    name, type)))
         }
         let bytes: [UInt8]
         switch file.storage {
         case .data(let data): bytes = Array(data)
         case .path(let url):
-            switch LocalFiles.contents(ofFile: url.path, limit: Self.largestPicture) {
+            switch LocalFiles.contents(ofFile: url.path, limit: largestPicture) {
             case .success(let read): bytes = read
             case .failure(let failure):
-                throw SharingOptionsError(message: Localization.text("cannot read %@: %@", name, failure.reason))
+                return .failure(SharingOptionsError(message: Localization.text("cannot read %@: %@", name, failure.reason)))
             }
         }
-        let outcome = await Task.detached(priority: .userInitiated) { () -> Result<PictureChange, PictureChangeError> in
-            do throws(PictureChangeError) { return .success(try PictureWork.change(bytes, removal: removal, longestSide: longestSide)) } catch {
-                return .failure(error)
-            }
-        }.value
-        let change: PictureChange
-        switch outcome {
-        case .success(let made): change = made
-        case .failure(let error):
+        var change: PictureChange
+        do throws(PictureChangeError) { change = try PictureWork.change(bytes, removal: removal, longestSide: longestSide) } catch {
             let message = switch removal {
             case .location?: Localization.text("cannot remove the location from %@: %@; fix the file, or share it with location = keep in [options]",
                                                name, error.message)
             case .all?: Localization.text("cannot remove the metadata from %@: %@; fix the file, or share it without --no-metadata", name, error.message)
             case nil: Localization.text("cannot resize %@: %@; share it without --resize", name, error.message)
             }
-            throw SharingOptionsError(message: message)
+            return .failure(SharingOptionsError(message: message))
         }
-        guard let changed = change.bytes else { return nil }
-        if change.removed.contains(where: \.isLocation) && removal == .location { done.locationRemoved += 1 }
-        if removal == .all && (!change.removed.isEmpty || change.turned) { done.metadataRemoved += 1 }
-        if change.resized != nil { done.resized += 1 }
-        let path = try write(changed, named: file.name)
-        var copy = file
-        copy.storage = .path(URL(filePath: path))
-        copy.size = Int64(changed.count)
-        originals[path] = .image(file)
-        return copy
+        guard let changed = change.bytes else { return .success(nil) }
+        change.bytes = nil
+        do throws(SharingOptionsError) {
+            let path = try write(changed, named: file.name, in: root + "/\(job.index + 1)")
+            return .success(PictureCopy(job: job, change: change, path: path, size: changed.count))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Image types that hold no EXIF, XMP or IPTC to remove.
-    private static let formatsWithoutPlaces: Set<String> = [
+    nonisolated static let formatsWithoutPlaces: Set<String> = [
         "image/gif", "image/bmp", "image/x-ms-bmp", "image/x-portable-anymap", "image/x-portable-bitmap", "image/x-portable-graymap",
         "image/x-portable-pixmap", "image/x-icon", "image/vnd.microsoft.icon",
     ]
 
     /// The largest picture read: 256 MiB.
-    private static let largestPicture = 256 << 20
+    nonisolated static let largestPicture = 256 << 20
 
     // MARK: - The copies
 
-    /// Writes `bytes` as a file named `name` in a folder of its own inside the private folder.
-    private func write(_ bytes: [UInt8], named name: String) throws(SharingOptionsError) -> String {
-        let root: String
-        if let folder {
-            root = folder
-        } else {
-            var template = Array((temporaryBase + "/share-options-XXXXXX").utf8CString)
-            guard let made = mkdtemp(&template) else {
-                throw SharingOptionsError(message: Localization.text("cannot make a private folder in %@: %@", temporaryBase,
-                                                                     String(cString: strerror(errno))))
-            }
-            root = String(cString: made)
-            folder = root
-            TemporaryFolders.removeAtExit(root)
+    /// The private folder of the copies (mode 0700, from `mkdtemp`), made on first use.
+    private func folderForCopies() throws(SharingOptionsError) -> String {
+        if let folder { return folder }
+        var template = Array((temporaryBase + "/share-options-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw SharingOptionsError(message: Localization.text("cannot make a private folder in %@: %@", temporaryBase,
+                                                                 String(cString: strerror(errno))))
         }
-        // One folder per copy: two pictures of one name from two folders stay apart.
-        let holder = root + "/\(originals.count + 1)"
+        let root = String(cString: made)
+        folder = root
+        TemporaryFolders.removeAtExit(root)
+        return root
+    }
+
+    /// Writes `bytes` as a file named `name` in the folder `holder`, made
+    /// for it (one folder per copy: two pictures of one name from two folders stay apart).
+    nonisolated static func write(_ bytes: [UInt8], named name: String, in holder: String) throws(SharingOptionsError) -> String {
         let safeName = name.isEmpty || name == "." || name == ".." ? "picture" : name.replacing("/", with: "_")
         let path = holder + "/" + safeName
         guard mkdir(holder, 0o700) == 0 || errno == EEXIST else {
             throw SharingOptionsError(message: Localization.text("cannot write %@: %@", holder, String(cString: strerror(errno))))
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, String(cString: strerror(errno))))
         }
