@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${FUZZ_BIN:-.build/fuzz/release/share-fuzz}
 SECONDS_EACH=${FUZZ_SECONDS:-60}
-TARGETS=${FUZZ_TARGETS:-address mailto ini vcard keys mime thumbnail photo}
+TARGETS=${FUZZ_TARGETS:-address mailto ini vcard keys mime thumbnail photo metadata}
 WORK=${FUZZ_WORK:-.build/fuzz}
 mkdir -p "$WORK/crashes" "$WORK/logs"
 failed=0

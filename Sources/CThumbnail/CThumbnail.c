@@ -44,6 +44,8 @@ static struct {
     tjhandle (*tj_init_compress)(void);
     int (*tj_compress)(tjhandle, const unsigned char *, int, int, int, int, unsigned char **, unsigned long *, int, int, int);
     void (*tj_free)(unsigned char *);
+    tjhandle (*tj_init_transform)(void);
+    int (*tj_transform)(tjhandle, const unsigned char *, unsigned long, int, unsigned char **, unsigned long *, tjtransform *, int);
 } lib;
 
 static struct share_library chafa = {
@@ -75,7 +77,7 @@ static struct share_library jpeg = {
     .symbols = (const struct share_symbol[]){
         {"tjInitDecompress", &lib.tj_init}, {"tjDecompressHeader3", &lib.tj_header}, {"tjDecompress2", &lib.tj_decompress},
         {"tjDestroy", &lib.tj_destroy}, {"tjGetErrorStr2", &lib.tj_error}, {"tjInitCompress", &lib.tj_init_compress}, {"tjCompress2", &lib.tj_compress},
-        {"tjFree", &lib.tj_free}, {NULL, NULL}},
+        {"tjFree", &lib.tj_free}, {"tjInitTransform", &lib.tj_init_transform}, {"tjTransform", &lib.tj_transform}, {NULL, NULL}},
 };
 
 /* Loads the decoders, each once; a missing one leaves its functions NULL. */
@@ -244,9 +246,10 @@ static uint8_t *apply_orientation(uint8_t *pixels, int *width, int *height, int 
    1/2, 1/4 or 1/8 on the way (libjpeg-turbo's DCT scaling, far cheaper than
    decoding every pixel) as long as the longer side stays at least that.
    Any warning stops it and fails: data cut short ("premature end"), or
-   corrupt, is not a picture to keep. */
-static int decode_jpeg(const unsigned char *data, size_t length, int least_side, uint8_t **pixels, int *width, int *height,
-                       char *error, size_t size) {
+   corrupt, is not a picture to keep. With accurate, the slower exact DCT
+   (a picture to be encoded again); else the fast one (a thumbnail). */
+static int decode_jpeg(const unsigned char *data, size_t length, int least_side, int accurate, uint8_t **pixels, int *width,
+                       int *height, char *error, size_t size) {
     int longer = *width > *height ? *width : *height;
     int denominator = 1;
     while (least_side > 0 && denominator < 8 && longer / (denominator * 2) >= least_side) denominator *= 2;
@@ -264,7 +267,7 @@ static int decode_jpeg(const unsigned char *data, size_t length, int least_side,
         return SHARE_IMAGE_FAILED;
     }
     int status = lib.tj_decompress(handle, data, (unsigned long)length, *pixels, *width, 0, *height, TJPF_RGBA,
-                                   TJFLAG_FASTDCT | TJFLAG_STOPONWARNING);
+                                   (accurate ? TJFLAG_ACCURATEDCT : TJFLAG_FASTDCT) | TJFLAG_STOPONWARNING);
     if (status != 0) {
         snprintf(error, size, "the JPEG image could not be decoded: %s", lib.tj_error(handle));
         free(*pixels);
@@ -281,7 +284,7 @@ static int decode_upright(const unsigned char *data, size_t length, int format, 
                           uint8_t **pixels, int *width, int *height, char *error, size_t size) {
     *pixels = NULL;
     if (format == FORMAT_PNG) return decode_png(data, length, pixels, width, height, error, size);
-    int status = decode_jpeg(data, length, least_side, pixels, width, height, error, size);
+    int status = decode_jpeg(data, length, least_side, 0, pixels, width, height, error, size);
     if (status != SHARE_IMAGE_OK) return status;
     *pixels = apply_orientation(*pixels, width, height, jpeg_orientation(data, (long)length));
     if (!*pixels) { snprintf(error, size, "out of memory"); return SHARE_IMAGE_FAILED; }
@@ -343,13 +346,18 @@ static uint8_t *scale_down(const uint8_t *pixels, int width, int height, int tar
     return scaled;
 }
 
-static unsigned char *encode_png(const uint8_t *pixels, int width, int height, size_t *output_size, char *error, size_t size) {
+/* RGBA pixels encoded as a PNG: RGBA, or RGB when alpha is 0 (the pixels are then packed to RGB in place). */
+static unsigned char *encode_png(uint8_t *pixels, int width, int height, int alpha, size_t *output_size, char *error, size_t size) {
     png_image image;
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     image.width = (png_uint_32)width;
     image.height = (png_uint_32)height;
-    image.format = PNG_FORMAT_RGBA;
+    image.format = alpha ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
+    if (!alpha) {
+        size_t count = (size_t)width * (size_t)height;
+        for (size_t index = 0; index < count; index++) memmove(pixels + index * 3, pixels + index * 4, 3);
+    }
     png_alloc_size_t length = 0;
     if (!lib.png_write(&image, NULL, &length, 0, pixels, 0, NULL)) {
         snprintf(error, size, "cannot encode the PNG image: %s", image.message);
@@ -366,11 +374,13 @@ static unsigned char *encode_png(const uint8_t *pixels, int width, int height, s
     return output;
 }
 
-static unsigned char *encode_jpeg(const uint8_t *pixels, int width, int height, size_t *output_size, char *error, size_t size) {
+/* RGBA pixels encoded as a JPEG at quality (1 to 100) with the chroma subsampling given (TJSAMP_…). */
+static unsigned char *encode_jpeg(const uint8_t *pixels, int width, int height, int quality, int subsampling, size_t *output_size,
+                                  char *error, size_t size) {
     tjhandle handle = lib.tj_init_compress();
     unsigned char *encoded = NULL;
     unsigned long length = 0;
-    if (!handle || lib.tj_compress(handle, pixels, width, 0, height, TJPF_RGBA, &encoded, &length, TJSAMP_420, 90, 0) != 0) {
+    if (!handle || lib.tj_compress(handle, pixels, width, 0, height, TJPF_RGBA, &encoded, &length, subsampling, quality, 0) != 0) {
         if (handle) lib.tj_destroy(handle);
         snprintf(error, size, "cannot encode the JPEG image");
         return NULL;
@@ -398,7 +408,7 @@ int share_image_fit(const unsigned char *data, size_t length, int max_side, unsi
     uint8_t *pixels = NULL;
     int stored_width = *width, stored_height = *height;
     status = fits ? (*format == FORMAT_PNG ? decode_png(data, length, &pixels, width, height, error, error_size)
-                                           : decode_jpeg(data, length, 0, &pixels, width, height, error, error_size))
+                                           : decode_jpeg(data, length, 0, 0, &pixels, width, height, error, error_size))
                   : decode_upright(data, length, *format, max_side, &pixels, width, height, error, error_size);
     if (status != SHARE_IMAGE_OK) return status;
     if (fits) {
@@ -422,8 +432,8 @@ int share_image_fit(const unsigned char *data, size_t length, int max_side, unsi
         ? pixels : scale_down(pixels, *width, *height, target_width, target_height);
     status = SHARE_IMAGE_FAILED;
     if (fitted) {
-        *output = *format == FORMAT_PNG ? encode_png(fitted, target_width, target_height, output_size, error, error_size)
-                                        : encode_jpeg(fitted, target_width, target_height, output_size, error, error_size);
+        *output = *format == FORMAT_PNG ? encode_png(fitted, target_width, target_height, 1, output_size, error, error_size)
+                                        : encode_jpeg(fitted, target_width, target_height, 90, TJSAMP_420, output_size, error, error_size);
         if (*output) { *width = target_width; *height = target_height; status = SHARE_IMAGE_OK; }
     } else {
         snprintf(error, error_size, "out of memory");
@@ -491,4 +501,108 @@ int share_thumbnail_render(const char *path, int columns, int rows,
     lib.symbol_map_unref(map);
     free(pixels);
     return 0;
+}
+
+/* MARK: - Pictures changed before they are shared (--no-metadata, --resize) */
+
+/* The lossless transform that turns a picture of each EXIF orientation upright. */
+static const int turn_for_orientation[9] = {TJXOP_NONE, TJXOP_NONE, TJXOP_HFLIP, TJXOP_ROT180, TJXOP_VFLIP,
+                                            TJXOP_TRANSPOSE, TJXOP_ROT90, TJXOP_TRANSVERSE, TJXOP_ROT270};
+
+int share_jpeg_turn(const unsigned char *data, size_t length, int orientation, unsigned char **output, size_t *output_size,
+                    char *error, size_t error_size) {
+    load_decoders();
+    *output = NULL;
+    *output_size = 0;
+    if (!lib.tj_init_transform || !lib.tj_transform) { snprintf(error, error_size, "libturbojpeg is not installed"); return SHARE_IMAGE_FAILED; }
+    if (orientation < 2 || orientation > 8) { snprintf(error, error_size, "no turn for orientation %d", orientation); return SHARE_IMAGE_FAILED; }
+    if (length > (size_t)MAX_IMAGE_BYTES) { snprintf(error, error_size, "the image file is too large"); return SHARE_IMAGE_FAILED; }
+    tjhandle handle = lib.tj_init_transform();
+    if (!handle) { snprintf(error, error_size, "out of memory"); return SHARE_IMAGE_FAILED; }
+    tjtransform transform;
+    memset(&transform, 0, sizeof transform);
+    transform.op = turn_for_orientation[orientation];
+    /* Whole blocks only: a picture whose edge blocks would be cut is turned by decoding instead. */
+    transform.options = TJXOPT_PERFECT;
+    unsigned char *turned = NULL;
+    unsigned long turned_size = 0;
+    int status = lib.tj_transform(handle, data, (unsigned long)length, 1, &turned, &turned_size, &transform, TJFLAG_STOPONWARNING);
+    if (status != 0) {
+        snprintf(error, error_size, "the JPEG image cannot be turned losslessly: %s", lib.tj_error(handle));
+        lib.tj_destroy(handle);
+        if (turned) lib.tj_free(turned);
+        return SHARE_IMAGE_FAILED;
+    }
+    lib.tj_destroy(handle);
+    *output = malloc(turned_size);
+    if (*output) { memcpy(*output, turned, turned_size); *output_size = turned_size; }
+    lib.tj_free(turned);
+    if (!*output) { snprintf(error, error_size, "out of memory"); return SHARE_IMAGE_FAILED; }
+    return SHARE_IMAGE_OK;
+}
+
+/* A JPEG's chroma subsampling once its picture is turned by orientation:
+   4:2:2 and 4:4:0 swap when width and height do. */
+static int subsampling_turned(int subsampling, int orientation) {
+    if (subsampling < 0) return TJSAMP_420;
+    if (orientation < 5) return subsampling;
+    if (subsampling == TJSAMP_422) return TJSAMP_440;
+    if (subsampling == TJSAMP_440) return TJSAMP_422;
+    if (subsampling == TJSAMP_411) return TJSAMP_420;
+    return subsampling;
+}
+
+int share_image_rework(const unsigned char *data, size_t length, int orientation, int max_side, int quality,
+                       unsigned char **output, size_t *output_size, int *width, int *height, char *error, size_t error_size) {
+    load_decoders();
+    *output = NULL;
+    *output_size = 0;
+    int format = sniff(data, length);
+    if (!decoder_loaded(format, error, error_size)) return SHARE_IMAGE_FAILED;
+    int status = read_header(data, length, format, width, height, error, error_size);
+    if (status != SHARE_IMAGE_OK) return status;
+    /* What the encoder keeps of the original: a PNG's alpha, a JPEG's chroma subsampling. */
+    int alpha = 1, subsampling = TJSAMP_420;
+    if (format == FORMAT_PNG) {
+        png_image image;
+        if (!begin_png(&image, data, length, error, error_size)) return SHARE_IMAGE_UNDECODABLE;
+        alpha = (image.format & PNG_FORMAT_FLAG_ALPHA) != 0;
+        lib.png_free(&image);
+    } else {
+        tjhandle handle = lib.tj_init();
+        int w = 0, h = 0, colorspace = 0;
+        if (handle && lib.tj_header(handle, data, (unsigned long)length, &w, &h, &subsampling, &colorspace) != 0) subsampling = TJSAMP_420;
+        if (handle) lib.tj_destroy(handle);
+    }
+    uint8_t *pixels = NULL;
+    status = format == FORMAT_PNG ? decode_png(data, length, &pixels, width, height, error, error_size)
+                                  : decode_jpeg(data, length, max_side, 1, &pixels, width, height, error, error_size);
+    if (status != SHARE_IMAGE_OK) return status;
+    pixels = apply_orientation(pixels, width, height, orientation);
+    if (!pixels) { snprintf(error, error_size, "out of memory"); return SHARE_IMAGE_FAILED; }
+    int longer = *width > *height ? *width : *height;
+    int target_width = *width, target_height = *height;
+    if (max_side > 0 && longer > max_side) {
+        target_width = (int)(((long)*width * max_side + longer / 2) / longer);
+        target_height = (int)(((long)*height * max_side + longer / 2) / longer);
+        if (target_width < 1) target_width = 1;
+        if (target_height < 1) target_height = 1;
+    }
+    uint8_t *fitted = (target_width == *width && target_height == *height)
+        ? pixels : scale_down(pixels, *width, *height, target_width, target_height);
+    status = SHARE_IMAGE_FAILED;
+    if (fitted) {
+        if (quality < 1) quality = 1;
+        if (quality > 100) quality = 100;
+        *output = format == FORMAT_PNG
+            ? encode_png(fitted, target_width, target_height, alpha, output_size, error, error_size)
+            : encode_jpeg(fitted, target_width, target_height, quality, subsampling_turned(subsampling, orientation), output_size,
+                          error, error_size);
+        if (*output) { *width = target_width; *height = target_height; status = SHARE_IMAGE_OK; }
+    } else {
+        snprintf(error, error_size, "out of memory");
+    }
+    if (fitted != pixels) free(fitted);
+    free(pixels);
+    return status;
 }

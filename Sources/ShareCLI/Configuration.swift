@@ -53,7 +53,7 @@ public struct Configuration: Sendable, Equatable {
     ]
 
     /// Every key a config may hold: the command line's and the system activities'.
-    public static var schema: [ConfigKeys] { commandLineKeys + SystemActivities.configKeys }
+    public static var schema: [ConfigKeys] { commandLineKeys + SharingOptions.configKeys + SystemActivities.configKeys }
 
     /// The section `name` as its reader sees it (empty when the file has none).
     public func section(_ name: String) -> ConfigSection {

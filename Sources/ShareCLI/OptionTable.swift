@@ -2,11 +2,12 @@ import ShareActivities
 import ShareCore
 
 /// Every option of share, in the order `--help` lists them: the command
-/// line's own (items, choosing, history, other) around those the system
-/// activities declare (``SystemActivities/options``), so the parser,
+/// line's own (items, choosing, history, other) around the options before
+/// sharing (``SharingOptions/options``) and those the system activities
+/// declare (``SystemActivities/options``), so the parser,
 /// `--help`, the man page and the completions are made from one list.
 public enum OptionTable {
-    public static let all: [OptionSpec] = leading + SystemActivities.options + trailing
+    public static let all: [OptionSpec] = leading + SharingOptions.options + SystemActivities.options + trailing
 
     /// The items and how activities are chosen.
     static let leading: [OptionSpec] = [

@@ -84,6 +84,8 @@ public struct Options: Sendable {
     public var requests = ActivityRequests()
     /// `--limit N`: how many history entries `--history` prints.
     public var limit: Int?
+    /// The options before sharing (`--no-location`, `--resize` …), before the config's `[options]`.
+    public var sharing = SharingOptions()
 
     public init() {}
 
@@ -233,6 +235,15 @@ public struct Options: Sendable {
                                                    owner.rawValue, options.mode.flag ?? ""))
             }
         }
+        // The options before sharing go with a share: the picker, --activity, or --list and --explain (which ignore them).
+        if let sharing = given.first(where: { SharingOptions.options.contains($0) }) {
+            switch options.mode {
+            case .pick, .activity, .list, .explain: break
+            default:
+                throw UsageError(Localization.text("%@ changes what is shared; it does nothing with %@", sharing.name, options.mode.flag ?? ""))
+            }
+        }
+        options.sharing = try SharingOptions(arguments: options.arguments)
         if case .activity(let type) = options.mode { options.arguments.activity = type }
         options.requests = try SystemActivities.requests(options.arguments)
         return options

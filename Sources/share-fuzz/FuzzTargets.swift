@@ -32,6 +32,7 @@ enum FuzzTargets {
         ("draft", draft),
         ("thumbnail", thumbnail),
         ("photo", photo),
+        ("metadata", metadata),
     ]
 
     static func named(_ name: String) -> (@Sendable ([UInt8]) -> Void)? { all.first { $0.name == name }?.run }
@@ -200,6 +201,49 @@ enum FuzzTargets {
         }
         require(again.bytes == photo.bytes && again.type == photo.type && (again.width, again.height) == (photo.width, photo.height),
                 "the photo written (\(photo.width)×\(photo.height)) reads again as \(again.width)×\(again.height), changed")
+    }
+
+    // MARK: - Pictures' metadata
+
+    /// The options before sharing (`--no-location`, `--no-metadata`,
+    /// `--resize`): what rewrites is a JPEG or PNG that reads again, no
+    /// larger than before, with the same image data (a JPEG's scan from
+    /// SOS, a PNG's IDAT chunks), and nothing left to remove a second time;
+    /// reading its size, orientation and quality, carrying its metadata
+    /// into itself and the whole change with a resize never fail hard.
+    static func metadata(_ bytes: [UInt8]) {
+        share_image_limit(largestImage)
+        for removal in [MetadataRemoval.location, .all] {
+            guard let cleaned = try? PictureMetadata.removing(removal, from: bytes) else { continue }
+            require(cleaned.bytes.count <= bytes.count, "\(removal) made \(bytes.count) bytes into \(cleaned.bytes.count)")
+            require((1...8).contains(cleaned.orientation), "orientation \(cleaned.orientation)")
+            require(cleaned.changed || cleaned.bytes == bytes, "\(removal) changed bytes and says it removed nothing")
+            let again: CleanedPicture
+            do { again = try PictureMetadata.removing(removal, from: cleaned.bytes) } catch {
+                fatalError("\(removal) wrote a picture that does not read again: \(error)")
+            }
+            require(!again.changed, "\(removal) left \(again.removed) to remove a second time")
+            switch cleaned.format {
+            case .jpeg:
+                guard let before = try? JPEGSegments(bytes), let after = try? JPEGSegments(cleaned.bytes) else {
+                    fatalError("a JPEG rewritten by \(removal) does not read")
+                }
+                require(after.bytes[after.scan] == before.bytes[before.scan], "\(removal) changed the scan")
+            case .png:
+                guard let before = try? PNGChunks(bytes), let after = try? PNGChunks(cleaned.bytes) else {
+                    fatalError("a PNG rewritten by \(removal) does not read")
+                }
+                func imageData(_ png: PNGChunks) -> [[UInt8]] { png.chunks.filter { $0.type == "IDAT" }.map { Array(png.bytes[$0.range]) } }
+                require(imageData(after) == imageData(before), "\(removal) changed the image data")
+            }
+            _ = try? PictureMetadata.carrying(from: bytes, removing: removal, into: cleaned.bytes, width: 1, height: 1)
+        }
+        _ = PictureMetadata.orientation(of: bytes)
+        _ = PictureMetadata.dimensions(of: bytes)
+        _ = PictureMetadata.jpegQuality(of: bytes)
+        if let change = try? PictureWork.change(bytes, removal: .all, longestSide: 32), let changed = change.bytes {
+            require(PictureFormat(sniffing: changed) == PictureFormat(sniffing: bytes), "the change made another format")
+        }
     }
 
     // MARK: - Keys

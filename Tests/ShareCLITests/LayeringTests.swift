@@ -9,8 +9,9 @@ struct LayeringTests {
         .deletingLastPathComponent().appendingPathComponent("Sources")
 
     /// What the command line may use of the activities' folders: the
-    /// address book (the compose screen's completion) and the plugin loader.
-    static let shared: Set<String> = ["AddressBook", "PluginLoader", "PluginProblem"]
+    /// address book (the compose screen's completion), the plugin loader,
+    /// and the options before sharing applied to whichever activity runs.
+    static let shared: Set<String> = ["AddressBook", "PluginLoader", "PluginProblem", "SharingAdjuster"]
 
     /// The types declared in the Swift files below `folder`, by file.
     static func declaredTypes(below folder: URL) throws -> [(type: String, file: String)] {

@@ -273,8 +273,8 @@ struct PickerViewTests {
     @Test func theDefaultHelpReadsAsBefore() {
         #expect(KeyMap.picker.helpBar() == "←↓↑→ move  Tab row  Enter pick  1-9 pick  / filter  p pin  ? keys  Esc cancel")
         #expect(KeyMap.picker.shortHelpBar() == "←↓↑→ Tab ⏎ 1-9 / p ? Esc")
-        #expect(KeyMap.picker.keyList().map(\.keys) == ["← → h l", "↑ ↓ k j", "Tab S-Tab", "Enter", "1 – 9", "/", "p", "mouse",
-                                                             "Esc q Ctrl-C"])
+        #expect(KeyMap.picker.keyList().map(\.keys) == ["← → h l", "↑ ↓ k j", "Tab S-Tab", "Enter", "1 – 9", "/", "p", "o",
+                                                             "mouse", "Esc q Ctrl-C"])
     }
 
     @Test func reboundKeysShowInTheBarAndTheOldOnesDoNot() {

@@ -59,4 +59,24 @@ void share_image_limit(long pixels);
    decoding the image. Returns 0, or a failure as above. */
 int share_image_info(const unsigned char *data, size_t length, int *format, int *width, int *height, int *orientation,
                      char *error, size_t error_size);
+
+/* A JPEG turned upright by its EXIF orientation (2 to 8, as the caller read
+   it) without decoding: its blocks of coefficients moved (libjpeg-turbo's
+   lossless transform), so no quality is lost; every other segment is
+   copied as it is, EXIF's orientation too. Fails with SHARE_IMAGE_FAILED
+   when blocks at an edge are partial (the size is not a multiple of the
+   block size where the turn moves it): such a picture is turned by
+   share_image_rework. Returns 0 with *output (released with free()). */
+int share_jpeg_turn(const unsigned char *data, size_t length, int orientation, unsigned char **output, size_t *output_size,
+                    char *error, size_t error_size);
+
+/* The PNG or JPEG in data decoded, turned by orientation (1 to 8, as the
+   caller read it: a PNG's eXIf chunk is not read here), scaled down with
+   its aspect kept so that its longer side is at most max_side (0: its
+   size kept), and encoded again in its own format: a JPEG at quality (1
+   to 100) with its chroma subsampling, a PNG with alpha only when it had
+   it. No metadata is written. Returns 0 with *output (released with
+   free()) and the new *width and *height, or a failure as above. */
+int share_image_rework(const unsigned char *data, size_t length, int orientation, int max_side, int quality,
+                       unsigned char **output, size_t *output_size, int *width, int *height, char *error, size_t error_size);
 #endif

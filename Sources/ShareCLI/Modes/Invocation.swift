@@ -19,6 +19,10 @@ struct Invocation {
     let configuration: Configuration
     /// The system activities, made from the config and the options.
     let systemActivities: [any Activity]
+    /// The options before sharing: the command line's over the config's `[options]`.
+    let sharing: SharingOptions
+    /// What the system activities were made from.
+    let context: ActivityContext
 
     /// Reads the config and makes the system activities; a config the
     /// activities cannot use is an error naming file and line.
@@ -33,12 +37,16 @@ struct Invocation {
         composeState = ComposeStateFile(locations: locations)
         configuration = try Configuration.load(explicitPath: options.configPath, locations: locations, environment: console.environment)
         clock = Invocation.clock(console.environment)
+        var sharing = options.sharing
+        try sharing.apply(configuration.section("options"), commandLine: options.arguments)
+        self.sharing = sharing
         var context = ActivityContext(environment: console.environment, locations: locations, hasTerminal: console.hasTerminal(),
                                       detector: detector, section: configuration.section)
         context.clock = clock
         context.subsections = configuration.sections(under:)
         context.title = options.title
         context.requests = options.requests
+        self.context = context
         systemActivities = try SystemActivities.make(context)
         var picker = KeyMap.picker
         var form = KeyMap.form

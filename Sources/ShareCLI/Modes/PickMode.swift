@@ -1,3 +1,4 @@
+import ShareActivities
 import ShareCore
 import ShareSupport
 import ShareTerminal
@@ -5,7 +6,7 @@ import ShareTerminal
 /// The picker: an activity (or a person of the people row) picked, then run.
 extension ShareCommand {
     static func pick(_ sheet: ShareSheet, items: [ShareItem], options: Options, console: Console,
-                     presenter: ScreenPresenter, keys: KeyMap<PickerAction>, record: Recorder, people: (@Sendable () -> [SharedPerson])? = nil,
+                     presenter: ScreenPresenter, keys: KeyMap<PickerAction>, record: Recorder, sharing: SharingAdjuster, people: (@Sendable () -> [SharedPerson])? = nil,
                      togglePin: ((ActivityType) -> String)? = nil) -> Continuation {
         // Activities that must ask something slow (Print asks CUPS) join the
         // picker when their answer comes; with nothing else to show, it is waited for.
@@ -24,14 +25,18 @@ extension ShareCommand {
         let noColor = options.noColor || !(console.environment["NO_COLOR"] ?? "").isEmpty
         let picked: PickerSession.Choice?
         do {
+            // The Options line shows when pictures are shared: what the options before sharing will remove.
+            let pictures = items.filter { $0.kind == .image }.count
+            let line = pictures > 0 ? PickerOptions(options: sharing.options, pictures: pictures, offersLink: sharing.offersLink) : nil
             picked = try PickerSession.run(sheet: sheet, activities: eligible, pending: pending, items: items, title: options.title,
-                                           colors: !noColor, keys: keys, people: people, togglePin: togglePin)
+                                           colors: !noColor, keys: keys, options: line, people: people, togglePin: togglePin)
         } catch {
             return .exit(usage(error.message, console))
         }
         guard let picked, let activity = sheet.activity(ofType: picked.type) else {
             return .exit(report(.dismissed, options: options, console: console))
         }
+        if let chosen = picked.options { sharing.options = chosen }
         // A person of the people row goes into the activity's recipients.
         if let person = picked.person, let receiver = activity as? any RecipientsReceiving { receiver.offeredRecipients = [person] }
         return .activity {
@@ -47,7 +52,7 @@ extension ShareCommand {
                 }
                 if !lines.isEmpty { await presenter.showResult(title: activity.localizedActivityTitle, lines: lines) }
             }
-            return report(result, options: options, console: console, record: record)
+            return report(result, options: options, console: console, record: record, sharing: sharing)
         }
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShareActivities
 import ShareCore
 import ShareSupport
 import ShareTerminal
@@ -22,7 +23,10 @@ extension ShareCommand {
         }
     }
 
-    static func report(_ result: ActivityResult, options: Options, console: Console, record: Recorder? = nil) -> Int32 {
+    static func report(_ result: ActivityResult, options: Options, console: Console, record: Recorder? = nil,
+                       sharing: SharingAdjuster? = nil) -> Int32 {
+        // The changed copies are not needed once the activity has ended.
+        defer { sharing?.removeCopies() }
         if let problem = record?.record(result) { warn(problem, console) }
         if options.json { console.output(result.json.serialized + "\n") }
         if let error = result.error { console.error("share: \(TerminalText.sanitized(error.message))\n") }
@@ -31,6 +35,10 @@ extension ShareCommand {
         if !options.json, result.completed, let summary = result.summary
             ?? (result.recipients.isEmpty ? nil : Localization.text("Sent to %@", result.recipientNames)) {
             console.error(TerminalText.sanitized(summary) + "\n")
+        }
+        // What the options before sharing changed ("Location removed from 2 photos"), once something went out.
+        if !options.json, result.outcome != .cancelled, result.outcome != .failed, let changed = sharing?.summary {
+            console.error(TerminalText.sanitized(changed) + "\n")
         }
         return result.exitCode
     }

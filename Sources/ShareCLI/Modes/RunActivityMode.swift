@@ -6,7 +6,7 @@ import ShareTerminal
 /// `--activity TYPE`: one activity run without the picker.
 extension ShareCommand {
     static func runActivity(_ type: ActivityType, sheet: ShareSheet, options: Options, console: Console,
-                            presenter: ScreenPresenter, record: Recorder) -> Continuation {
+                            presenter: ScreenPresenter, record: Recorder, sharing: SharingAdjuster) -> Continuation {
         guard let activity = sheet.activity(ofType: type) else {
             let known = (sheet.applicationActivities + sheet.systemActivities).map(\.activityType.rawValue)
             return .exit(usage(Localization.text("--activity: no activity '%@' is installed; known types: %@", type.rawValue,
@@ -27,8 +27,12 @@ extension ShareCommand {
         if activity is any LiveActivity && !console.hasTerminal() {
             let lines = LiveStatusLines(write: console.error)
             sheet.liveStatusWithoutScreen = { lines.show($0) }
-            return .activity { report(await sheet.run(activity, presenter: nil), options: options, console: console, record: record) }
+            return .activity {
+                report(await sheet.run(activity, presenter: nil), options: options, console: console, record: record, sharing: sharing)
+            }
         }
-        return .activity { report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record) }
+        return .activity {
+            report(await sheet.run(activity, presenter: presenter), options: options, console: console, record: record, sharing: sharing)
+        }
     }
 }

@@ -25,6 +25,9 @@ extension ShareCommand {
                                applicationActivities: run.applicationActivities + plugins.activities,
                                systemActivities: run.systemActivities)
         sheet.subject = options.subject
+        // The options before sharing, applied to the items of whichever activity runs.
+        let sharing = SharingAdjuster(options: run.sharing, context: run.context)
+        sheet.itemAdjuster = sharing
         // Pins: the config's first, then those pinned from the picker.
         let pins = PinsFile(stateHome: run.locations.stateHome)
         func filter(pinnedHere: [ActivityType]) -> ActivityFilter {
@@ -43,7 +46,8 @@ extension ShareCommand {
         case .list: return .exit(list(sheet, options: options, console: console))
         case .explain: return .exit(explain(sheet, items: items, problems: plugins.problems, options: options, console: console))
         case .activity(let type):
-            return runActivity(type, sheet: sheet, options: options, console: console, presenter: run.presenter(), record: recorder)
+            return runActivity(type, sheet: sheet, options: options, console: console, presenter: run.presenter(), record: recorder,
+                               sharing: sharing)
         default:
             let togglePin = { (type: ActivityType) -> String in
                 let title = sheet.activity(ofType: type)?.localizedActivityTitle ?? type.rawValue
@@ -64,7 +68,7 @@ extension ShareCommand {
                 people = nil
             }
             return pick(sheet, items: items, options: options, console: console, presenter: run.presenter(), keys: run.keys.picker,
-                        record: recorder, people: people, togglePin: togglePin)
+                        record: recorder, sharing: sharing, people: people, togglePin: togglePin)
         }
     }
 

@@ -10,10 +10,12 @@ import ShareTerminal
 /// state, update and view, until a tile is picked or the picker is dismissed.
 @MainActor
 enum PickerSession {
-    /// What was picked: an activity, and the person when it was a tile of the people row.
+    /// What was picked: an activity, the person when it was a tile of the
+    /// people row, and the options before sharing as the Options line left them.
     struct Choice: Equatable {
         var type: ActivityType
         var person: String?
+        var options: SharingOptions?
     }
 
     /// Shows `activities` (the eligible ones of `sheet`, in order), and
@@ -22,24 +24,26 @@ enum PickerSession {
     /// `togglePin` pins or unpins a type (and orders the sheet anew),
     /// returning what to tell the person.
     static func run(sheet: ShareSheet, activities: [any Activity], pending: [any AvailabilityChecking] = [], items: [ShareItem],
-                    title: String?, colors: Bool, keys: KeyMap<PickerAction> = .picker, people: (@Sendable () -> [SharedPerson])? = nil,
-                    togglePin: ((ActivityType) -> String)? = nil) throws(TerminalError) -> Choice? {
+                    title: String?, colors: Bool, keys: KeyMap<PickerAction> = .picker, options: PickerOptions? = nil,
+                    people: (@Sendable () -> [SharedPerson])? = nil, togglePin: ((ActivityType) -> String)? = nil) throws(TerminalError) -> Choice? {
         let terminal = try NcursesTerminal(wantColors: colors)
         defer { terminal.end() }
         return run(on: terminal, sheet: sheet, activities: activities, pending: pending, items: items, title: title, keys: keys,
-                   people: people, togglePin: togglePin)
+                   options: options, people: people, togglePin: togglePin)
     }
 
     /// The picker on `terminal`.
     static func run(on terminal: any TerminalBackend, sheet: ShareSheet, activities: [any Activity],
                     pending: [any AvailabilityChecking] = [], items: [ShareItem], title: String?, keys: KeyMap<PickerAction> = .picker,
-                    people: (@Sendable () -> [SharedPerson])? = nil, togglePin: ((ActivityType) -> String)? = nil) -> Choice? {
+                    options: PickerOptions? = nil, people: (@Sendable () -> [SharedPerson])? = nil,
+                    togglePin: ((ActivityType) -> String)? = nil) -> Choice? {
         let tiles = self.tiles(activities, sheet: sheet)
         let metadata = sheet.activityItems.lazy.compactMap(\.linkMetadata).first
         let header = PickerHeader.describing(sheet.activityItems.map(\.placeholder), title: title, metadata: metadata)
         let size = terminal.size
-        let state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors,
+        var state = PickerState(header: header, tiles: tiles, width: size.width, height: size.height, colors: terminal.colors,
                                 keys: keys)
+        state.options = options
         let program = PickerProgram(state: state, sheet: sheet, activities: activities, pending: pending, items: items,
                                     togglePin: togglePin)
         let loop = ScreenLoop<PickerProgram.Message>(terminal: terminal)
@@ -57,7 +61,7 @@ enum PickerSession {
             }
         }
         switch loop.run(program) {
-        case .picked(let type, let person): return Choice(type: type, person: person)
+        case .picked(let type, let person, let options): return Choice(type: type, person: person, options: options)
         case .dismissed: return nil
         }
     }
@@ -121,7 +125,7 @@ final class PickerProgram: ScreenProgram {
     }
 
     enum Ending {
-        case picked(ActivityType, person: String?)
+        case picked(ActivityType, person: String?, options: SharingOptions?)
         case dismissed
     }
 
@@ -151,8 +155,8 @@ final class PickerProgram: ScreenProgram {
         case .input(let input):
             for effect in PickerUpdate.update(&state, input) {
                 switch effect {
-                case .pick(let type): return .picked(type, person: nil)
-                case .pickPerson(let type, let person): return .picked(type, person: person)
+                case .pick(let type): return .picked(type, person: nil, options: state.options?.options)
+                case .pickPerson(let type, let person): return .picked(type, person: person, options: state.options?.options)
                 case .cancel: return .dismissed
                 case .togglePin(let type):
                     guard let togglePin else { break }

@@ -35,6 +35,9 @@ public final class ShareSheet {
     public var subject: String?
     /// Called exactly once per run with its result.
     public var completionWithItemsHandler: ((ActivityResult) -> Void)?
+    /// Changes the items once an activity is picked, before it receives
+    /// them (`--no-location`, `--resize` …); none by default.
+    public var itemAdjuster: (any ItemAdjusting)?
 
     /// Creates a share sheet for `activityItems`.
     public init(activityItems: [ActivityItem], applicationActivities: [any Activity] = [],
@@ -191,7 +194,9 @@ public final class ShareSheet {
     /// a second finish) are reported in the result and in ``lastSession``.
     @discardableResult
     public func run(_ activity: any Activity, presenter: (any ActivityFormPresenter)? = nil) async -> ActivityResult {
-        let result = await lifecycle(activity, presenter: presenter)
+        var result = await lifecycle(activity, presenter: presenter)
+        // What the activity hands back names the originals, not the copies it was given.
+        if let itemAdjuster { result.returnedItems = result.returnedItems.map(itemAdjuster.original(of:)) }
         completionWithItemsHandler?(result)
         return result
     }
@@ -338,7 +343,8 @@ public final class ShareSheet {
     }
 
     /// The real items for `activity`: only entries whose placeholder it
-    /// supports, resolved for its type, and still of a supported kind.
+    /// supports, resolved for its type, and still of a supported kind; then
+    /// changed by ``itemAdjuster``, when there is one.
     public func resolvedItems(for activity: any Activity) async throws -> [ShareItem] {
         let kinds = supportedKinds(of: activity)
         var items: [ShareItem] = []
@@ -347,6 +353,7 @@ public final class ShareSheet {
                 items.append(item)
             }
         }
-        return items
+        guard let itemAdjuster else { return items }
+        return try await itemAdjuster.adjusted(items, for: activity)
     }
 }

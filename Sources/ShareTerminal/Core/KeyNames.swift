@@ -76,7 +76,7 @@ public enum KeyActions {
         ("later", "forms: the action done at a time asked for (Send later)"),
         ("attach", "forms: attach a file"), ("editor", "forms: edit in $EDITOR"), ("cancel", "forms and picker: cancel"),
         ("pick", "picker: pick the selected tile"), ("filter", "picker: filter by title"), ("help", "picker: show the keys"),
-        ("pin", "picker: pin or unpin the selected tile"),
+        ("pin", "picker: pin or unpin the selected tile"), ("options", "picker: the options before sharing"),
         ("next-row", "picker: the other row"), ("previous-row", "picker: the other row, backwards"),
         ("left", "picker: previous tile"), ("right", "picker: next tile"), ("up", "picker: line above"), ("down", "picker: line below"),
     ]

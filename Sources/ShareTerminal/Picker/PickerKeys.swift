@@ -4,6 +4,8 @@ import ShareSupport
 /// Named things a person can ask of the picker, independent of the keys bound to them.
 public enum PickerAction: String, Sendable, Equatable, CaseIterable {
     case left, right, up, down, nextRow, previousRow, pick, filter, help, cancel, first, last, pin
+    /// Open the chooser of the options before sharing (the header's Options line).
+    case options
     /// Pick the activity whose position is the digit typed (people do not count).
     case pickByPosition
     /// The mouse wheel: scroll a line of tiles.
@@ -35,6 +37,8 @@ extension KeyMap where Action == PickerAction {
                        bar: .words(Localization.text("filter")), list: .words(Localization.text("filter by title (Esc clears)"))),
             KeyBinding(.pin, [.character("p")], name: "pin",
                        bar: .words(Localization.text("pin")), list: .words(Localization.text("pin / unpin the selected activity"))),
+            KeyBinding(.options, [.character("o")], name: "options",
+                       list: .words(Localization.text("options: location, metadata, size"))),
             KeyBinding(.help, [.character("?")], name: "help", bar: .words(Localization.text("keys"))),
             KeyBinding(.scrollUp, [.wheelUp], list: .words(Localization.text("click picks, wheel scrolls"), keys: Localization.text("mouse"))),
             KeyBinding(.scrollDown, [.wheelDown]),

@@ -97,6 +97,8 @@ public struct PickerState: Sendable, Equatable {
     public var colors: Bool
     /// The keys: what `update` does with a key, and what the help bar and the key help name.
     public var keys: KeyMap<PickerAction>
+    /// The Options line and its chooser, when pictures are shared; `nil` otherwise.
+    public var options: PickerOptions?
 
     /// Creates the picker's first state: the first tile is selected, so Enter picks it.
     public init(header: PickerHeader, tiles: [PickerTile], width: Int, height: Int, colors: Bool = true, keys: KeyMap<PickerAction> = .picker) {

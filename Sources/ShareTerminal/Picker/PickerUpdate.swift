@@ -30,6 +30,10 @@ public enum PickerUpdate {
             return []
         }
         state.notice = nil
+        if state.options?.isOpen == true {
+            updateOptions(&state, event)
+            return []
+        }
         if case .click(let x, let y) = event {
             let layout = PickerLayout(state)
             guard let index = layout.tile(atX: x, y: y, scroll: state.scroll) else { return [] }
@@ -72,6 +76,7 @@ public enum PickerUpdate {
             let layout = PickerLayout(state)
             state.scroll = layout.clamp(state.scroll + (action == .scrollUp ? -1 : 1) * (layout.tileLines + 1))
         case .help: state.showingHelp = true
+        case .options: state.options?.isOpen = true
         case .pin:
             if let index = state.selectedIndex, tiles[index].person == nil { return [.togglePin(tiles[index].type)] }
         case .filter: state.filter = state.filter ?? ""
@@ -93,6 +98,21 @@ public enum PickerUpdate {
             select(tiles.firstIndex { $0.row == next } ?? index, in: &state)
         }
         return []
+    }
+
+    /// Keys while the options' chooser is open: up and down move, Enter and
+    /// Space choose, Esc, `o` and `q` close it (a click outside too).
+    private static func updateOptions(_ state: inout PickerState, _ event: InputEvent) {
+        guard var options = state.options else { return }
+        let count = options.rows.count
+        switch event {
+        case .up, .character("k"): options.cursor = (options.cursor + count - 1) % count
+        case .down, .character("j"), .tab: options.cursor = (options.cursor + 1) % count
+        case .enter, .character(" "): options.chooseHighlighted()
+        case .escape, .character("o"), .character("q"), .click: options.isOpen = false
+        default: break
+        }
+        state.options = options
     }
 
     /// What picking `tile` does: run its activity, for its person if it has one.

@@ -17,6 +17,7 @@ public enum PickerView {
         }
         drawContent(state, layout, into: &frame, accent: accent)
         drawBottomLine(state, into: &frame)
+        if let options = state.options, options.isOpen { drawOptions(options, into: &frame) }
         if state.showingHelp { drawHelp(state.keys, into: &frame) }
         return state.colors ? frame : frame.monochrome
     }
@@ -48,6 +49,11 @@ public enum PickerView {
                   x: textX, y: 1, style: CellStyle(bold: true), maxX: limit)
         frame.put(DisplayWidth.truncate(TerminalText.sanitized(state.header.subtitle), to: max(0, limit - textX)),
                   x: textX, y: 2, style: CellStyle(dim: true), maxX: limit)
+        // The Options line, set in the header's lower border: what will be removed, for the selected activity.
+        if let options = state.options, width > 12 {
+            let line = " " + Localization.text("Options: %@ (o)", options.summary(for: state.selection)) + " "
+            frame.put(DisplayWidth.truncate(line, to: width - 4), x: 2, y: 3, style: CellStyle(foreground: .yellow), maxX: width - 2)
+        }
     }
 
     private static func drawCompactHeader(_ state: PickerState, _ layout: PickerLayout, into frame: inout Frame) {
@@ -163,6 +169,11 @@ public enum PickerView {
             frame.cursor = (min(end, state.width - 1), y)
             return
         }
+        if state.options?.isOpen == true {
+            let bar = Localization.text("↑↓ move  Enter choose  Esc close")
+            frame.put(DisplayWidth.truncate(bar, to: state.width), x: 0, y: y, style: CellStyle(dim: true))
+            return
+        }
         if let notice = state.notice {
             frame.put(DisplayWidth.truncate(notice, to: state.width), x: 0, y: y, style: CellStyle(bold: true))
             return
@@ -170,6 +181,24 @@ public enum PickerView {
         let wide = state.keys.helpBar()
         let bar = DisplayWidth.of(wide) <= state.width ? wide : state.keys.shortHelpBar()
         frame.put(DisplayWidth.truncate(bar, to: state.width), x: 0, y: y, style: CellStyle(dim: true))
+    }
+
+    /// The options' chooser: a box in the middle with one line per choice, the highlighted one reversed.
+    private static func drawOptions(_ options: PickerOptions, into frame: inout Frame) {
+        let rows = options.rows
+        let width = min(frame.width - 2, 50)
+        let height = rows.count + 2
+        guard width > 10 && height <= frame.height - 1 else { return }
+        let x = (frame.width - width) / 2
+        let y = max(0, (frame.height - 1 - height) / 2)
+        frame.box(x: x, y: y, width: width, height: height)
+        frame.put(" " + Localization.text("Options") + " ", x: x + 2, y: y, style: CellStyle(bold: true))
+        for (index, row) in rows.enumerated() {
+            let style = index == options.cursor ? CellStyle(bold: true, reverse: true) : .plain
+            if index == options.cursor { frame.fill(x: x + 1, y: y + 1 + index, width: width - 2, height: 1, style: style) }
+            frame.put(DisplayWidth.truncate(options.label(of: row), to: width - 4), x: x + 2, y: y + 1 + index, style: style,
+                      maxX: x + width - 1)
+        }
     }
 
     private static func drawHelp(_ keys: KeyMap<PickerAction>, into frame: inout Frame) {

@@ -1,0 +1,160 @@
+/// What is taken out of a picture before it is shared.
+public enum MetadataRemoval: Sendable, Equatable {
+    /// Where it was taken: EXIF's GPS directory, XMP that names a place,
+    /// IPTC's city, region and country. Everything else stays.
+    case location
+    /// Every piece of metadata: EXIF, XMP, IPTC, comments, PNG text and
+    /// times, thumbnails and the pictures a camera appends. What a decoder
+    /// needs to draw the picture as it was (JFIF, the ICC colour profile,
+    /// Adobe's colour transform, the tables and the scan) stays.
+    case all
+}
+
+/// A picture's bytes after ``PictureMetadata/removing(_:from:)``.
+public struct CleanedPicture: Sendable, Equatable {
+    /// The picture's format.
+    public var format: PictureFormat
+    /// The new bytes; the same as those given when nothing was removed.
+    public var bytes: [UInt8]
+    /// What was removed, in the order found (``PictureMetadata/Part``); empty when nothing was.
+    public var removed: [PictureMetadata.Part]
+    /// The EXIF orientation the picture had (1 to 8; 1 when it had none):
+    /// with ``MetadataRemoval/all`` the picture no longer says it, so one
+    /// other than 1 must be applied to the pixels to keep it upright.
+    public var orientation: Int
+
+    /// Whether anything was removed.
+    public var changed: Bool { !removed.isEmpty }
+
+    /// Whether a place was among what was removed.
+    public var removedLocation: Bool { removed.contains { $0.isLocation } }
+}
+
+/// The picture formats whose metadata share rewrites.
+public enum PictureFormat: Sendable, Equatable {
+    case jpeg, png
+
+    /// The format of `bytes`, from their signature; `nil` for any other.
+    public init?(sniffing bytes: [UInt8]) {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if bytes.starts(with: PNGChunks.signature) {
+            self = .png
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Why a picture's metadata could not be rewritten: the file is not what
+/// its format says (cut short, a length past its end). Nothing was written.
+public struct PictureMetadataError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, in words that say where.
+    public var message: String
+
+    /// An error saying `message`.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+/// Metadata taken out of JPEG and PNG pictures without decoding them.
+///
+/// A JPEG's segments before its first scan are read one by one and those
+/// that carry metadata are dropped or rewritten; the scan itself, from its
+/// `SOS` marker to `EOI`, is copied byte for byte, so the picture decodes
+/// to exactly the same pixels. A PNG's chunks are treated the same way,
+/// its image data copied as it is. The readers check every length against
+/// the bytes there are: a malformed file is an error, never a read past
+/// its end.
+public enum PictureMetadata {
+    /// A piece of metadata found and removed.
+    public enum Part: String, Sendable, Equatable {
+        /// EXIF's GPS directory (latitude, longitude, altitude, time of fix).
+        case gps = "GPS"
+        /// An XMP packet (naming a place, for ``MetadataRemoval/location``).
+        case xmp = "XMP"
+        /// IPTC's place: city, sub-location, province or state, country.
+        case iptcLocation = "IPTC location"
+        /// EXIF as a whole (camera, times, settings, orientation, thumbnail).
+        case exif = "EXIF"
+        /// EXIF that could not be read: removed whole, since it may hold a place.
+        case unreadableEXIF = "unreadable EXIF"
+        /// IPTC or other Photoshop information as a whole.
+        case iptc = "IPTC"
+        /// A comment (JPEG `COM`).
+        case comment = "comment"
+        /// PNG text chunks (`tEXt`, `zTXt`, `iTXt`).
+        case text = "text"
+        /// PNG's modification time (`tIME`).
+        case time = "time"
+        /// A thumbnail (JFIF's extension) or the pictures a camera appends after the image (MPF).
+        case thumbnail = "thumbnail"
+        /// Another application segment (FlashPix, a maker's data).
+        case other = "other metadata"
+
+        /// Whether the part says where the picture was taken.
+        public var isLocation: Bool { self == .gps || self == .iptcLocation || self == .xmp || self == .unreadableEXIF }
+    }
+
+    /// The picture in `bytes` with `removal` applied.
+    ///
+    /// - Throws: ``PictureMetadataError`` when the bytes are neither JPEG
+    ///   nor PNG, or their structure is broken before the image data.
+    public static func removing(_ removal: MetadataRemoval, from bytes: [UInt8]) throws(PictureMetadataError) -> CleanedPicture {
+        switch PictureFormat(sniffing: bytes) {
+        case .jpeg?: return try JPEGSegments(bytes).removing(removal)
+        case .png?: return try PNGChunks(bytes).removing(removal)
+        case nil: throw PictureMetadataError("only JPEG and PNG pictures can be rewritten")
+        }
+    }
+
+    /// The EXIF orientation of a JPEG or PNG (1 to 8), 1 when it has none
+    /// or it cannot be read.
+    public static func orientation(of bytes: [UInt8]) -> Int {
+        switch PictureFormat(sniffing: bytes) {
+        case .jpeg?: return (try? JPEGSegments(bytes))?.orientation ?? 1
+        case .png?: return (try? PNGChunks(bytes))?.orientation ?? 1
+        case nil: return 1
+        }
+    }
+}
+
+// MARK: - Pictures encoded anew (turned upright, resized)
+
+extension PictureMetadata {
+    /// The width and height a JPEG's frame header or a PNG's `IHDR` gives, without decoding.
+    public static func dimensions(of bytes: [UInt8]) -> (width: Int, height: Int)? {
+        switch PictureFormat(sniffing: bytes) {
+        case .jpeg?: return (try? JPEGSegments(bytes))?.dimensions
+        case .png?: return (try? PNGChunks(bytes))?.dimensions
+        case nil: return nil
+        }
+    }
+
+    /// The quality a JPEG was saved at (1 to 100), estimated from its
+    /// luminance quantization table as libjpeg scales it; `nil` for a PNG
+    /// or a JPEG without that table.
+    public static func jpegQuality(of bytes: [UInt8]) -> Int? {
+        guard PictureFormat(sniffing: bytes) == .jpeg else { return nil }
+        return (try? JPEGSegments(bytes))?.estimatedQuality
+    }
+
+    /// `encoded`, a picture made anew from the pixels of `original` (turned
+    /// upright and resized to `width` × `height`, in the same format), with
+    /// the metadata of `original` that `removal` leaves put back into it:
+    /// EXIF saying upright and giving the new size, XMP, IPTC, comments,
+    /// PNG text; with ``MetadataRemoval/all`` only a JPEG's ICC profile.
+    ///
+    /// - Throws: ``PictureMetadataError`` when either picture cannot be read.
+    public static func carrying(from original: [UInt8], removing removal: MetadataRemoval?, into encoded: [UInt8],
+                                width: Int, height: Int) throws(PictureMetadataError) -> [UInt8] {
+        let source = removal == .location ? try removing(.location, from: original).bytes : original
+        let onlyColour = removal == .all
+        switch PictureFormat(sniffing: source) {
+        case .jpeg?: return try JPEGSegments(source).carrying(into: encoded, width: width, height: height, onlyColour: onlyColour)
+        case .png?: return try PNGChunks(source).carrying(into: encoded, width: width, height: height, onlyColour: onlyColour)
+        case nil: throw PictureMetadataError("only JPEG and PNG pictures can be rewritten")
+        }
+    }
+}
