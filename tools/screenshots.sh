@@ -217,7 +217,7 @@ printf '%s\n' "Team standup <#standup:matrix.example.org>" "Swift on Linux <#swi
     "Terminal tools <#tui:matrix.example.org>" >"$WORK/state/share/matrix/chat.rooms"
 { cat "$WORK/message.conf"; printf '%s\n' "" "[message.chat]" "type = matrix" "homeserver = http://127.0.0.1:9" \
     "user = @kim:matrix.example.org" "token-command = printf token"; } >"$WORK/matrix.conf"
-shot message-rooms 100 30 'To:' 's' 'Swift on Linux' -- "$SHARE" --config "$WORK/matrix.conf" --activity message \
+shot message-rooms 100 30 'To:' 'sw' 'Swift on Linux' -- "$SHARE" --config "$WORK/matrix.conf" --activity message \
     --text "Release notes for 2.0: https://example.com/notes"
 
 # A post to X: the form with its count and what was left out, then (no
