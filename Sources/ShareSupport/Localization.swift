@@ -59,7 +59,10 @@ public enum Localization {
         // The locale's name as setlocale would read it: LC_ALL, else LC_MESSAGES, else LANG.
         let name = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { (variable: String) in getenv(variable).map { String(cString: $0) } }
             .first { !$0.isEmpty }
-        guard directory != nil, let name, name != "C", name != "POSIX",
+        // C and POSIX are English, and so is C.UTF-8 unless LANGUAGE asks for another: no
+        // catalog is looked for then (each lookup would open files before the first frame).
+        let asked = getenv("LANGUAGE").map { String(cString: $0) }.map { !$0.isEmpty } ?? false
+        guard directory != nil, let name, name != "C", name != "POSIX", !(name.hasPrefix("C.") && !asked),
               let locale = newlocale(LC_MESSAGES_MASK, "", nil) else { return }
         let preferred = getenv("LANGUAGE").map { String(cString: $0) }?.split(separator: ":").first.map(String.init)
         let language = String((preferred ?? name).prefix { $0 != "_" && $0 != "." && $0 != "@" })
