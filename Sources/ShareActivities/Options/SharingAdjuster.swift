@@ -225,11 +225,11 @@ public final class SharingAdjuster: ItemAdjusting {
             }
             return .failure(SharingOptionsError(message: message))
         }
-        guard let changed = change.bytes else { return .success(nil) }
-        change.bytes = nil
+        guard let pieces = change.pieces else { return .success(nil) }
+        change.pieces = nil
         do throws(SharingOptionsError) {
-            let path = try write(changed, named: file.name, in: root + "/\(job.index + 1)")
-            return .success(PictureCopy(job: job, change: change, path: path, size: changed.count))
+            let path = try write(pieces, named: file.name, in: root + "/\(job.index + 1)")
+            return .success(PictureCopy(job: job, change: change, path: path, size: pieces.reduce(0) { $0 + $1.count }))
         } catch {
             return .failure(error)
         }
@@ -260,9 +260,9 @@ public final class SharingAdjuster: ItemAdjusting {
         return root
     }
 
-    /// Writes `bytes` as a file named `name` in the folder `holder`, made
+    /// Writes `pieces`, one after another, as a file named `name` in the folder `holder`, made
     /// for it (one folder per copy: two pictures of one name from two folders stay apart).
-    nonisolated static func write(_ bytes: [UInt8], named name: String, in holder: String) throws(SharingOptionsError) -> String {
+    nonisolated static func write(_ pieces: [ArraySlice<UInt8>], named name: String, in holder: String) throws(SharingOptionsError) -> String {
         let safeName = name.isEmpty || name == "." || name == ".." ? "picture" : name.replacing("/", with: "_")
         let path = holder + "/" + safeName
         guard mkdir(holder, 0o700) == 0 || errno == EEXIST else {
@@ -273,8 +273,12 @@ public final class SharingAdjuster: ItemAdjusting {
             throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, String(cString: strerror(errno))))
         }
         defer { close(descriptor) }
-        do { try LocalFiles.writeAll(bytes, to: descriptor) } catch {
-            throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, error.reason))
+        for piece in pieces {
+            let failure = piece.withUnsafeBytes { buffer -> FileError? in
+                do throws(FileError) { try LocalFiles.writeAll(buffer, to: descriptor) } catch { return error }
+                return nil
+            }
+            if let failure { throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, failure.reason)) }
         }
         return path
     }
