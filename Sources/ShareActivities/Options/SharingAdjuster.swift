@@ -36,6 +36,8 @@ public final class SharingAdjuster: ItemAdjusting {
     private lazy var links = LinkAccess(context: context, placeName: context.request(for: LinkActivity.self).place)
     /// What was done in the last run.
     public private(set) var done = Done()
+    /// Pictures let through unchecked in the last run, in words.
+    public private(set) var warnings: [String] = []
 
     /// What the options did to the items of a run.
     public struct Done: Sendable, Equatable {
@@ -69,15 +71,27 @@ public final class SharingAdjuster: ItemAdjusting {
 
     public func adjusted(_ items: [ShareItem], for activity: any Activity) async throws -> [ShareItem] {
         done = Done()
+        warnings = []
         let asLink = options.asLink && activity.activityType != .link
         var removal = options.removal(for: activity.activityType)
         // Pictures that go to a Link place as well are treated as a public destination's.
         if asLink, let linked = options.removal(for: .link), removal != .all { removal = linked }
         let longestSide = options.longestSide
         var result = items
-        let jobs = items.indices.compactMap { index -> PictureJob? in
-            guard case .image(let file) = items[index] else { return nil }
-            return PictureJob(index: index, file: file)
+        // Only a place asked away by name fails on a picture whose format share cannot read;
+        // the default (a public destination's) lets it pass, and says so.
+        let asked = options.removesMetadata || options.location == .strip
+        var jobs: [PictureJob] = []
+        for index in items.indices {
+            guard case .image(let file) = items[index] else { continue }
+            if removal != nil && !asked && !Self.rewritable(file.contentType) {
+                if !Self.formatsWithoutPlaces.contains(file.contentType.lowercased()) {
+                    warnings.append(Localization.text("the location of %@ (%@) could not be checked; it was shared as it is",
+                                                      ItemError.shown(file.name), file.contentType))
+                }
+                continue
+            }
+            jobs.append(PictureJob(index: index, file: file))
         }
         if !jobs.isEmpty && (removal != nil || longestSide != nil) {
             let root = try folderForCopies()
@@ -196,7 +210,7 @@ public final class SharingAdjuster: ItemAdjusting {
         let file = job.file
         let name = ItemError.shown(file.name)
         let type = file.contentType.lowercased()
-        guard type == "image/jpeg" || type == "image/png" else {
+        guard rewritable(type) else {
             // Formats without metadata of places (GIF, BMP, the portable maps) go as they are.
             if removal == nil || formatsWithoutPlaces.contains(type) { return .success(nil) }
             return .failure(SharingOptionsError(message: removal == .all
@@ -235,10 +249,17 @@ public final class SharingAdjuster: ItemAdjusting {
         }
     }
 
-    /// Image types that hold no EXIF, XMP or IPTC to remove.
+    /// Whether share rewrites pictures of `type`: JPEG and PNG.
+    nonisolated static func rewritable(_ type: String) -> Bool {
+        let type = type.lowercased()
+        return type == "image/jpeg" || type == "image/png"
+    }
+
+    /// Image types that hold no EXIF, XMP or IPTC to remove (libmagic's names).
     nonisolated static let formatsWithoutPlaces: Set<String> = [
         "image/gif", "image/bmp", "image/x-ms-bmp", "image/x-portable-anymap", "image/x-portable-bitmap", "image/x-portable-graymap",
-        "image/x-portable-pixmap", "image/x-icon", "image/vnd.microsoft.icon",
+        "image/x-portable-pixmap", "image/x-portable-greymap", "image/x-icon", "image/vnd.microsoft.icon", "image/x-tga",
+        "image/x-xpixmap", "image/x-xpmi", "image/x-xbitmap", "image/x-pcx",
     ]
 
     /// The largest picture read: 256 MiB.
