@@ -95,7 +95,10 @@ public final class SharingAdjuster: ItemAdjusting {
         }
         if !jobs.isEmpty && (removal != nil || longestSide != nil) {
             let root = try folderForCopies()
-            for copy in try await Self.copies(of: jobs, removal: removal, longestSide: longestSide, in: root) {
+            let copies = try await Self.copies(of: jobs, removal: removal, longestSide: longestSide, in: root)
+            // Pictures that had nothing to remove leave no folder behind, even if share is killed later.
+            if originals.isEmpty && copies.isEmpty { removeCopies() }
+            for copy in copies {
                 let change = copy.change
                 if change.removed.contains(where: \.isLocation) && removal == .location { done.locationRemoved += 1 }
                 if removal == .all && (!change.removed.isEmpty || change.turned) { done.metadataRemoved += 1 }
