@@ -26,8 +26,8 @@ APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay libssl3 python3-oauthlib \
                 libcmark-gfm-dev libcmark-gfm-extensions-dev libgpgme-dev gnupg gpg-agent pinentry-curses python3-venv \
                 fiche rclone libimage-exiftool-perl
-# Benchmarks: the peers share is measured against, and GNU time for peak RSS.
-BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light
+# Benchmarks: the peers share is measured against (mat2 beside exiftool for bench/options), and GNU time for peak RSS.
+BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light mat2
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # Release builds start fast (see DECISIONS.md, "Start-up"):
 # - the Swift runtime linked statically, and no PIE: no relocation pass over
@@ -152,6 +152,7 @@ bench: bench-deps static-libs
 	bench/nearby/run.sh
 	bench/social/run.sh
 	bench/link/run.sh
+	bench/options/run.sh
 
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola

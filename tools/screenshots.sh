@@ -112,6 +112,7 @@ DEMO=(--title Demo --text "PIN 4821" https://nshipster.com Demo/mustache.png "De
 shot picker-100x30 100 30 Mail -- "$SHARE" "${DEMO[@]}"
 shot picker-narrow-40x12 40 12 Mail -- "$SHARE" "${DEMO[@]}"
 shot picker-help 100 30 Mail '?' ' Keys ' -- "$SHARE" "${DEMO[@]}"
+shot picker-options 100 30 Mail o 'Location always removed' -- "$SHARE" "${DEMO[@]}"
 
 printf '%s\n' "연락처에 지정하기 정말 긴 제목" "사진 앱에 저장" "Share 👨‍👩‍👧 family" "메모에 추가하기" \
     "I ❤️ it" "미리 알림" >"$WORK/titles.txt"

@@ -277,6 +277,23 @@ enum PictureTool {
         #expect(try PictureTool.scan(fetched) == PictureTool.scan(photo))
     }
 
+    @Test func aFormatShareCannotReadPassesWithAWarningUnlessTheLocationWasAskedAway() throws {
+        let fixtures = try Fixtures()
+        let paste = try LinkPlaceServer(fixtures, "paste")
+        let config = try fixtures.writeConfig("[link.paste]\ntype = paste\nurl = http://127.0.0.1:\(paste.port)/\n")
+        let webp = fixtures.files.appendingPathComponent("sticker.webp")
+        try PictureTool.run(["solid", webp.path, "8", "8", "10", "20", "30"], in: fixtures.files)
+        // Link is public: the default would remove the place, cannot read WebP, and says so.
+        let run = try fixtures.share("--config", config.path, "--activity", "link", "--json", webp.path)
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let warnings = object["warnings"] as? [String] ?? []
+        #expect(warnings == ["the location of sticker.webp (image/webp) could not be checked; it was shared as it is"], "\(object)")
+        // Asked by name, it is refused: nothing goes.
+        let asked = try fixtures.share("--config", config.path, "--activity", "link", "--no-location", webp.path)
+        asked.expectExit(3, saying: "cannot remove the location from sticker.webp: share rewrites JPEG and PNG pictures, not image/webp")
+    }
+
     @Test func asLinkUploadsFirstAndTheActivityGetsTheLink() throws {
         let fixtures = try Fixtures()
         let paste = try LinkPlaceServer(fixtures, "paste")

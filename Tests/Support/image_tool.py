@@ -2,7 +2,7 @@
 """Makes and inspects images for share's tests (Debian's python3-pil).
 
   image_tool.py solid OUT WIDTH HEIGHT R G B   writes a solid-colour image: JPEG
-                                               when OUT ends in .jpg, else PNG
+                                               when OUT ends in .jpg, WebP in .webp, else PNG
   image_tool.py halves OUT WIDTH HEIGHT ORIENTATION
                                                writes a JPEG whose left half is red
                                                and right half blue, as stored, with
@@ -40,7 +40,7 @@ from PIL import Image, ImageOps
 
 
 def solid(out, width, height, red, green, blue):
-    format = "JPEG" if out.lower().endswith((".jpg", ".jpeg")) else "PNG"
+    format = "JPEG" if out.lower().endswith((".jpg", ".jpeg")) else "WEBP" if out.lower().endswith(".webp") else "PNG"
     Image.new("RGB", (int(width), int(height)), (int(red), int(green), int(blue))).save(out, format=format)
 
 

@@ -6,8 +6,8 @@ import ShareCore
 
 /// What was done to one picture before it was shared.
 struct PictureChange: Sendable {
-    /// The new bytes; `nil` when the picture stays as it is.
-    var bytes: [UInt8]?
+    /// The new picture, in pieces written one after another (``CleanedPicture/pieces``); `nil` when it stays as it is.
+    var pieces: [ArraySlice<UInt8>]?
     /// The metadata removed.
     var removed: [PictureMetadata.Part] = []
     /// Whether it was turned upright (its EXIF orientation applied to the pixels).
@@ -16,7 +16,7 @@ struct PictureChange: Sendable {
     var resized: (width: Int, height: Int)?
 
     /// Nothing done.
-    static let none = PictureChange(bytes: nil)
+    static let none = PictureChange(pieces: nil)
 }
 
 /// Why a picture could not be changed as asked: the words say what is wrong with it.
@@ -41,17 +41,18 @@ enum PictureWork {
     static func change(_ bytes: [UInt8], removal: MetadataRemoval?, longestSide: Int?) throws(PictureChangeError) -> PictureChange {
         let orientation = PictureMetadata.orientation(of: bytes)
         let size = PictureMetadata.dimensions(of: bytes)
-        var removed: [PictureMetadata.Part] = []
+        var cleaned: CleanedPicture?
         if let removal {
-            do { removed = try PictureMetadata.removing(removal, from: bytes).removed } catch { throw PictureChangeError(error.message) }
+            do { cleaned = try PictureMetadata.removing(removal, from: bytes) } catch { throw PictureChangeError(error.message) }
         }
+        let removed = cleaned?.removed ?? []
         let quality = PictureMetadata.jpegQuality(of: bytes) ?? defaultQuality
         if let longestSide, size.map({ max($0.width, $0.height) > longestSide }) ?? true {
             let encoded = try rework(bytes, orientation: orientation, longestSide: longestSide, quality: quality)
             do {
                 let carried = try PictureMetadata.carrying(from: bytes, removing: removal, into: encoded.bytes, width: encoded.width,
                                                            height: encoded.height)
-                return PictureChange(bytes: carried, removed: removed, turned: orientation != 1, resized: (encoded.width, encoded.height))
+                return PictureChange(pieces: [carried[...]], removed: removed, turned: orientation != 1, resized: (encoded.width, encoded.height))
             } catch {
                 throw PictureChangeError(error.message)
             }
@@ -64,15 +65,13 @@ enum PictureWork {
                 upright = try? PictureMetadata.carrying(from: bytes, removing: .all, into: encoded.bytes, width: encoded.width,
                                                         height: encoded.height)
             }
-            guard let upright, let cleaned = try? PictureMetadata.removing(.all, from: upright) else {
+            guard let upright, let bare = try? PictureMetadata.removing(.all, from: upright) else {
                 throw PictureChangeError("it could not be turned upright")
             }
-            return PictureChange(bytes: cleaned.bytes, removed: removed, turned: true)
+            return PictureChange(pieces: bare.pieces, removed: removed, turned: true)
         }
-        guard let removal, !removed.isEmpty else { return .none }
-        do { return PictureChange(bytes: try PictureMetadata.removing(removal, from: bytes).bytes, removed: removed) } catch {
-            throw PictureChangeError(error.message)
-        }
+        guard let cleaned, cleaned.changed else { return .none }
+        return PictureChange(pieces: cleaned.pieces, removed: removed)
     }
 
     /// A JPEG turned upright without decoding (libjpeg-turbo's lossless

@@ -36,6 +36,8 @@ public final class SharingAdjuster: ItemAdjusting {
     private lazy var links = LinkAccess(context: context, placeName: context.request(for: LinkActivity.self).place)
     /// What was done in the last run.
     public private(set) var done = Done()
+    /// Pictures let through unchecked in the last run, in words.
+    public private(set) var warnings: [String] = []
 
     /// What the options did to the items of a run.
     public struct Done: Sendable, Equatable {
@@ -69,19 +71,34 @@ public final class SharingAdjuster: ItemAdjusting {
 
     public func adjusted(_ items: [ShareItem], for activity: any Activity) async throws -> [ShareItem] {
         done = Done()
+        warnings = []
         let asLink = options.asLink && activity.activityType != .link
         var removal = options.removal(for: activity.activityType)
         // Pictures that go to a Link place as well are treated as a public destination's.
         if asLink, let linked = options.removal(for: .link), removal != .all { removal = linked }
         let longestSide = options.longestSide
         var result = items
-        let jobs = items.indices.compactMap { index -> PictureJob? in
-            guard case .image(let file) = items[index] else { return nil }
-            return PictureJob(index: index, file: file)
+        // Only a place asked away by name fails on a picture whose format share cannot read;
+        // the default (a public destination's) lets it pass, and says so.
+        let asked = options.removesMetadata || options.location == .strip
+        var jobs: [PictureJob] = []
+        for index in items.indices {
+            guard case .image(let file) = items[index] else { continue }
+            if removal != nil && !asked && !Self.rewritable(file.contentType) {
+                if !Self.formatsWithoutPlaces.contains(file.contentType.lowercased()) {
+                    warnings.append(Localization.text("the location of %@ (%@) could not be checked; it was shared as it is",
+                                                      ItemError.shown(file.name), file.contentType))
+                }
+                continue
+            }
+            jobs.append(PictureJob(index: index, file: file))
         }
         if !jobs.isEmpty && (removal != nil || longestSide != nil) {
             let root = try folderForCopies()
-            for copy in try await Self.copies(of: jobs, removal: removal, longestSide: longestSide, in: root) {
+            let copies = try await Self.copies(of: jobs, removal: removal, longestSide: longestSide, in: root)
+            // Pictures that had nothing to remove leave no folder behind, even if share is killed later.
+            if originals.isEmpty && copies.isEmpty { removeCopies() }
+            for copy in copies {
                 let change = copy.change
                 if change.removed.contains(where: \.isLocation) && removal == .location { done.locationRemoved += 1 }
                 if removal == .all && (!change.removed.isEmpty || change.turned) { done.metadataRemoved += 1 }
@@ -196,7 +213,7 @@ public final class SharingAdjuster: ItemAdjusting {
         let file = job.file
         let name = ItemError.shown(file.name)
         let type = file.contentType.lowercased()
-        guard type == "image/jpeg" || type == "image/png" else {
+        guard rewritable(type) else {
             // Formats without metadata of places (GIF, BMP, the portable maps) go as they are.
             if removal == nil || formatsWithoutPlaces.contains(type) { return .success(nil) }
             return .failure(SharingOptionsError(message: removal == .all
@@ -225,22 +242,27 @@ public final class SharingAdjuster: ItemAdjusting {
             }
             return .failure(SharingOptionsError(message: message))
         }
-        guard let changed = change.bytes else { return .success(nil) }
-        change.bytes = nil
+        guard let pieces = change.pieces else { return .success(nil) }
+        change.pieces = nil
         do throws(SharingOptionsError) {
-            let path = try write(changed, named: file.name, in: root + "/\(job.index + 1)")
-            return .success(PictureCopy(job: job, change: change, path: path, size: changed.count))
+            let path = try write(pieces, named: file.name, in: root + "/\(job.index + 1)")
+            return .success(PictureCopy(job: job, change: change, path: path, size: pieces.reduce(0) { $0 + $1.count }))
         } catch {
             return .failure(error)
         }
     }
 
-    /// Image types that hold no EXIF, XMP or IPTC to remove.
+    /// Whether share rewrites pictures of `type`: JPEG and PNG.
+    nonisolated static func rewritable(_ type: String) -> Bool {
+        let type = type.lowercased()
+        return type == "image/jpeg" || type == "image/png"
+    }
+
+    /// Image types that hold no EXIF, XMP or IPTC to remove (libmagic's names).
     nonisolated static let formatsWithoutPlaces: Set<String> = [
         "image/gif", "image/bmp", "image/x-ms-bmp", "image/x-portable-anymap", "image/x-portable-bitmap", "image/x-portable-graymap",
-        "image/x-portable-pixmap", "image/x-icon", "image/vnd.microsoft.icon",
-        // Truevision TGA and the X bitmaps keep no metadata either (and libmagic takes many a byte run for a TGA).
-        "image/x-tga", "image/x-targa", "image/tga", "image/x-xbitmap", "image/x-xpixmap",
+        "image/x-portable-pixmap", "image/x-portable-greymap", "image/x-icon", "image/vnd.microsoft.icon", "image/x-tga", "image/x-targa", "image/tga",
+        "image/x-xpixmap", "image/x-xpmi", "image/x-xbitmap", "image/x-pcx",
     ]
 
     /// The largest picture read: 256 MiB.
@@ -262,9 +284,9 @@ public final class SharingAdjuster: ItemAdjusting {
         return root
     }
 
-    /// Writes `bytes` as a file named `name` in the folder `holder`, made
+    /// Writes `pieces`, one after another, as a file named `name` in the folder `holder`, made
     /// for it (one folder per copy: two pictures of one name from two folders stay apart).
-    nonisolated static func write(_ bytes: [UInt8], named name: String, in holder: String) throws(SharingOptionsError) -> String {
+    nonisolated static func write(_ pieces: [ArraySlice<UInt8>], named name: String, in holder: String) throws(SharingOptionsError) -> String {
         let safeName = name.isEmpty || name == "." || name == ".." ? "picture" : name.replacing("/", with: "_")
         let path = holder + "/" + safeName
         guard mkdir(holder, 0o700) == 0 || errno == EEXIST else {
@@ -275,8 +297,12 @@ public final class SharingAdjuster: ItemAdjusting {
             throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, String(cString: strerror(errno))))
         }
         defer { close(descriptor) }
-        do { try LocalFiles.writeAll(bytes, to: descriptor) } catch {
-            throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, error.reason))
+        for piece in pieces {
+            let failure = piece.withUnsafeBytes { buffer -> FileError? in
+                do throws(FileError) { try LocalFiles.writeAll(buffer, to: descriptor) } catch { return error }
+                return nil
+            }
+            if let failure { throw SharingOptionsError(message: Localization.text("cannot write %@: %@", path, failure.reason)) }
         }
         return path
     }

@@ -196,7 +196,10 @@ public final class ShareSheet {
     public func run(_ activity: any Activity, presenter: (any ActivityFormPresenter)? = nil) async -> ActivityResult {
         var result = await lifecycle(activity, presenter: presenter)
         // What the activity hands back names the originals, not the copies it was given.
-        if let itemAdjuster { result.returnedItems = result.returnedItems.map(itemAdjuster.original(of:)) }
+        if let itemAdjuster {
+            result.returnedItems = result.returnedItems.map(itemAdjuster.original(of:))
+            result.warnings += itemAdjuster.warnings
+        }
         completionWithItemsHandler?(result)
         return result
     }

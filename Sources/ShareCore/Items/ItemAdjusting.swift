@@ -20,4 +20,13 @@ public protocol ItemAdjusting: AnyObject {
     /// The item a returned item stands for: the original when `item` names
     /// one of the copies made, else `item` itself.
     func original(of item: ShareItem) -> ShareItem
+
+    /// What the last change could not do and let pass (a picture whose
+    /// format cannot be checked for a place); the result carries them as
+    /// its warnings.
+    var warnings: [String] { get }
+}
+
+extension ItemAdjusting {
+    public var warnings: [String] { [] }
 }

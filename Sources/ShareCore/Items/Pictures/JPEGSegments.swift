@@ -22,7 +22,10 @@ struct JPEGSegments {
         case jfif
         /// JFIF's extension (`APP0 JFXX`): a thumbnail.
         case jfifThumbnail
-        case exif, xmp, extendedXMP
+        /// EXIF (`APP1 Exif`): camera, times, orientation, GPS, a thumbnail.
+        case exif
+        /// An XMP packet (`APP1`, Adobe's namespace), and the pieces of one too large for a segment.
+        case xmp, extendedXMP
         /// The ICC colour profile (`APP2 ICC_PROFILE`): kept, it is how the colours are meant.
         case iccProfile
         /// The Multi-Picture Format's index (`APP2 MPF`) of the pictures appended after the image.
@@ -194,7 +197,7 @@ struct JPEGSegments {
     /// The picture with `removal` applied: segments dropped or rewritten, the scan as it was.
     func removing(_ removal: MetadataRemoval) -> CleanedPicture {
         var removed: [PictureMetadata.Part] = []
-        var kept: [[UInt8]] = []
+        var kept: [ArraySlice<UInt8>] = []
         func note(_ part: PictureMetadata.Part) { if !removed.contains(part) { removed.append(part) } }
         // Under `location`, extended XMP goes with a main packet that names a place, or when it names one itself.
         let extendedXMP = segments.filter { kind(of: $0) == .extendedXMP }
@@ -203,7 +206,7 @@ struct JPEGSegments {
         let trailerGoes = !trailer.isEmpty && (removal == .all || trailerHasPlace())
         for segment in segments {
             let kind = kind(of: segment)
-            let whole = Array(bytes[segment.range])
+            let whole = bytes[segment.range]
             switch (removal, kind) {
             case (_, .jfif), (_, .iccProfile), (_, .adobe), (_, .structure):
                 kept.append(whole)
@@ -219,7 +222,7 @@ struct JPEGSegments {
                     guard let cleaned = directories.withoutGPS() else { note(.unreadableEXIF); continue }
                     note(.gps)
                     let head = bytes[segment.range.lowerBound..<(segment.payload.lowerBound + Self.exifIdentifier.count + 1)]
-                    kept.append(Array(head) + cleaned)
+                    kept.append((Array(head) + cleaned)[...])
                 } else {
                     kept.append(whole)
                 }
@@ -231,7 +234,7 @@ struct JPEGSegments {
                 guard let resources = PhotoshopResources(bytes[segment.payload]) else { note(.iptc); continue }
                 if let rewritten = resources.withoutPlace() {
                     for part in rewritten.removed { note(part) }
-                    kept.append(Self.segment(segment.marker, rewritten.bytes))
+                    kept.append(Self.segment(segment.marker, rewritten.bytes)[...])
                 } else {
                     kept.append(whole)
                 }
@@ -244,13 +247,9 @@ struct JPEGSegments {
         }
         if trailerGoes { note(removal == .all ? (bytes[trailer].starts(with: [0xFF, 0xD8]) ? .thumbnail : .other) : .gps) }
         let orientation = orientation
-        guard !removed.isEmpty else { return CleanedPicture(format: .jpeg, bytes: bytes, removed: [], orientation: orientation) }
-        var output: [UInt8] = [0xFF, 0xD8]
-        output.reserveCapacity(bytes.count)
-        for segment in kept { output += segment }
-        output += bytes[scan]
-        if !trailerGoes { output += bytes[trailer] }
-        return CleanedPicture(format: .jpeg, bytes: output, removed: removed, orientation: orientation)
+        guard !removed.isEmpty else { return CleanedPicture(format: .jpeg, pieces: [bytes[...]], removed: [], orientation: orientation) }
+        let pieces = [bytes[0..<2]] + kept + [bytes[scan]] + (trailerGoes ? [] : [bytes[trailer]])
+        return CleanedPicture(format: .jpeg, pieces: pieces, removed: removed, orientation: orientation)
     }
 
     /// Whether the pictures appended after the image (MPF) have EXIF with a
@@ -278,6 +277,7 @@ struct JPEGSegments {
         return [0xFF, marker, UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
     }
 
+    /// A byte as two upper-case hex digits, for messages (`E1`).
     static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF")
         return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])

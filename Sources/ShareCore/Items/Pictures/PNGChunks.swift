@@ -67,8 +67,7 @@ struct PNGChunks {
     func removing(_ removal: MetadataRemoval) -> CleanedPicture {
         var removed: [PictureMetadata.Part] = []
         func note(_ part: PictureMetadata.Part) { if !removed.contains(part) { removed.append(part) } }
-        var output = Self.signature
-        output.reserveCapacity(bytes.count)
+        var pieces: [ArraySlice<UInt8>] = [bytes[0..<Self.signature.count]]
         for chunk in chunks {
             switch (removal, chunk.type) {
             case (.all, "tEXt"), (.all, "zTXt"), (.all, "iTXt"): note(.text); continue
@@ -79,20 +78,20 @@ struct PNGChunks {
                 if directories.hasGPS {
                     guard let cleaned = directories.withoutGPS() else { note(.unreadableEXIF); continue }
                     note(.gps)
-                    output += Self.chunk("eXIf", cleaned)
+                    pieces.append(Self.chunk("eXIf", cleaned)[...])
                     continue
                 }
             case (.location, "tEXt"), (.location, "zTXt"), (.location, "iTXt"):
                 if let part = placeInText(chunk) { note(part); continue }
             default: break
             }
-            output += bytes[chunk.range]
+            pieces.append(bytes[chunk.range])
         }
         if removal == .all && !trailer.isEmpty { note(.other) }
         let orientation = orientation
-        guard !removed.isEmpty else { return CleanedPicture(format: .png, bytes: bytes, removed: [], orientation: orientation) }
-        if removal == .location { output += bytes[trailer] }
-        return CleanedPicture(format: .png, bytes: output, removed: removed, orientation: orientation)
+        guard !removed.isEmpty else { return CleanedPicture(format: .png, pieces: [bytes[...]], removed: [], orientation: orientation) }
+        if removal == .location { pieces.append(bytes[trailer]) }
+        return CleanedPicture(format: .png, pieces: pieces, removed: removed, orientation: orientation)
     }
 
     /// What a text chunk holds that may give a place: XMP that names one

@@ -14,8 +14,19 @@ public enum MetadataRemoval: Sendable, Equatable {
 public struct CleanedPicture: Sendable, Equatable {
     /// The picture's format.
     public var format: PictureFormat
-    /// The new bytes; the same as those given when nothing was removed.
-    public var bytes: [UInt8]
+    /// The new picture in pieces, in order: segments or chunks written
+    /// anew, and slices of the bytes given (the scan, the image data) that
+    /// are not copied, so a large picture is written out without a second
+    /// copy of it in memory.
+    public var pieces: [ArraySlice<UInt8>]
+    /// The new bytes, joined; the same as those given when nothing was removed.
+    public var bytes: [UInt8] {
+        if pieces.count == 1, let only = pieces.first { return Array(only) }
+        var joined: [UInt8] = []
+        joined.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { joined += piece }
+        return joined
+    }
     /// What was removed, in the order found (``PictureMetadata/Part``); empty when nothing was.
     public var removed: [PictureMetadata.Part]
     /// The EXIF orientation the picture had (1 to 8; 1 when it had none):
@@ -28,11 +39,27 @@ public struct CleanedPicture: Sendable, Equatable {
 
     /// Whether a place was among what was removed.
     public var removedLocation: Bool { removed.contains { $0.isLocation } }
+
+    /// A picture of `format` made of `pieces`.
+    public init(format: PictureFormat, pieces: [ArraySlice<UInt8>], removed: [PictureMetadata.Part], orientation: Int) {
+        self.format = format
+        self.pieces = pieces
+        self.removed = removed
+        self.orientation = orientation
+    }
+
+    /// Equal when they say the same bytes, however those are cut into pieces.
+    public static func == (left: CleanedPicture, right: CleanedPicture) -> Bool {
+        left.format == right.format && left.removed == right.removed && left.orientation == right.orientation && left.bytes == right.bytes
+    }
 }
 
 /// The picture formats whose metadata share rewrites.
 public enum PictureFormat: Sendable, Equatable {
-    case jpeg, png
+    /// JPEG (JFIF or EXIF), from its `SOI` marker.
+    case jpeg
+    /// PNG, from its eight-byte signature.
+    case png
 
     /// The format of `bytes`, from their signature; `nil` for any other.
     public init?(sniffing bytes: [UInt8]) {
