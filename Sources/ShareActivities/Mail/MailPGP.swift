@@ -30,8 +30,13 @@ struct MailPGP: Sendable, Equatable {
     /// `pgp-sign = always`.
     var signAlways = false
     var encryption = Encryption.never
+    /// Whether a `pgp-*` key is set.
+    var configured = false
+    /// gpg's home, looked into only when the form is made (not before the picker's first paint).
+    var environment: [String: String] = [:]
+
     /// Whether anything of OpenPGP is configured, or a keyring is there: the form offers Ctrl-P then.
-    var offered = false
+    var offered: Bool { configured || MailPGP.hasSecretKeys(environment: environment) }
 
     /// The form's key: Ctrl-P.
     static let toggleKey = "C-p"
@@ -60,8 +65,8 @@ struct MailPGP: Sendable, Equatable {
             }
             encryption = value
         }
-        offered = key != nil || section.entry("pgp-sign") != nil || section.entry("pgp-encrypt") != nil
-            || MailPGP.hasSecretKeys(environment: environment)
+        configured = key != nil || section.entry("pgp-sign") != nil || section.entry("pgp-encrypt") != nil
+        self.environment = environment
     }
 
     /// Whether gpg's home holds secret keys (a file in `private-keys-v1.d`): cheap, no gpg run.
