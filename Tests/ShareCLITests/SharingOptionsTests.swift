@@ -277,6 +277,39 @@ enum PictureTool {
         #expect(try PictureTool.scan(fetched) == PictureTool.scan(photo))
     }
 
+    @Test func nearbysLinkIsPublicSoItsDownloadHasNoPlaceAndNoMetadataTurnsItUpright() throws {
+        let fixtures = try Fixtures()
+        let photo = try PictureTool.camera("market.jpg", in: fixtures.files)
+        // By default: the place goes, the rest and the compressed picture stay.
+        let run = try NearbyRun(fixtures, [photo.path])
+        defer { run.stop() }
+        let got = try Fetched.get(run.url, in: fixtures.root)
+        #expect(got.status == 200)
+        let fetched = fixtures.root.appendingPathComponent("fetched.jpg")
+        try got.body.write(to: fetched)
+        let tags = try PictureTool.tags(fetched)
+        #expect(PictureTool.places(tags).isEmpty, "no place in what the phone downloads: \(PictureTool.places(tags))")
+        #expect(tags["IFD0:Make"] != nil, "the rest of the EXIF stays: \(tags)")
+        #expect(try PictureTool.scan(fetched) == PictureTool.scan(photo))
+        #expect(got.headers["content-disposition"]?.contains("filename=\"market.jpg\"") == true, "the original's name: \(got.headers)")
+        let (status, _, stderr) = run.finish()
+        #expect(status == 0, "\(stderr)")
+
+        // --no-metadata: nothing is left, and the picture lying on its side comes upright.
+        let sideways = try PictureTool.camera("sideways.jpg", in: fixtures.files, orientation: 6)
+        let bare = try NearbyRun(fixtures, ["--no-metadata", sideways.path])
+        defer { bare.stop() }
+        let second = try Fetched.get(bare.url, in: fixtures.root)
+        let upright = fixtures.root.appendingPathComponent("upright.jpg")
+        try second.body.write(to: upright)
+        let left = try PictureTool.tags(upright).keys.filter { $0.hasPrefix("IFD") || $0.hasPrefix("GPS") || $0.hasPrefix("XMP") || $0.hasPrefix("IPTC") }
+        #expect(left.isEmpty, "no metadata: \(left.sorted())")
+        let comparison = try PictureTool.compare(sideways, upright)
+        #expect(comparison.copy == [48, 64] && comparison.original == comparison.copy && (comparison.mean ?? 99) < 1,
+                "turned upright: \(comparison)")
+        #expect(bare.finish().status == 0)
+    }
+
     @Test func aFormatShareCannotReadPassesWithAWarningUnlessTheLocationWasAskedAway() throws {
         let fixtures = try Fixtures()
         let paste = try LinkPlaceServer(fixtures, "paste")
