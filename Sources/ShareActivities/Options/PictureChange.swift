@@ -39,14 +39,16 @@ enum PictureWork {
     /// be turned upright when its orientation goes with the rest of its
     /// metadata and its blocks cannot be moved losslessly.
     static func change(_ bytes: [UInt8], removal: MetadataRemoval?, longestSide: Int?) throws(PictureChangeError) -> PictureChange {
-        let orientation = PictureMetadata.orientation(of: bytes)
-        let size = PictureMetadata.dimensions(of: bytes)
+        // Read once: a JPEG's reading goes through its whole scan.
+        let reading = Result { () throws(PictureMetadataError) in try PictureReading(bytes) }
+        let orientation = (try? reading.get())?.orientation ?? 1
+        let size = (try? reading.get())?.dimensions
         var cleaned: CleanedPicture?
         if let removal {
-            do { cleaned = try PictureMetadata.removing(removal, from: bytes) } catch { throw PictureChangeError(error.message) }
+            do { cleaned = try reading.get().removing(removal) } catch { throw PictureChangeError(error.message) }
         }
         let removed = cleaned?.removed ?? []
-        let quality = PictureMetadata.jpegQuality(of: bytes) ?? defaultQuality
+        let quality = (try? reading.get())?.jpegQuality ?? defaultQuality
         if let longestSide, size.map({ max($0.width, $0.height) > longestSide }) ?? true {
             let encoded = try rework(bytes, orientation: orientation, longestSide: longestSide, quality: quality)
             do {

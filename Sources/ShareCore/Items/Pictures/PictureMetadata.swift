@@ -129,20 +129,68 @@ public enum PictureMetadata {
     /// - Throws: ``PictureMetadataError`` when the bytes are neither JPEG
     ///   nor PNG, or their structure is broken before the image data.
     public static func removing(_ removal: MetadataRemoval, from bytes: [UInt8]) throws(PictureMetadataError) -> CleanedPicture {
-        switch PictureFormat(sniffing: bytes) {
-        case .jpeg?: return try JPEGSegments(bytes).removing(removal)
-        case .png?: return try PNGChunks(bytes).removing(removal)
-        case nil: throw PictureMetadataError("only JPEG and PNG pictures can be rewritten")
-        }
+        try PictureReading(bytes).removing(removal)
     }
 
     /// The EXIF orientation of a JPEG or PNG (1 to 8), 1 when it has none
     /// or it cannot be read.
     public static func orientation(of bytes: [UInt8]) -> Int {
+        (try? PictureReading(bytes))?.orientation ?? 1
+    }
+}
+
+/// A JPEG's segments or a PNG's chunks, read once: what the options
+/// before sharing ask of a picture (orientation, size, quality, the
+/// picture without its metadata) without reading it again for each. A
+/// JPEG is read to the end of its scan to find what follows it, so one
+/// reading of a camera's 5 MB picture saves three more passes.
+public struct PictureReading {
+    private enum Structure {
+        case jpeg(JPEGSegments)
+        case png(PNGChunks)
+    }
+
+    private let structure: Structure
+
+    /// Reads `bytes`.
+    ///
+    /// - Throws: ``PictureMetadataError`` when the bytes are neither JPEG
+    ///   nor PNG, or their structure is broken before the image data.
+    public init(_ bytes: [UInt8]) throws(PictureMetadataError) {
         switch PictureFormat(sniffing: bytes) {
-        case .jpeg?: return (try? JPEGSegments(bytes))?.orientation ?? 1
-        case .png?: return (try? PNGChunks(bytes))?.orientation ?? 1
-        case nil: return 1
+        case .jpeg?: structure = .jpeg(try JPEGSegments(bytes))
+        case .png?: structure = .png(try PNGChunks(bytes))
+        case nil: throw PictureMetadataError("only JPEG and PNG pictures can be rewritten")
+        }
+    }
+
+    /// The EXIF orientation (1 to 8), 1 when there is none.
+    public var orientation: Int {
+        switch structure {
+        case .jpeg(let jpeg): jpeg.orientation
+        case .png(let png): png.orientation
+        }
+    }
+
+    /// The width and height a JPEG's frame header or a PNG's `IHDR` gives.
+    public var dimensions: (width: Int, height: Int)? {
+        switch structure {
+        case .jpeg(let jpeg): jpeg.dimensions
+        case .png(let png): png.dimensions
+        }
+    }
+
+    /// The quality a JPEG was saved at (``PictureMetadata/jpegQuality(of:)``); `nil` for a PNG.
+    public var jpegQuality: Int? {
+        if case .jpeg(let jpeg) = structure { return jpeg.estimatedQuality }
+        return nil
+    }
+
+    /// The picture with `removal` applied.
+    public func removing(_ removal: MetadataRemoval) -> CleanedPicture {
+        switch structure {
+        case .jpeg(let jpeg): jpeg.removing(removal)
+        case .png(let png): png.removing(removal)
         }
     }
 }
@@ -152,11 +200,7 @@ public enum PictureMetadata {
 extension PictureMetadata {
     /// The width and height a JPEG's frame header or a PNG's `IHDR` gives, without decoding.
     public static func dimensions(of bytes: [UInt8]) -> (width: Int, height: Int)? {
-        switch PictureFormat(sniffing: bytes) {
-        case .jpeg?: return (try? JPEGSegments(bytes))?.dimensions
-        case .png?: return (try? PNGChunks(bytes))?.dimensions
-        case nil: return nil
-        }
+        (try? PictureReading(bytes))?.dimensions
     }
 
     /// The quality a JPEG was saved at (1 to 100), estimated from its
@@ -164,7 +208,7 @@ extension PictureMetadata {
     /// or a JPEG without that table.
     public static func jpegQuality(of bytes: [UInt8]) -> Int? {
         guard PictureFormat(sniffing: bytes) == .jpeg else { return nil }
-        return (try? JPEGSegments(bytes))?.estimatedQuality
+        return (try? PictureReading(bytes))?.jpegQuality
     }
 
     /// `encoded`, a picture made anew from the pixels of `original` (turned
