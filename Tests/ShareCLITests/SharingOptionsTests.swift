@@ -277,6 +277,34 @@ enum PictureTool {
         #expect(try PictureTool.scan(fetched) == PictureTool.scan(photo))
     }
 
+    @Test func twoPicturesOfOneNameFromTwoFoldersKeepTheirNameAndStayApart() throws {
+        let fixtures = try Fixtures()
+        let other = fixtures.files.appendingPathComponent("other", isDirectory: true)
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let first = try PictureTool.camera("market.jpg", in: fixtures.files, width: 64)
+        let second = try PictureTool.camera("market.jpg", in: other, width: 80)
+        // A picture named as the folder the clash would take ("2") does not stand in its way.
+        let two = try PictureTool.camera("2", in: fixtures.files, width: 96)
+        let script = fixtures.files.appendingPathComponent("list.sh")
+        let received = fixtures.root.appendingPathComponent("received", isDirectory: true)
+        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(fixtures.root.path)/paths.txt\ni=0\nfor f in \"$@\"; do i=$((i+1)); cp \"$f\" \(received.path)/$i.jpg; done\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let folder = fixtures.configHome.appendingPathComponent("share/activities")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "[Activity]\nType=com.example.list\nName=List\nAccepts=image;\nExec=\(script.path) %F\n"
+            .write(to: folder.appendingPathComponent("list.activity"), atomically: true, encoding: .utf8)
+
+        let run = try fixtures.share(["--activity", "com.example.list", "--no-metadata", two.path, first.path, second.path])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let paths = try String(contentsOf: fixtures.root.appendingPathComponent("paths.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(paths.map { $0.split(separator: "/").last.map(String.init) ?? "" } == ["2", "market.jpg", "market.jpg"], "\(paths)")
+        #expect(Set(paths).count == 3, "three files: \(paths)")
+        let widths = try (1...3).map { try PictureTool.compare(first, received.appendingPathComponent("\($0).jpg")).copy }
+        #expect(widths == [[96, 48], [64, 48], [80, 48]], "each copy is its own picture, in order: \(widths)")
+    }
+
     @Test func nearbysLinkIsPublicSoItsDownloadHasNoPlaceAndNoMetadataTurnsItUpright() throws {
         let fixtures = try Fixtures()
         let photo = try PictureTool.camera("market.jpg", in: fixtures.files)
