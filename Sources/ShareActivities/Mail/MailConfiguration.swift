@@ -37,7 +37,8 @@ extension MailActivity {
             }
         }
         var addresses = identities.sorted { $0.number < $1.number }.map(\.address)
-        if addresses.isEmpty, let fallback = fallbackIdentity(environment) { addresses.append(fallback) }
+        let madeUp = madeUpSender(environment)
+        if addresses.isEmpty, let fallback = fallbackIdentity(environment, madeUp: madeUp) { addresses.append(fallback) }
 
         let transportURL = section.value("transport")
         let sendmail = try section.path("sendmail", environment: environment)
@@ -60,7 +61,7 @@ extension MailActivity {
                                     drafts: Maildir(path: try section.path("drafts", environment: environment) ?? data + "/drafts"),
                                     sent: Maildir(path: try section.path("sent", environment: environment) ?? data + "/sent"),
                                     outbox: Maildir(path: try section.path("outbox", environment: environment) ?? data + "/outbox"))
-        settings.madeUpSender = madeUpSender(environment)
+        settings.madeUpSender = madeUp
         return settings
     }
 
@@ -72,9 +73,9 @@ extension MailActivity {
     }
 
     /// `$EMAIL`, or `user@host` as mutt does, when no identity is configured.
-    private static func fallbackIdentity(_ environment: [String: String]) -> MailAddress? {
+    private static func fallbackIdentity(_ environment: [String: String], madeUp: MailAddress?) -> MailAddress? {
         if let email = environment["EMAIL"], let address = try? MailAddress(parsing: email) { return address }
-        return madeUpSender(environment)
+        return madeUp
     }
 
     /// `user@host` for the account share runs as: an address nobody chose.

@@ -22,6 +22,7 @@ extension MailAddress {
     /// `user@host` for the local user, as mutt makes it when no address is set.
     public static func localUser(_ user: String) -> MailAddress? {
         let host = HostName.current
-        return try? MailAddress(parsing: "\(user)@\(host.contains(".") ? host : host + ".localdomain")")
+        // From its parts: the address parser's first run showed in the picker's first paint (bench/tui).
+        return try? MailAddress(displayName: nil, localPart: user, domain: host.contains(".") ? host : host + ".localdomain")
     }
 }
