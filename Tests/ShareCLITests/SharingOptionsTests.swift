@@ -72,6 +72,24 @@ enum PictureTool {
         return URL(fileURLWithPath: try #require(items.first?["value"] as? String, "\(items)"))
     }
 
+    /// A plugin activity, `com.example.keep`, that writes the paths it is
+    /// given to `paths.txt` in the fixtures' root and copies each file to
+    /// `received/N/` (N from 1, in order, under the file's own name); the
+    /// folder `received`.
+    static func keepingPlugin(_ fixtures: Fixtures) throws -> URL {
+        let received = fixtures.root.appendingPathComponent("received", isDirectory: true)
+        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
+        let script = fixtures.files.appendingPathComponent("keep.sh")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(fixtures.root.path)/paths.txt\ni=0\nfor f in \"$@\"; do i=$((i+1)); mkdir \(received.path)/$i; cp \"$f\" \(received.path)/$i/; done\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let folder = fixtures.configHome.appendingPathComponent("share/activities")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "[Activity]\nType=com.example.keep\nName=Keep\nAccepts=image;\nExec=\(script.path) %F\n"
+            .write(to: folder.appendingPathComponent("keep.activity"), atomically: true, encoding: .utf8)
+        return received
+    }
+
     @Test func noLocationRemovesThePlaceAndNothingElseAndTheScanStaysTheSame() throws {
         let fixtures = try Fixtures()
         let photo = try PictureTool.camera("market.jpg", in: fixtures.files, orientation: 6)
@@ -151,16 +169,7 @@ enum PictureTool {
         let photos = try ["market.jpg", "street.jpg", "plan.png", "turned.jpg"].enumerated().map { index, name in
             try PictureTool.camera(name, in: fixtures.files, width: 64 + 16 * index, height: 48, orientation: index == 3 ? 6 : 1)
         }
-        let received = fixtures.root.appendingPathComponent("received", isDirectory: true)
-        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
-        let script = fixtures.files.appendingPathComponent("keep.sh")
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(fixtures.root.path)/paths.txt\nfor f in \"$@\"; do cp \"$f\" \(received.path)/; done\n"
-            .write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        let folder = fixtures.configHome.appendingPathComponent("share/activities")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "[Activity]\nType=com.example.keep\nName=Keep\nAccepts=image;\nExec=\(script.path) %F\n"
-            .write(to: folder.appendingPathComponent("keep.activity"), atomically: true, encoding: .utf8)
+        let received = try Self.keepingPlugin(fixtures)
         let temporary = fixtures.root.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
 
@@ -170,12 +179,12 @@ enum PictureTool {
         let paths = try String(contentsOf: fixtures.root.appendingPathComponent("paths.txt"), encoding: .utf8).split(separator: "\n")
         #expect(paths.map { $0.split(separator: "/").last.map(String.init) ?? "" } == photos.map(\.lastPathComponent), "in the items' order: \(paths)")
         #expect(paths.allSatisfy { $0.hasPrefix(temporary.path + "/share-options-") }, "\(paths)")
-        for photo in photos {
-            let tags = try PictureTool.tags(received.appendingPathComponent(photo.lastPathComponent))
+        for (index, photo) in photos.enumerated() {
+            let tags = try PictureTool.tags(received.appendingPathComponent("\(index + 1)/\(photo.lastPathComponent)"))
             #expect(tags.keys.filter { $0.hasPrefix("IFD") || $0.hasPrefix("GPS") || $0.hasPrefix("XMP") || $0.hasPrefix("IPTC") }.isEmpty,
                     "\(photo.lastPathComponent): \(tags)")
         }
-        #expect(try PictureTool.compare(photos[3], received.appendingPathComponent("turned.jpg")).copy == [48, 112], "the turned one upright")
+        #expect(try PictureTool.compare(photos[3], received.appendingPathComponent("4/turned.jpg")).copy == [48, 112], "the turned one upright")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty, "the private folder is removed at exit")
 
         // One broken picture among them fails the share, and names it.
@@ -285,23 +294,16 @@ enum PictureTool {
         let second = try PictureTool.camera("market.jpg", in: other, width: 80)
         // A picture named as the folder the clash would take ("2") does not stand in its way.
         let two = try PictureTool.camera("2", in: fixtures.files, width: 96)
-        let script = fixtures.files.appendingPathComponent("list.sh")
-        let received = fixtures.root.appendingPathComponent("received", isDirectory: true)
-        try FileManager.default.createDirectory(at: received, withIntermediateDirectories: true)
-        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(fixtures.root.path)/paths.txt\ni=0\nfor f in \"$@\"; do i=$((i+1)); cp \"$f\" \(received.path)/$i.jpg; done\n"
-            .write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        let folder = fixtures.configHome.appendingPathComponent("share/activities")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try "[Activity]\nType=com.example.list\nName=List\nAccepts=image;\nExec=\(script.path) %F\n"
-            .write(to: folder.appendingPathComponent("list.activity"), atomically: true, encoding: .utf8)
+        let received = try Self.keepingPlugin(fixtures)
 
-        let run = try fixtures.share(["--activity", "com.example.list", "--no-metadata", two.path, first.path, second.path])
+        let run = try fixtures.share(["--activity", "com.example.keep", "--no-metadata", two.path, first.path, second.path])
         #expect(run.status == 0, "stderr: \(run.err)")
         let paths = try String(contentsOf: fixtures.root.appendingPathComponent("paths.txt"), encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(paths.map { $0.split(separator: "/").last.map(String.init) ?? "" } == ["2", "market.jpg", "market.jpg"], "\(paths)")
         #expect(Set(paths).count == 3, "three files: \(paths)")
-        let widths = try (1...3).map { try PictureTool.compare(first, received.appendingPathComponent("\($0).jpg")).copy }
+        let widths = try zip(1...3, ["2", "market.jpg", "market.jpg"]).map { index, name in
+            try PictureTool.compare(first, received.appendingPathComponent("\(index)/\(name)")).copy
+        }
         #expect(widths == [[96, 48], [64, 48], [80, 48]], "each copy is its own picture, in order: \(widths)")
     }
 
