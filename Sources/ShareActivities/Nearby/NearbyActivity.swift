@@ -10,6 +10,10 @@ public struct NearbyRequest: Sendable, Equatable {
     public var keep = false
     /// `--timeout SECONDS`: give up when nobody has downloaded by then.
     public var timeout: Int?
+    /// `--device NAME|ADDR[:PORT]`: send to this LocalSend device, without a screen.
+    public var device: String?
+    /// `--pin PIN`: the PIN the LocalSend device asks for.
+    public var pin: String?
 
     public init(bind: String? = nil, keep: Bool = false, timeout: Int? = nil) {
         self.bind = bind
@@ -32,11 +36,13 @@ public struct NearbyRequest: Sendable, Equatable {
 public final class NearbyActivity: SystemActivity, LiveActivity {
     public nonisolated static var systemType: ActivityType { .airDrop }
     public nonisolated static var configKeys: [ConfigKeys] {
-        [ConfigKeys(section: "nearby", keys: ["bind", "wormhole-relay", "wormhole-transit"])]
+        [ConfigKeys(section: "nearby", keys: ["bind", "wormhole-relay", "wormhole-transit", "localsend", "localsend-scan", "discovery-timeout"])]
     }
 
-    private let request: NearbyRequest
-    private let configuredBind: String?
+    let request: NearbyRequest
+    let configuredBind: String?
+    /// LocalSend: `[nearby] localsend`, `localsend-scan` and `discovery-timeout`, and where its certificate is kept.
+    let localSend: LocalSendSettings
     /// Where the `wormhole` command is looked for when sharing (not at
     /// start-up: a search of $PATH before the first paint), and its settings.
     private let environment: [String: String]
@@ -53,12 +59,14 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         wormholeSettings = Wormhole.Settings(relay: section.entry("wormhole-relay")?.value.trimmingWhitespace(),
                                              transit: section.entry("wormhole-transit")?.value.trimmingWhitespace())
         temporary = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        localSend = try LocalSendSettings(section: section, folder: context.locations.stateHome + "/localsend")
     }
 
     public var activityImage: ActivityImage { .glyph("📡") }
     public var availability: Availability { .available }
 
     public func perform(_ session: ActivitySession, display: LiveDisplay) async {
+        if let device = request.device { return await send(to: device, session: session, display: display) }
         let address: NetworkAddress
         do {
             address = try NetworkAddress.choose(bind: request.bind ?? configuredBind)
