@@ -35,7 +35,7 @@ extension NearbyActivity {
 
     public nonisolated static var errorCodes: [String] {
         [ActivityError.Code.noNetwork, ActivityError.Code.serveFailed, ActivityError.Code.noDevice, ActivityError.Code.pinRequired,
-         ActivityError.Code.declined, ActivityError.Code.busy, ActivityError.Code.rateLimited]
+         ActivityError.Code.declined, ActivityError.Code.busy]
     }
 }
 

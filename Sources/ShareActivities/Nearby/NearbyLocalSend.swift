@@ -116,6 +116,8 @@ extension NearbyActivity {
         display.show(LiveStatus(title: title, instruction: Localization.text("Looking for %@…", query)))
         let device: LocalSendDevice?
         var listenerPort = LocalSendDevice.defaultPort
+        var running: LocalSendDiscovery?
+        defer { running?.stop() }
         if let (host, port) = NearbyActivity.hostAndPort(query) {
             device = await onThread {
                 for https in [true, false] {
@@ -132,7 +134,8 @@ extension NearbyActivity {
             } catch {
                 return session.fail(ActivityError(code: ActivityError.Code.serveFailed, message: error.description))
             }
-            defer { discovery.stop() }
+            // Listening until the send is over: the device that registered is still being answered.
+            running = discovery
             listenerPort = discovery.listenerPort
             let timer = Task { [timeout = localSend.timeout] in
                 guard (try? await Task.sleep(for: .seconds(timeout))) != nil else { return }
