@@ -238,4 +238,61 @@ import Testing
         #expect((try Self.completion(missing)["error"] as? [String: Any])?["code"] as? String == "no-device")
         #expect(receiver.violations.isEmpty, "\(receiver.violations)")
     }
+
+    // MARK: - Nearby's screen
+
+    /// Nearby's screen in tmux, inside the receiver's namespace.
+    static func screen(_ fixtures: Fixtures, _ receiver: Receiver, _ arguments: [String]) throws -> TmuxSession {
+        let file = try fixtures.writeConfig("[nearby]\nbind = lo\n", at: "localsend.conf")
+        var environment = fixtures.environment
+        environment["TERM"] = "xterm-256color"
+        // No wormhole (it would reach for the public relay): only what tmux needs to start share.
+        let bin = fixtures.root.appendingPathComponent("tmux-path")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        for tool in ["env", "sh", "mv"] {
+            try? FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent(tool).path, withDestinationPath: "/usr/bin/" + tool)
+        }
+        environment["PATH"] = bin.path
+        let q = TmuxSession.quote
+        return try TmuxSession((["/usr/sbin/ip", "netns", "exec", receiver.namespace, try Share.binary().path, "--config", file.path,
+                                 "--activity", "airDrop", "--json"] + arguments).map(q).joined(separator: " "),
+                               workingDirectory: fixtures.files, environment: environment)
+    }
+
+    @Test func theScreenShowsTheDeviceBesideTheLinkAndItsKeySendsAskingForThePIN() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--pin", "4821"])
+        let session = try Self.screen(fixtures, receiver, [fixtures.pdf.path])
+        defer { session.close() }
+        let shown = try session.waitFor("[1] 📱 Test Phone (Pixel, mobile)")
+        #expect(shown.contains("On this network") && shown.contains("http://127.0.0.1:"), "\(shown.text)")
+        try session.sendLiteral("1")
+        try session.waitFor("PIN shown on Test Phone")
+        try session.sendLiteral("4821")
+        try session.send("Enter")
+        #expect(try session.waitForExit() == 0, "\(session.stdout)")
+        let saved = try receiver.event("saved") { $0["name"] as? String == "Q4 Projections.pdf" }
+        #expect(saved["sha256"] as? String == (try Self.sha256(fixtures.pdf)))
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
+        #expect(completion["outcome"] as? String == "sent", "\(completion)")
+        #expect(receiver.violations.isEmpty, "\(receiver.violations)")
+    }
+
+    @Test func escOnTheScreenCancelsASendUnderWay() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--slow"])
+        let big = try Self.bigFile(fixtures, size: 8 << 20)
+        let session = try Self.screen(fixtures, receiver, [big.path])
+        defer { session.close() }
+        try session.waitFor("[1] 📱 Test Phone")
+        try session.sendLiteral("1")
+        try receiver.event("receiving") { $0["name"] as? String == "big.bin" }
+        try session.waitFor("big.bin ·")
+        try session.send("Escape")
+        #expect(try session.waitForExit() == 1)
+        let cancelled = try receiver.event("cancelled")
+        #expect(cancelled["known"] as? Bool == true)
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
+        #expect(completion["outcome"] as? String == "cancelled", "\(completion)")
+    }
 }

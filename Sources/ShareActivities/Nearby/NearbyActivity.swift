@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCore
 import ShareSupport
+import Synchronization
 
 /// What the command line asked of Nearby.
 public struct NearbyRequest: Sendable, Equatable {
@@ -107,6 +108,47 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             }
         }
         defer { sender?.stop() }
+        // LocalSend: the devices around, each a key that sends to it.
+        var localSendIdentity: LocalSendIdentity?
+        var discovery: LocalSendDiscovery?
+        if localSend.enabled {
+            do {
+                let identity = try LocalSendIdentity.load(folder: localSend.folder, alias: LocalSendIdentity.hostAlias())
+                let started = LocalSendDiscovery(identity: identity, address: address, scan: localSend.scan) { continuation.yield(.device($0)) }
+                try started.start()
+                (localSendIdentity, discovery) = (identity, started)
+                model.localSendNews = LiveStatus.Line(Localization.text("Looking for LocalSend devices around…"))
+            } catch {
+                model.localSendNews = LiveStatus.Line(Localization.text("LocalSend is off: %@", "\(error)"), isError: true)
+            }
+        }
+        defer { discovery?.stop() }
+        /// A send to a device, on threads of its own; its news and its end come as steps.
+        func startSend(to device: LocalSendDevice, pin: String?) {
+            guard let identity = localSendIdentity else { return }
+            let transfer = LocalSendTransfer(device: device, identity: identity, listenerPort: discovery?.listenerPort ?? LocalSendDevice.defaultPort)
+            let items = session.items
+            model.sendStarted(to: device)
+            display.show(model.status)
+            Task {
+                let result: Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure> = await onThread {
+                    do throws(LocalSendTransfer.Failure) {
+                        let entries = try LocalSendTransfer.entries(for: items)
+                        let progress = Mutex(LocalSendProgress(device: device, entries: entries))
+                        continuation.yield(.sending(progress.withLock { $0 }))
+                        return .success(try transfer.send(entries, pin: pin, events: { event in
+                            continuation.yield(.sending(progress.withLock { state in
+                                state.take(event)
+                                return state
+                            }))
+                        }, stop: { display.isCancelled }))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                continuation.yield(.sent(result, device, pin: pin))
+            }
+        }
         display.show(model.status)
         let watchers = [
             Task { await display.cancellation(); continuation.yield(.cancel) },
@@ -116,9 +158,41 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                 continuation.yield(.timeout)
             },
         ]
-        defer { watchers.forEach { $0.cancel() } }
+        let input = Task {
+            for await input in display.input { continuation.yield(.input(input)) }
+        }
+        defer { watchers.forEach { $0.cancel() }; input.cancel() }
         for await step in events {
             switch step {
+            case .device(let device):
+                model.add(device)
+                display.show(model.status)
+            case .input(.choose(let key)):
+                guard model.sendTarget == nil, let device = model.device(forKey: key) else { break }
+                startSend(to: device, pin: request.pin)
+            case .input(.answer(let pin)):
+                guard model.sendTarget == nil, let device = model.askingPIN else { break }
+                startSend(to: device, pin: pin)
+            case .sending(let progress):
+                model.sending = progress
+                display.show(model.status)
+            case .sent(let result, let device, let pin):
+                model.sendEnded()
+                switch result {
+                case .success(let sent):
+                    let returned = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
+                    session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + returned,
+                                   recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
+                    return
+                case .failure(let failure) where display.isCancelled || failure.code == ActivityError.Code.cancelled:
+                    if let done = model.firstComplete { return performed(by: done) }
+                    return session.finish(.cancelled)
+                case .failure(let failure) where failure.needsPIN:
+                    model.askPIN(for: device, wrong: pin != nil)
+                case .failure(let failure):
+                    model.sendFailed(failure.description)
+                }
+                display.show(model.status)
             case .server(let event):
                 model.take(event, finishing: content.finishing)
                 display.show(model.status)
@@ -132,6 +206,8 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                 display.show(model.status)
                 if let done = model.firstComplete, !request.keep { return performed(by: done) }
             case .cancel:
+                // A send under way stops first (the device hears cancel); its end finishes the share.
+                if model.sendTarget != nil { break }
                 if let done = model.firstComplete {
                     performed(by: done)
                 } else {
@@ -156,6 +232,13 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         case wormhole(Wormhole.Event)
         case cancel
         case timeout
+        /// A LocalSend device answered.
+        case device(LocalSendDevice)
+        /// The person picked a device or typed a PIN.
+        case input(LiveInput)
+        /// A send's progress, and its end.
+        case sending(LocalSendProgress)
+        case sent(Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure>, LocalSendDevice, pin: String?)
     }
 }
 
@@ -187,6 +270,14 @@ struct NearbyStatus {
     private var wormholeNews: LiveStatus.Line?
     /// The client of the first download that finished the share.
     private(set) var firstComplete: String?
+    /// LocalSend: the devices around (by fingerprint, in the order they
+    /// answered), the send under way, the device asking for a PIN, news.
+    private(set) var devices: [LocalSendDevice] = []
+    var sending: LocalSendProgress?
+    private(set) var askingPIN: LocalSendDevice?
+    var localSendNews: LiveStatus.Line?
+    /// The device a send under way goes to (from the pick, before its first news).
+    private(set) var sendTarget: LocalSendDevice?
 
     init(url: String, address: NetworkAddress, items: [ShareItem], wormhole: Bool) {
         wormholeNews = wormhole ? LiveStatus.Line(Localization.text("Asking magic-wormhole for a code…"))
@@ -200,6 +291,11 @@ struct NearbyStatus {
     var status: LiveStatus {
         var lines = downloads.map(line)
         if lines.isEmpty { lines = [LiveStatus.Line(Localization.text("Waiting for someone to open the link…"))] }
+        if let sending {
+            lines += sending.status.lines
+        } else if let localSendNews {
+            lines.append(localSendNews)
+        }
         if wrongTokens > 0 {
             lines.append(LiveStatus.Line(Localization.text("%@ requests for a wrong link refused", String(wrongTokens)), isError: true))
         }
@@ -211,12 +307,55 @@ struct NearbyStatus {
             offers.append(LiveStatus.Offer(heading: Localization.text("Anywhere (magic-wormhole)"), text: wormholeCode,
                                            code: "wormhole-transfer:" + wormholeCode))
         }
-        return LiveStatus(
+        var status = LiveStatus(
             title: Localization.text("Nearby: %@", summary),
             instruction: wormholeCode == nil ? Localization.text("Open the link on a phone or computer on the same network, or scan the code.")
                 : Localization.text("Open the link on the same network, or run wormhole receive with the code anywhere (or scan it)."),
             offers: offers,
             lines: lines)
+        if sendTarget == nil {
+            status.choices = devices.prefix(9).enumerated().map { index, device in
+                LiveStatus.Choice(key: Character(String(index + 1)), text: device.icon + " " + device.label)
+            }
+            status.choicesHeading = Localization.text("LocalSend devices around: press a number to send")
+        }
+        if let askingPIN { status.prompt = Localization.text("PIN shown on %@", askingPIN.alias) }
+        return status
+    }
+
+    /// A LocalSend device answered: listed once.
+    mutating func add(_ device: LocalSendDevice) {
+        guard !devices.contains(where: { $0.fingerprint == device.fingerprint }) else { return }
+        devices.append(device)
+        localSendNews = nil
+    }
+
+    /// The device of the key `key` (`1` the first).
+    func device(forKey key: Character) -> LocalSendDevice? {
+        guard let number = key.wholeNumberValue, number >= 1, number <= min(9, devices.count) else { return nil }
+        return devices[number - 1]
+    }
+
+    mutating func sendStarted(to device: LocalSendDevice) {
+        askingPIN = nil
+        sendTarget = device
+        localSendNews = LiveStatus.Line(Localization.text("Waiting for %@ to accept…", device.alias))
+    }
+
+    mutating func sendEnded() {
+        sending = nil
+        sendTarget = nil
+        localSendNews = nil
+    }
+
+    mutating func askPIN(for device: LocalSendDevice, wrong: Bool) {
+        askingPIN = device
+        localSendNews = wrong ? LiveStatus.Line(Localization.text("%@ did not take the PIN; type it again", device.alias), isError: true)
+            : LiveStatus.Line(Localization.text("%@ asks for the PIN it shows: type it and press Enter", device.alias))
+    }
+
+    mutating func sendFailed(_ why: String) {
+        localSendNews = LiveStatus.Line(why, isError: true)
     }
 
     private func line(_ download: Download) -> LiveStatus.Line {
