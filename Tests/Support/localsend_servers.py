@@ -63,6 +63,17 @@ def venv():
     return os.path.join(VENV, "bin", "localsend-cli")
 
 
+def remove_stale():
+    """Deletes the namespaces of test runs that are gone (share-ls-PID-N whose PID no longer runs):
+    a server killed by a watchdog after a failure had no chance to."""
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    for line in listed.splitlines():
+        name = line.split(" ")[0]
+        match = re.fullmatch(r"share-ls-(\d+)-\d+", name)
+        if match and not os.path.exists("/proc/" + match.group(1)):
+            subprocess.run(["ip", "netns", "del", name])
+
+
 def netns(name):
     """Makes the namespace: loopback up, multicast routed on it from 127.0.0.1 (without a source,
     datagrams leave from 0.0.0.0, which names no one to answer)."""
@@ -72,6 +83,7 @@ def netns(name):
 
 
 def serve(name, kind, directory, options):
+    remove_stale()
     netns(name)
     child = None
     try:
