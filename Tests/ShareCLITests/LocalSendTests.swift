@@ -239,6 +239,28 @@ import Testing
         #expect(receiver.violations.isEmpty, "\(receiver.violations)")
     }
 
+    @Test func aDeviceThatSaysHTTPIsReachedOverPlainHTTP() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--http"])
+        let run = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", "--json", fixtures.pdf.path])
+        run.expectExit(0)
+        let saved = try receiver.event("saved") { $0["name"] as? String == "Q4 Projections.pdf" }
+        #expect(saved["sha256"] as? String == (try Self.sha256(fixtures.pdf)))
+        #expect(try Self.completion(run)["returnedItems"].map { "\($0)" }?.contains("http://127.0.0.1:53317") == true, "\(run.out)")
+    }
+
+    @Test func aDeviceDeafToMulticastIsFoundOnlyByTheLegacyScan() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--no-multicast"])
+        let quiet = try receiver.share(fixtures, ["--list-devices"])
+        quiet.expectExit(0)
+        #expect(!quiet.out.contains("Test Phone"), "\(quiet.out)")
+        let scanned = try receiver.share(fixtures, ["--list-devices"], config: "localsend-scan = on\n")
+        scanned.expectExit(0)
+        #expect(scanned.out.split(separator: "\n").filter { $0.hasPrefix("Test Phone\t127.0.0.") }.count == 1, "\(scanned.out)")
+        #expect(receiver.violations.isEmpty, "\(receiver.violations)")
+    }
+
     // MARK: - Nearby's screen
 
     /// Nearby's screen in tmux, inside the receiver's namespace.

@@ -17,6 +17,8 @@ leaves the machine.
         --wrong-fingerprint  announce the fingerprint of another certificate
         --slow             read uploads slowly (for a cancel to come in between)
         --text-204         take text from the preview alone: 204, no upload
+        --http             serve plain HTTP and say protocol http
+        --no-multicast     neither announce nor hear multicast: only a scan finds it
       It also answers share's announcement by register, checking that the
       certificate of share's listener is the one share announced.
 
@@ -139,6 +141,8 @@ class Receiver:
         self.alias = "Test Phone"
         self.slow = False
         self.text_204 = False
+        self.http = False
+        self.multicast_on = True
         wrong = False
         words = list(options)
         while words:
@@ -155,6 +159,10 @@ class Receiver:
                 self.slow = True
             elif word == "--text-204":
                 self.text_204 = True
+            elif word == "--http":
+                self.http = True
+            elif word == "--no-multicast":
+                self.multicast_on = False
             else:
                 raise SystemExit("unknown option " + word)
         self.received = os.path.join(directory, "received")
@@ -168,7 +176,7 @@ class Receiver:
 
     def info(self, announce=None):
         info = {"alias": self.alias, "version": "2.1", "deviceModel": "Pixel", "deviceType": "mobile",
-                "fingerprint": self.fingerprint, "port": PORT, "protocol": "https", "download": False}
+                "fingerprint": self.fingerprint, "port": PORT, "protocol": "http" if self.http else "https", "download": False}
         if announce is not None:
             info["announce"] = announce
         return info
@@ -418,12 +426,14 @@ class Receiver:
 
         server = http.server.ThreadingHTTPServer(("0.0.0.0", PORT), Handler)
         server.daemon_threads = True
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(self.cert, self.key)
-        server.socket = context.wrap_socket(server.socket, server_side=True)
+        if not self.http:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(self.cert, self.key)
+            server.socket = context.wrap_socket(server.socket, server_side=True)
         stopping = test_server.stop_event()
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        threading.Thread(target=self.multicast, args=(stopping,), daemon=True).start()
+        if self.multicast_on:
+            threading.Thread(target=self.multicast, args=(stopping,), daemon=True).start()
         test_server.report({"event": "ready", "fingerprint": self.fingerprint})
         stopping.wait()
         server.shutdown()
