@@ -50,7 +50,7 @@ public enum LiveView {
             frame.put(DisplayWidth.truncate(line.text, to: state.width - 2), x: 1, y: y, style: line.style)
             y += 1
         }
-        let newsRows = max(1, min(4, help - y - (compact ? 0 : 1)))
+        let newsRows = max(1, min(4, help - y))
         y = help - min(newsRows, news.count)
         for line in news.suffix(newsRows) where y < help {
             var x = 1
