@@ -157,6 +157,9 @@ struct HTTPClient {
     var maximumAnswer = 1 << 20
     /// How many redirects are followed (0: none, the address is where the bytes go).
     var maximumRedirects = 0
+    /// libcurl's upload buffer in bytes (`nil`: its 64 KiB); bigger means
+    /// fewer reads and writes for a large body on a fast link.
+    var uploadBufferSize: Int?
 
     /// Sends `method` to `url` with `headers` and `body`; `progress` hears
     /// (bytes sent, bytes to send) as they go and returns false to stop.
@@ -231,6 +234,7 @@ struct HTTPClient {
                 share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
                 share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, stallSeconds)
                 if let totalSeconds { share_curl_setopt_long(handle, CURLOPT_TIMEOUT, totalSeconds) }
+                if let uploadBufferSize { share_curl_setopt_long(handle, CURLOPT_UPLOAD_BUFFERSIZE, uploadBufferSize) }
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
                 if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }

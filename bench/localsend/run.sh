@@ -6,6 +6,9 @@
 # prepare-upload, upload streamed from disk), beside
 # `curl --data-binary @FILE` to the same upload endpoint (after a
 # prepare-upload of its own), in one run: time, throughput, peak memory.
+# curl 7.88 reads a --data-binary file into memory and refuses one of
+# 1 GiB or more ("out of memory"): from 1024 MiB on, curl sends the same
+# request with `-T FILE -X POST`, streamed.
 #   SIZE_MB   the file's size (default 1024)
 #   RUNS      runs per tool, alternating; the median is reported (default 3)
 # Needs: root (ip netns), curl, openssl and GNU time, a release build.
@@ -42,6 +45,8 @@ HASH=$(openssl dgst -sha256 -r "$WORK/big.bin" | cut -d' ' -f1)
 mkdir -p "$WORK/home"
 printf '[nearby]\nbind = lo\n' > "$WORK/config"
 URL=https://127.0.0.1:53317/api/localsend/v2
+if [ "$SIZE_MB" -lt 1024 ]; then CURL_BODY=(--data-binary @"$WORK/big.bin"); CURL_SHOWN="--data-binary @big.bin"
+else CURL_BODY=(-T "$WORK/big.bin" -X POST); CURL_SHOWN="-T big.bin -X POST"; fi
 
 # one NAME COMMAND...: "seconds peak_rss_kib" of one run, timed inside the namespace; the received file is checked, then removed.
 one() {
@@ -64,7 +69,7 @@ JSON
 )
   session=$(printf '%s' "$answer" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["sessionId"])')
   token=$(printf '%s' "$answer" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["files"]["f"])')
-  one curl curl -sS -k --fail -H 'Content-Type: application/octet-stream' --data-binary @"$WORK/big.bin" \
+  one curl curl -sS -k --fail -H 'Content-Type: application/octet-stream' "${CURL_BODY[@]}" \
     "$URL/upload?sessionId=$session&fileId=f&token=$token"
 }
 
@@ -87,7 +92,7 @@ echo
 echo "| tool | command | seconds (median) | MiB/s | peak RSS (MiB, max) |"
 echo "|---|---|---:|---:|---:|"
 echo "| share | \`share --activity airDrop --device 127.0.0.1:53317 big.bin\` | $st | $(mibs "$st") | $((sr / 1024)) |"
-echo "| curl | \`curl -k --data-binary @big.bin https://127.0.0.1:53317/api/localsend/v2/upload?…\` | $ct | $(mibs "$ct") | $((cr / 1024)) |"
+echo "| curl | \`curl -k $CURL_SHOWN https://127.0.0.1:53317/api/localsend/v2/upload?…\` | $ct | $(mibs "$ct") | $((cr / 1024)) |"
 echo
 awk -v s="$st" -v c="$ct" 'BEGIN { r = c / s; printf "- throughput: share %.2f× curl (target ≥ 0.90×: %s)\n", r, (r >= 0.9 ? "met" : "missed") }'
 echo "- share's time includes its start, the register, and the file's SHA-256 that prepare-upload carries (openssl dgst alone: $ht s, median); curl's is the upload alone"

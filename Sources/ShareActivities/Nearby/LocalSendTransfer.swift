@@ -169,7 +169,10 @@ struct LocalSendTransfer: Sendable {
                         stop: @escaping @Sendable () -> Bool) throws(Failure) {
         let next = Mutex(0)
         let failure = Mutex<Failure?>(nil)
-        let client = try client()
+        var configured = try client()
+        // Files go in 1 MiB pieces rather than libcurl's 64 KiB: fewer reads and writes on a fast link.
+        configured.uploadBufferSize = 1 << 20
+        let client = configured
         let stopped: @Sendable () -> Bool = { stop() || failure.withLock { $0 != nil } }
         let workers = (0..<min(LocalSendTransfer.parallelUploads, entries.count)).compactMap { _ in
             BackgroundThread.startJoinable {
