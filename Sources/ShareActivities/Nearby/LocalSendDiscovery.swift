@@ -75,7 +75,8 @@ final class LocalSendDiscovery: @unchecked Sendable {
         }
         if let daemon, let mhd = LocalSendDiscovery.mhd, let pointer = OpaquePointer(bitPattern: daemon) { mhd.pointee.MHD_stop_daemon(pointer) }
         for thread in threads { thread.join() }
-        if socket >= 0 { close(socket) }
+        // Closed under the lock that every send takes: a late reply never writes to a descriptor reused since.
+        if socket >= 0 { state.withLock { _ in _ = close(socket) } }
         context?.release()
         context = nil
     }
@@ -176,15 +177,19 @@ final class LocalSendDiscovery: @unchecked Sendable {
         return socket
     }
 
+    /// Sends `info` to the group, unless discovery has stopped (and its socket closed).
     private func sendMulticast(_ socket: Int32, _ info: JSONValue) {
         var group = sockaddr_in()
         group.sin_family = sa_family_t(AF_INET)
         group.sin_port = UInt16(LocalSendDevice.defaultPort).bigEndian
         inet_pton(AF_INET, LocalSendDiscovery.group, &group.sin_addr)
         let bytes = Array(info.serialized.utf8)
-        _ = withUnsafePointer(to: &group) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            sendto(socket, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        } }
+        state.withLock { state in
+            guard !state.stopped else { return }
+            _ = withUnsafePointer(to: &group) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(socket, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            } }
+        }
     }
 
     /// Announces at once, again after 0.5 s and 1.5 s (a datagram may be
