@@ -249,6 +249,17 @@ import Testing
         #expect(try Self.completion(run)["returnedItems"].map { "\($0)" }?.contains("http://127.0.0.1:53317") == true, "\(run.out)")
     }
 
+    @Test func aDeviceThatAnswersOnlyByAMulticastReplyIsFoundToo() throws {
+        let fixtures = try Fixtures()
+        // It neither announces nor registers: only its reply to share's announcement names it.
+        let receiver = try Receiver(fixtures, "own", ["--reply-multicast"])
+        let listed = try receiver.share(fixtures, ["--list-devices"])
+        listed.expectExit(0)
+        #expect(listed.out.contains("Test Phone\t127.0.0.1:53317\tmobile\tPixel\n"), "\(listed.out)")
+        try receiver.event("replied")
+        #expect(!receiver.events.contains { $0["event"] as? String == "registered" })
+    }
+
     @Test func aDeviceDeafToMulticastIsFoundOnlyByTheLegacyScan() throws {
         let fixtures = try Fixtures()
         let receiver = try Receiver(fixtures, "own", ["--no-multicast"])

@@ -19,6 +19,8 @@ leaves the machine.
         --text-204         take text from the preview alone: 204, no upload
         --http             serve plain HTTP and say protocol http
         --no-multicast     neither announce nor hear multicast: only a scan finds it
+        --reply-multicast  answer share's announcement by a multicast reply
+                           (announce: false), the protocol's fallback, not by register
       It also answers share's announcement by register, checking that the
       certificate of share's listener is the one share announced.
 
@@ -143,6 +145,7 @@ class Receiver:
         self.text_204 = False
         self.http = False
         self.multicast_on = True
+        self.reply_multicast = False
         wrong = False
         words = list(options)
         while words:
@@ -163,6 +166,8 @@ class Receiver:
                 self.http = True
             elif word == "--no-multicast":
                 self.multicast_on = False
+            elif word == "--reply-multicast":
+                self.reply_multicast = True
             else:
                 raise SystemExit("unknown option " + word)
         self.received = os.path.join(directory, "received")
@@ -215,7 +220,8 @@ class Receiver:
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, socket.inet_aton(GROUP) + socket.inet_aton("127.0.0.1"))
         sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
         sock.settimeout(0.2)
-        sock.sendto(json.dumps(self.info(announce=True)).encode(), (GROUP, PORT))
+        if not self.reply_multicast:
+            sock.sendto(json.dumps(self.info(announce=True)).encode(), (GROUP, PORT))
         while not stopping.is_set():
             try:
                 data, sender = sock.recvfrom(65536)
@@ -230,7 +236,10 @@ class Receiver:
                 continue
             if not self.check_info(info, "multicast"):
                 continue
-            if info.get("announce") is True:
+            if info.get("announce") is True and self.reply_multicast:
+                test_server.report({"event": "replied"})
+                sock.sendto(json.dumps(self.info(announce=False)).encode(), (GROUP, PORT))
+            elif info.get("announce") is True:
                 threading.Thread(target=self.register_with, args=(sender[0], info), daemon=True).start()
 
     def register_with(self, host, info):
