@@ -50,12 +50,15 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     private let wormholeSettings: Wormhole.Settings
     private let temporary: String
     private let title: String?
+    /// Whether a screen shows the devices around (without one, only `--device` sends to one).
+    private let hasTerminal: Bool
 
     public init(context: ActivityContext) throws(ConfigurationError) {
         request = context.request(for: NearbyActivity.self)
         let section = context.section("nearby")
         configuredBind = section.entry("bind")?.value.trimmingWhitespace()
         title = context.title
+        hasTerminal = context.hasTerminal
         environment = context.environment
         wormholeSettings = Wormhole.Settings(relay: section.entry("wormhole-relay")?.value.trimmingWhitespace(),
                                              transit: section.entry("wormhole-transit")?.value.trimmingWhitespace())
@@ -111,13 +114,14 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         // LocalSend: the devices around, each a key that sends to it.
         var localSendIdentity: LocalSendIdentity?
         var discovery: LocalSendDiscovery?
-        if localSend.enabled {
+        // Without a screen nobody could pick a device: no discovery then (--device sends without one).
+        if localSend.enabled && hasTerminal {
             do {
                 let identity = try LocalSendIdentity.load(folder: localSend.folder, alias: LocalSendIdentity.hostAlias())
                 let started = LocalSendDiscovery(identity: identity, address: address, scan: localSend.scan) { continuation.yield(.device($0)) }
                 try started.start()
                 (localSendIdentity, discovery) = (identity, started)
-                model.localSendNews = LiveStatus.Line(Localization.text("Looking for LocalSend devices around…"))
+                model.lookingForDevices = true
             } catch {
                 model.localSendNews = LiveStatus.Line(Localization.text("LocalSend is off: %@", "\(error)"), isError: true)
             }
@@ -276,6 +280,8 @@ struct NearbyStatus {
     var sending: LocalSendProgress?
     private(set) var askingPIN: LocalSendDevice?
     var localSendNews: LiveStatus.Line?
+    /// LocalSend discovery runs: said above the news until a device answers.
+    var lookingForDevices = false
     /// The device a send under way goes to (from the pick, before its first news).
     private(set) var sendTarget: LocalSendDevice?
 
@@ -300,6 +306,7 @@ struct NearbyStatus {
             lines.append(LiveStatus.Line(Localization.text("%@ requests for a wrong link refused", String(wrongTokens)), isError: true))
         }
         if let stopped { lines.append(LiveStatus.Line(stopped, isError: true)) }
+        if lookingForDevices && devices.isEmpty { lines.insert(LiveStatus.Line(Localization.text("Looking for LocalSend devices around…")), at: 0) }
         if let wormholeNews { lines.insert(wormholeNews, at: 0) }
         let heading = address.interface.map { Localization.text("On this network (%@)", $0) } ?? Localization.text("On this network")
         var offers = [LiveStatus.Offer(heading: heading, text: url, code: url, isLink: true)]
@@ -327,7 +334,6 @@ struct NearbyStatus {
     mutating func add(_ device: LocalSendDevice) {
         guard !devices.contains(where: { $0.fingerprint == device.fingerprint }) else { return }
         devices.append(device)
-        localSendNews = nil
     }
 
     /// The device of the key `key` (`1` the first).
