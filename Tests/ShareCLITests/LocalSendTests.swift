@@ -311,6 +311,22 @@ import Testing
         #expect(receiver.violations.isEmpty, "\(receiver.violations)")
     }
 
+    @Test func deviceOnAScreenAsksForThePINThereUntilTheDeviceTakesIt() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--pin", "4821"])
+        let session = try Self.screen(fixtures, receiver, ["--device", "Test Phone", fixtures.pdf.path])
+        defer { session.close() }
+        try session.waitFor("Test Phone asks for the PIN it shows")
+        try session.sendLiteral("1111")
+        try session.send("Enter")
+        try session.waitFor("Test Phone did not take the PIN")
+        try session.sendLiteral("4821")
+        try session.send("Enter")
+        #expect(try session.waitForExit() == 0, "\(session.stdout)")
+        try receiver.event("saved") { $0["name"] as? String == "Q4 Projections.pdf" }
+        #expect(receiver.events.filter { $0["status"] as? Int == 401 }.count == 2, "\(receiver.events)")
+    }
+
     @Test func escOnTheScreenCancelsASendUnderWay() throws {
         let fixtures = try Fixtures()
         let receiver = try Receiver(fixtures, "own", ["--slow"])

@@ -51,7 +51,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     private let temporary: String
     private let title: String?
     /// Whether a screen shows the devices around (without one, only `--device` sends to one).
-    private let hasTerminal: Bool
+    let hasTerminal: Bool
 
     public init(context: ActivityContext) throws(ConfigurationError) {
         request = context.request(for: NearbyActivity.self)

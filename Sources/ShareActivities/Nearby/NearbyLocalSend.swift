@@ -163,33 +163,70 @@ extension NearbyActivity {
 
     /// Sends `entries` to `device`, showing each file's progress, and
     /// reports the outcome on `session`.
-    func send(_ entries: [LocalSendTransfer.Entry], to device: LocalSendDevice, pin: String?, identity: LocalSendIdentity, listenerPort: Int,
+    func send(_ entries: [LocalSendTransfer.Entry], to device: LocalSendDevice, pin given: String?, identity: LocalSendIdentity, listenerPort: Int,
               session: ActivitySession, display: LiveDisplay) async {
         let transfer = LocalSendTransfer(device: device, identity: identity, listenerPort: listenerPort)
-        let progress = Mutex(LocalSendProgress(device: device, entries: entries))
-        display.show(progress.withLock { $0.status })
-        let result: Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure> = await onThread {
-            do throws(LocalSendTransfer.Failure) {
-                return .success(try transfer.send(entries, pin: pin, events: { event in
-                    display.show(progress.withLock { state in
-                        state.take(event)
-                        return state.status
-                    })
-                }, stop: { display.isCancelled }))
-            } catch {
-                return .failure(error)
+        var pin = given
+        while true {
+            let progress = Mutex(LocalSendProgress(device: device, entries: entries))
+            display.show(progress.withLock { $0.status })
+            let result: Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure> = await onThread { [pin] in
+                do throws(LocalSendTransfer.Failure) {
+                    return .success(try transfer.send(entries, pin: pin, events: { event in
+                        display.show(progress.withLock { state in
+                            state.take(event)
+                            return state.status
+                        })
+                    }, stop: { display.isCancelled }))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let sent):
+                let items = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
+                session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + items,
+                               recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
+            case .failure(let failure) where failure.code == ActivityError.Code.cancelled || display.isCancelled:
+                session.finish(.cancelled)
+            case .failure(let failure) where failure.needsPIN && hasTerminal:
+                // On a screen the PIN is asked for there, as often as the device refuses it.
+                var status = progress.withLock { $0.status }
+                status.prompt = Localization.text("PIN shown on %@", device.alias)
+                status.lines = [pin == nil ? LiveStatus.Line(Localization.text("%@ asks for the PIN it shows: type it and press Enter", device.alias))
+                    : LiveStatus.Line(Localization.text("%@ did not take the PIN; type it again", device.alias), isError: true)]
+                display.show(status)
+                guard let answer = await NearbyActivity.answer(on: display) else { return session.finish(.cancelled) }
+                pin = answer
+                continue
+            case .failure(let failure):
+                session.fail(ActivityError(code: failure.code, message: failure.description))
+            }
+            return
+        }
+    }
+
+    /// What the person types at the prompt, or `nil` when they stop instead.
+    static func answer(on display: LiveDisplay) async -> String? {
+        let (stream, continuation) = AsyncStream<String?>.makeStream()
+        let typed = Task {
+            for await input in display.input {
+                if case .answer(let text) = input {
+                    continuation.yield(text)
+                    return
+                }
             }
         }
-        switch result {
-        case .success(let sent):
-            let items = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
-            session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + items,
-                           recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
-        case .failure(let failure) where failure.code == ActivityError.Code.cancelled:
-            session.finish(.cancelled)
-        case .failure(let failure):
-            session.fail(ActivityError(code: failure.code, message: failure.description))
+        let stopped = Task {
+            await display.cancellation()
+            continuation.yield(nil)
         }
+        defer { stopped.cancel() }
+        for await answer in stream {
+            if answer == nil { typed.cancel() }
+            return answer
+        }
+        return nil
     }
 
     /// `HOST:PORT`, `[V6]:PORT` or an address literal alone (the protocol's port): where to find a device.
