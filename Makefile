@@ -18,14 +18,16 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # fiche (a real termbin server for Link) and rclone (a WebDAV server and a remote for Link),
 # libgpgme (OpenPGP for Mail, loaded at run time) with gpg, its agent and the curses pinentry,
 # python3-venv (the tests install Synapse from PyPI into a virtual environment of their own),
-# exiftool (libimage-exiftool-perl: another reader of what --no-location and --no-metadata leave in a picture).
+# exiftool (libimage-exiftool-perl: another reader of what --no-location and --no-metadata leave in a picture),
+# iproute2 (the LocalSend tests run each receiver in a network namespace of its own) and python3-cryptography
+# (localsend-cli, installed from PyPI into a virtual environment that uses Debian's cryptography).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 libstrophe-dev libcups2 libxml2 \
                 python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales \
                 prosody lua-sec python3-slixmpp libqrencode4 zbar-tools libmicrohttpd-dev libarchive-dev curl \
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay libssl3 python3-oauthlib \
                 libcmark-gfm-dev libcmark-gfm-extensions-dev libgpgme-dev gnupg gpg-agent pinentry-curses python3-venv \
-                fiche rclone libimage-exiftool-perl
+                fiche rclone libimage-exiftool-perl iproute2 python3-cryptography python3-requests
 # Benchmarks: the peers share is measured against (mat2 beside exiftool for bench/options), and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light mat2
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
@@ -153,6 +155,7 @@ bench: bench-deps static-libs
 	bench/social/run.sh
 	bench/link/run.sh
 	bench/options/run.sh
+	bench/localsend/run.sh
 
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola

@@ -245,11 +245,35 @@ WORMHOLE_SERVERS=$!
 exec 8>"$WORK/wormhole.in"
 for _ in $(seq 300); do grep -q TRANSIT "$WORK/wormhole.ports" 2>/dev/null && break; sleep 0.1; done
 printf '%s\n' "[nearby]" "wormhole-relay = ws://127.0.0.1:$(sed -n 's/^READY //p' "$WORK/wormhole.ports")/v1" \
-    "wormhole-transit = tcp:127.0.0.1:$(sed -n 's/^TRANSIT //p' "$WORK/wormhole.ports")" >"$WORK/nearby.conf"
+    "wormhole-transit = tcp:127.0.0.1:$(sed -n 's/^TRANSIT //p' "$WORK/wormhole.ports")" "localsend = off" >"$WORK/nearby.conf"
 shot nearby 100 40 'Anywhere (magic-wormhole)' -- "$SHARE" --config "$WORK/nearby.conf" --activity airDrop --bind lo \
     "Demo/Q4 Projections.pdf"
 exec 8>&-
 wait "$WORMHOLE_SERVERS" || true
+
+# Nearby with a LocalSend device around: the tests' receiver as "Kim's Pixel",
+# magic-wormhole's servers and share, all in a network namespace of their own
+# (as root), so that the one device is the one shown and nothing leaves the machine.
+if [ "$(id -u)" = 0 ] && [ -x /usr/sbin/ip ]; then
+    NS=share-ls-$$-shot
+    mkfifo "$WORK/localsend.in" "$WORK/wormhole-ns.in"
+    "$PYTHON" "$ROOT/Tests/Support/localsend_servers.py" serve "$NS" own "$WORK/localsend" --alias "Kim's Pixel" \
+        <"$WORK/localsend.in" >"$WORK/localsend.events" 2>/dev/null &
+    LOCALSEND=$!
+    exec 7>"$WORK/localsend.in"
+    for _ in $(seq 300); do grep -q READY "$WORK/localsend.events" 2>/dev/null && break; sleep 0.1; done
+    /usr/sbin/ip netns exec "$NS" "$PYTHON" "$ROOT/Tests/Support/wormhole_servers.py" <"$WORK/wormhole-ns.in" \
+        >"$WORK/wormhole-ns.ports" 2>/dev/null &
+    WORMHOLE_NS=$!
+    exec 6>"$WORK/wormhole-ns.in"
+    for _ in $(seq 300); do grep -q TRANSIT "$WORK/wormhole-ns.ports" 2>/dev/null && break; sleep 0.1; done
+    printf '%s\n' "[nearby]" "bind = lo" "wormhole-relay = ws://127.0.0.1:$(sed -n 's/^READY //p' "$WORK/wormhole-ns.ports")/v1" \
+        "wormhole-transit = tcp:127.0.0.1:$(sed -n 's/^TRANSIT //p' "$WORK/wormhole-ns.ports")" >"$WORK/nearby-localsend.conf"
+    shot nearby-localsend 100 40 'Anywhere (magic-wormhole)' -- /usr/sbin/ip netns exec "$NS" "$SHARE" \
+        --config "$WORK/nearby-localsend.conf" --activity airDrop "Demo/Q4 Projections.pdf"
+    exec 6>&- 7>&-
+    wait "$WORMHOLE_NS" "$LOCALSEND" || true
+fi
 
 # Link to a termbin place: Debian's fiche on 127.0.0.1, as the tests run it.
 if [ -x /usr/bin/fiche ]; then

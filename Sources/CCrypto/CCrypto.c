@@ -3,6 +3,7 @@
 #include "CLoader.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* The prototypes of <openssl/hmac.h> and <openssl/evp.h> (OpenSSL 3's ABI),
    with the digest kept opaque. */
@@ -17,6 +18,29 @@ static struct {
     int (*init)(struct evp_md_ctx_st *context, const void *digest, void *engine);
     int (*update)(struct evp_md_ctx_st *context, const void *data, size_t length);
     int (*final)(struct evp_md_ctx_st *context, unsigned char *out, unsigned int *out_length);
+    /* A self-signed certificate (<openssl/x509.h>, <openssl/pem.h>, <openssl/bio.h>), every object opaque. */
+    void *(*keygen)(void *library, const char *properties, const char *type, ...);
+    void (*key_free)(void *key);
+    void *(*x509_new)(void);
+    void (*x509_free)(void *cert);
+    int (*set_version)(void *cert, long version);
+    void *(*serial_number)(void *cert);
+    int (*integer_set)(void *integer, long value);
+    void *(*not_before)(const void *cert);
+    void *(*not_after)(const void *cert);
+    void *(*gmtime_adj)(void *time, long seconds);
+    int (*set_pubkey)(void *cert, void *key);
+    void *(*subject_name)(const void *cert);
+    int (*name_add)(void *name, const char *field, int type, const unsigned char *bytes, int length, int location, int set);
+    int (*set_issuer)(void *cert, const void *name);
+    int (*sign)(void *cert, void *key, const void *digest);
+    const void *(*bio_memory)(void);
+    void *(*bio_new)(const void *method);
+    int (*bio_free)(void *bio);
+    long (*bio_ctrl)(void *bio, int command, long argument, void *pointer);
+    int (*write_cert)(void *bio, void *cert);
+    int (*write_key)(void *bio, const void *key, const void *cipher, const unsigned char *secret, int length, void *callback,
+                     void *context);
 } lib;
 
 static struct share_library library = {
@@ -25,7 +49,15 @@ static struct share_library library = {
         {"EVP_sha1", &lib.sha1}, {"EVP_sha256", &lib.sha256}, {"HMAC", &lib.hmac},
         {"EVP_MD_CTX_new", &lib.context_new}, {"EVP_MD_CTX_free", &lib.context_free},
         {"EVP_MD_CTX_copy_ex", &lib.context_copy}, {"EVP_DigestInit_ex", &lib.init},
-        {"EVP_DigestUpdate", &lib.update}, {"EVP_DigestFinal_ex", &lib.final}, {NULL, NULL}},
+        {"EVP_DigestUpdate", &lib.update}, {"EVP_DigestFinal_ex", &lib.final},
+        {"EVP_PKEY_Q_keygen", &lib.keygen}, {"EVP_PKEY_free", &lib.key_free}, {"X509_new", &lib.x509_new},
+        {"X509_free", &lib.x509_free}, {"X509_set_version", &lib.set_version}, {"X509_get_serialNumber", &lib.serial_number},
+        {"ASN1_INTEGER_set", &lib.integer_set}, {"X509_getm_notBefore", &lib.not_before},
+        {"X509_getm_notAfter", &lib.not_after}, {"X509_gmtime_adj", &lib.gmtime_adj}, {"X509_set_pubkey", &lib.set_pubkey},
+        {"X509_get_subject_name", &lib.subject_name}, {"X509_NAME_add_entry_by_txt", &lib.name_add},
+        {"X509_set_issuer_name", &lib.set_issuer}, {"X509_sign", &lib.sign}, {"BIO_s_mem", &lib.bio_memory},
+        {"BIO_new", &lib.bio_new}, {"BIO_free", &lib.bio_free}, {"BIO_ctrl", &lib.bio_ctrl},
+        {"PEM_write_bio_X509", &lib.write_cert}, {"PEM_write_bio_PrivateKey", &lib.write_key}, {NULL, NULL}},
     .missing = "libcrypto is not installed (Debian: apt install libssl3)",
 };
 
@@ -87,3 +119,40 @@ struct evp_md_ctx_st *share_sha256_copy(const struct evp_md_ctx_st *digest) {
 }
 
 void share_sha256_free(struct evp_md_ctx_st *digest) { lib.context_free(digest); }
+
+/* Writes what a memory BIO holds into out as a string; 0, or -1 when it does not fit. */
+static int take_pem(void *bio, char *out, size_t size) {
+    char *data = NULL;
+    long length = lib.bio_ctrl(bio, 3 /* BIO_CTRL_INFO: the memory and its length */, 0, &data);
+    if (length <= 0 || !data || (size_t)length >= size) return -1;
+    memcpy(out, data, (size_t)length);
+    out[length] = 0;
+    return 0;
+}
+
+int share_self_signed_certificate(const char *name, long serial, char *cert_pem, size_t cert_size, char *key_pem, size_t key_size,
+                                  char *error, size_t error_size) {
+    if (share_library_load(&library, error, error_size) != 0) return -1;
+    void *key = lib.keygen(NULL, NULL, "EC", "P-256");
+    void *cert = key ? lib.x509_new() : NULL;
+    void *cert_bio = cert ? lib.bio_new(lib.bio_memory()) : NULL;
+    void *key_bio = cert_bio ? lib.bio_new(lib.bio_memory()) : NULL;
+    int ok = key_bio != NULL;
+    void *subject = ok ? lib.subject_name(cert) : NULL;
+    ok = ok && subject && lib.set_version(cert, 2) == 1 && lib.integer_set(lib.serial_number(cert), serial) == 1 &&
+         lib.gmtime_adj(lib.not_before(cert), -3600) && lib.gmtime_adj(lib.not_after(cert), 3650L * 24 * 3600) &&
+         lib.set_pubkey(cert, key) == 1 &&
+         lib.name_add(subject, "CN", 0x1000 /* MBSTRING_UTF8 */, (const unsigned char *)name, -1, -1, 0) == 1 &&
+         lib.set_issuer(cert, subject) == 1 && lib.sign(cert, key, lib.sha256()) > 0 &&
+         lib.write_cert(cert_bio, cert) == 1 && lib.write_key(key_bio, key, NULL, NULL, 0, NULL, NULL) == 1;
+    if (!ok) snprintf(error, error_size, "libcrypto could not make a certificate");
+    else if (take_pem(cert_bio, cert_pem, cert_size) != 0 || take_pem(key_bio, key_pem, key_size) != 0) {
+        snprintf(error, error_size, "the certificate is longer than its buffer");
+        ok = 0;
+    }
+    if (key_bio) lib.bio_free(key_bio);
+    if (cert_bio) lib.bio_free(cert_bio);
+    if (cert) lib.x509_free(cert);
+    if (key) lib.key_free(key);
+    return ok ? 0 : -1;
+}

@@ -30,6 +30,22 @@ struct HTTPClient {
         var refused = false
         /// ``HTTPClient/totalSeconds`` passed.
         var timedOut = false
+        /// The server's certificate is not the one pinned (``Certificate/pinned(_:)``).
+        var certificateMismatch = false
+    }
+
+    /// How the server's certificate is checked.
+    enum Certificate: Sendable, Equatable {
+        /// Against the system's certificate authorities (or ``HTTPClient/caFile``), and the name.
+        case checked
+        /// Its SHA-256 (of the DER) must be these 32 bytes, checked in the
+        /// handshake before any byte of the request goes: a self-signed
+        /// peer known by its fingerprint (LocalSend).
+        case pinned([UInt8])
+        /// Any certificate: only for a request that carries nothing but
+        /// public facts and whose answer is checked later (LocalSend's
+        /// register, whose answer names the fingerprint a send then pins).
+        case any
     }
 
     /// What is sent: pieces in order and its type, or a form's parts.
@@ -130,6 +146,8 @@ struct HTTPClient {
     var protocols = "https"
     /// A PEM file of the certificates to trust instead of the system's (a private server).
     var caFile: String?
+    /// How the server's certificate is checked (by default, as the system does).
+    var certificate = Certificate.checked
     /// How long the server may stay silent before the request is given up.
     var stallSeconds = 60
     var connectSeconds = 30
@@ -139,6 +157,9 @@ struct HTTPClient {
     var maximumAnswer = 1 << 20
     /// How many redirects are followed (0: none, the address is where the bytes go).
     var maximumRedirects = 0
+    /// libcurl's upload buffer in bytes (`nil`: its 64 KiB); bigger means
+    /// fewer reads and writes for a large body on a fast link.
+    var uploadBufferSize: Int?
 
     /// Sends `method` to `url` with `headers` and `body`; `progress` hears
     /// (bytes sent, bytes to send) as they go and returns false to stop.
@@ -175,6 +196,14 @@ struct HTTPClient {
         // Before the handle's cleanup: freeing a form unbinds it from its handle.
         defer { share_curl_mime_free(form) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        // The pinned digest, where libssl's callback reads it during the transfer.
+        var pinError = [CChar](repeating: 0, count: 256)
+        let pinned = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 32)
+        defer { pinned.deallocate() }
+        if case .pinned(let digest) = certificate {
+            guard digest.count == 32 else { throw Failure(reason: "a certificate's fingerprint is 32 bytes, not \(digest.count)") }
+            _ = pinned.initialize(from: digest)
+        }
         let (code, exchange): (CURLcode, Exchange) = withoutActuallyEscaping(progress ?? { _, _ in true }) { progress in
           withoutActuallyEscaping(receive ?? { _ in true }) { sink in
             let exchange = Exchange(limit: maximumAnswer, progress: progress, receive: receive == nil ? nil : sink)
@@ -205,9 +234,18 @@ struct HTTPClient {
                 share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
                 share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, stallSeconds)
                 if let totalSeconds { share_curl_setopt_long(handle, CURLOPT_TIMEOUT, totalSeconds) }
+                if let uploadBufferSize { share_curl_setopt_long(handle, CURLOPT_UPLOAD_BUFFERSIZE, uploadBufferSize) }
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
                 share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
                 if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
+                switch certificate {
+                case .checked: break
+                case .pinned:
+                    guard share_curl_pin_certificate(handle, pinned.baseAddress, &pinError, pinError.count) == 0 else { return CURLE_SSL_ENGINE_INITFAILED }
+                case .any:
+                    share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+                    share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
+                }
                 share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
                 let context = Unmanaged.passUnretained(exchange).toOpaque()
                 share_curl_setopt_read_function(handle, HTTPClient.readPieces)
@@ -248,6 +286,13 @@ struct HTTPClient {
             if let failure = readers.lazy.compactMap(\.failure).first { throw Failure(reason: failure, local: true) }
             let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let detail = buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered
+            if case .pinned = certificate {
+                if pinError[0] != 0 { throw Failure(reason: String(decoding: pinError.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)) }
+                if code == CURLE_SSL_CONNECT_ERROR || code == CURLE_PEER_FAILED_VERIFICATION {
+                    throw Failure(reason: "the certificate of \(HTTPClient.server(of: url)) is not the one its fingerprint names (\(detail))",
+                                  certificateMismatch: true)
+                }
+            }
             switch code {
             case CURLE_ABORTED_BY_CALLBACK: throw Failure(reason: "stopped", cancelled: true)
             case CURLE_WRITE_ERROR where exchange.refused: throw Failure(reason: "stopped", refused: true)

@@ -44,7 +44,7 @@ public enum OptionTable {
                    values: .words(["bash", "zsh", "fish"])),
         OptionSpec("--complete", value: "KIND", group: .other,
                    // Written out, not made from Completions.kinds, so that the catalogs have it (a test checks it names every kind).
-                   help: "print completions for scripts: addresses PREFIX, printers, contacts or places",
+                   help: "print completions for scripts: addresses PREFIX, printers, contacts, places or devices",
                    values: .words(Completions.kinds)),
         OptionSpec("--config", value: "PATH", group: .other, help: "read settings from PATH instead of $XDG_CONFIG_HOME/share/config",
                    values: .files),

@@ -138,3 +138,44 @@ struct LiveScreenTests {
         #expect(ProgressView.view(state).shows("Cancelling…"))
     }
 }
+
+/// Choices picked with one key and a prompt answered by typing (Nearby's
+/// LocalSend devices and their PIN): drawn under the offers, handed back
+/// as input, Esc still stops.
+struct LiveChoicesTests {
+    static func status(choices: Int, prompt: String? = nil) -> LiveStatus {
+        var status = LiveScreenTests.status(wormhole: true)
+        status.choices = (0..<choices).map { LiveStatus.Choice(key: Character(String($0 + 1)), text: "📱 Phone \($0 + 1)") }
+        status.choicesHeading = "Devices around"
+        status.prompt = prompt
+        return status
+    }
+
+    @Test func choicesShowUnderTheOffersAndTheirKeyPicksThem() {
+        var state = LiveState(status: Self.status(choices: 2), width: 100, height: 40)
+        let frame = LiveView.view(state)
+        #expect(frame.shows("Devices around") && frame.shows("[1] 📱 Phone 1") && frame.shows("[2] 📱 Phone 2"))
+        #expect(frame.shows("Anywhere (magic-wormhole)") && frame.shows("Waiting for someone to open the link…"))
+        #expect(LiveUpdate.update(&state, .input(.character("2"))) == [.input(.choose("2"))])
+        // A key no choice has picks nothing.
+        #expect(LiveUpdate.update(&state, .input(.character("3"))).isEmpty)
+        #expect(LiveUpdate.update(&state, .input(.escape)) == [.stop])
+        // Once stopping, a choice is no longer taken.
+        #expect(LiveUpdate.update(&state, .input(.character("1"))).isEmpty)
+    }
+
+    @Test func thePromptTakesWhatIsTypedAndEnterAnswers() {
+        var state = LiveState(status: Self.status(choices: 1, prompt: "PIN shown on Phone 1"), width: 100, height: 40)
+        for key in "4821" { #expect(LiveUpdate.update(&state, .input(.character(key))).isEmpty) }
+        _ = LiveUpdate.update(&state, .input(.backspace))
+        _ = LiveUpdate.update(&state, .input(.character("9")))
+        #expect(LiveView.view(state).shows("PIN shown on Phone 1: 4829"))
+        #expect(LiveUpdate.update(&state, .input(.enter)) == [.input(.answer("4829"))])
+        #expect(state.answer.isEmpty)
+        // A new prompt starts empty; Esc still stops.
+        _ = LiveUpdate.update(&state, .input(.character("1")))
+        _ = LiveUpdate.update(&state, .status(Self.status(choices: 1, prompt: "PIN shown on Phone 2")))
+        #expect(state.answer.isEmpty)
+        #expect(LiveUpdate.update(&state, .input(.escape)) == [.stop])
+    }
+}

@@ -31,4 +31,13 @@ int share_sha256_finish(struct evp_md_ctx_st *digest, unsigned char out[32]);
 /* A copy of digest, at the same point; NULL when libcrypto fails. */
 struct evp_md_ctx_st *share_sha256_copy(const struct evp_md_ctx_st *digest);
 void share_sha256_free(struct evp_md_ctx_st *digest);
+
+/* A new self-signed certificate for a TLS server that peers know by its
+   fingerprint (LocalSend): an EC P-256 key, common name `name`, valid ten
+   years from now, signed with SHA-256. Writes the certificate and the
+   private key (PKCS#8, unencrypted) as PEM, NUL-terminated, into cert and
+   key. Returns 0, or -1 with a message in error (libcrypto missing, a
+   buffer too small). */
+int share_self_signed_certificate(const char *name, long serial, char *cert, size_t cert_size, char *key, size_t key_size,
+                                  char *error, size_t error_size);
 #endif

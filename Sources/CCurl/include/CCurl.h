@@ -50,4 +50,14 @@ CURLcode share_curl_setopt_header_function(CURL *handle, curl_write_callback cal
 CURLcode share_curl_setopt_xferinfo_function(CURL *handle, curl_xferinfo_callback callback);
 CURLcode share_curl_getinfo_long(CURL *handle, CURLINFO info, long *value);
 CURLcode share_curl_getinfo_offset(CURL *handle, CURLINFO info, curl_off_t *value);
+
+/* Has handle accept only a server whose certificate has the SHA-256
+   digest fingerprint (32 bytes of the leaf's DER, as LocalSend announces
+   it; kept by the caller until the transfer ends), checked inside the TLS
+   handshake, before a byte of the request is sent. Certificate
+   authorities and names are not looked at: a self-signed peer known by
+   its fingerprint. libssl's verification callback is reached through
+   CURLOPT_SSL_CTX_FUNCTION, so libcurl must be built on OpenSSL (Debian's
+   libcurl4 is). Returns 0, or -1 with a message in error. */
+int share_curl_pin_certificate(CURL *handle, const unsigned char *fingerprint, char *error, size_t size);
 #endif

@@ -48,6 +48,24 @@ struct MHD_Daemon *share_mhd_start(const struct share_mhd *mhd, const struct soc
                                    MHD_RequestCompletedCallback completed, void *completed_cls,
                                    MHD_NotifyConnectionCallback notify, void *notify_cls);
 
+/* Answers one request of a small JSON API: its method, path (with the
+   query), client address and body (the whole of it, at most 64 KiB).
+   Writes the answer's body into answer (at most answer_size bytes),
+   sets *answer_length and returns the HTTP status. Called on the
+   connection's thread. */
+typedef unsigned (*share_mhd_json_handler)(void *context, const char *method, const char *url, const char *client,
+                                           const char *body, size_t length, char *answer, size_t answer_size,
+                                           size_t *answer_length);
+
+/* Starts a daemon for a small JSON API on address (its port 0: a free
+   one): TLS with the PEM key and cert when both are given (they are
+   kept by the caller while it runs), plain HTTP otherwise; a thread per connection, 32 connections
+   at most and 8 per client, closed after 10 s of silence. A body longer
+   than 64 KiB is answered 413 without handler. Returns NULL on failure,
+   with errno set. */
+struct MHD_Daemon *share_mhd_start_json(const struct share_mhd *mhd, const struct sockaddr *address, const char *key,
+                                        const char *cert, share_mhd_json_handler handler, void *context);
+
 /* Constants Swift cannot import as they are (closed enums, casts in macros). */
 static inline enum MHD_Result share_mhd_yes(void) { return MHD_YES; }
 static inline enum MHD_Result share_mhd_no(void) { return MHD_NO; }

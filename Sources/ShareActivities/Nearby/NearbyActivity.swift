@@ -1,6 +1,7 @@
 import FoundationEssentials
 import ShareCore
 import ShareSupport
+import Synchronization
 
 /// What the command line asked of Nearby.
 public struct NearbyRequest: Sendable, Equatable {
@@ -10,6 +11,10 @@ public struct NearbyRequest: Sendable, Equatable {
     public var keep = false
     /// `--timeout SECONDS`: give up when nobody has downloaded by then.
     public var timeout: Int?
+    /// `--device NAME|ADDR[:PORT]`: send to this LocalSend device, without a screen.
+    public var device: String?
+    /// `--pin PIN`: the PIN the LocalSend device asks for.
+    public var pin: String?
 
     public init(bind: String? = nil, keep: Bool = false, timeout: Int? = nil) {
         self.bind = bind
@@ -32,33 +37,40 @@ public struct NearbyRequest: Sendable, Equatable {
 public final class NearbyActivity: SystemActivity, LiveActivity {
     public nonisolated static var systemType: ActivityType { .airDrop }
     public nonisolated static var configKeys: [ConfigKeys] {
-        [ConfigKeys(section: "nearby", keys: ["bind", "wormhole-relay", "wormhole-transit"])]
+        [ConfigKeys(section: "nearby", keys: ["bind", "wormhole-relay", "wormhole-transit", "localsend", "localsend-scan", "discovery-timeout"])]
     }
 
-    private let request: NearbyRequest
-    private let configuredBind: String?
+    let request: NearbyRequest
+    let configuredBind: String?
+    /// LocalSend: `[nearby] localsend`, `localsend-scan` and `discovery-timeout`, and where its certificate is kept.
+    let localSend: LocalSendSettings
     /// Where the `wormhole` command is looked for when sharing (not at
     /// start-up: a search of $PATH before the first paint), and its settings.
     private let environment: [String: String]
     private let wormholeSettings: Wormhole.Settings
     private let temporary: String
     private let title: String?
+    /// Whether a screen shows the devices around (without one, only `--device` sends to one).
+    let hasTerminal: Bool
 
     public init(context: ActivityContext) throws(ConfigurationError) {
         request = context.request(for: NearbyActivity.self)
         let section = context.section("nearby")
         configuredBind = section.entry("bind")?.value.trimmingWhitespace()
         title = context.title
+        hasTerminal = context.hasTerminal
         environment = context.environment
         wormholeSettings = Wormhole.Settings(relay: section.entry("wormhole-relay")?.value.trimmingWhitespace(),
                                              transit: section.entry("wormhole-transit")?.value.trimmingWhitespace())
         temporary = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        localSend = try LocalSendSettings(section: section, folder: context.locations.stateHome + "/localsend")
     }
 
     public var activityImage: ActivityImage { .glyph("📡") }
     public var availability: Availability { .available }
 
     public func perform(_ session: ActivitySession, display: LiveDisplay) async {
+        if let device = request.device { return await send(to: device, session: session, display: display) }
         let address: NetworkAddress
         do {
             address = try NetworkAddress.choose(bind: request.bind ?? configuredBind)
@@ -99,6 +111,48 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             }
         }
         defer { sender?.stop() }
+        // LocalSend: the devices around, each a key that sends to it.
+        var localSendIdentity: LocalSendIdentity?
+        var discovery: LocalSendDiscovery?
+        // Without a screen nobody could pick a device: no discovery then (--device sends without one).
+        if localSend.enabled && hasTerminal {
+            do {
+                let identity = try LocalSendIdentity.load(folder: localSend.folder, alias: LocalSendIdentity.hostAlias())
+                let started = LocalSendDiscovery(identity: identity, address: address, scan: localSend.scan) { continuation.yield(.device($0)) }
+                try started.start()
+                (localSendIdentity, discovery) = (identity, started)
+                model.lookingForDevices = true
+            } catch {
+                model.localSendNews = LiveStatus.Line(Localization.text("LocalSend is off: %@", "\(error)"), isError: true)
+            }
+        }
+        defer { discovery?.stop() }
+        /// A send to a device, on threads of its own; its news and its end come as steps.
+        func startSend(to device: LocalSendDevice, pin: String?) {
+            guard let identity = localSendIdentity else { return }
+            let transfer = LocalSendTransfer(device: device, identity: identity, listenerPort: discovery?.listenerPort ?? LocalSendDevice.defaultPort)
+            let items = session.items
+            model.sendStarted(to: device)
+            display.show(model.status)
+            Task {
+                let result: Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure> = await onThread {
+                    do throws(LocalSendTransfer.Failure) {
+                        let entries = try LocalSendTransfer.entries(for: items)
+                        let progress = Mutex(LocalSendProgress(device: device, entries: entries))
+                        continuation.yield(.sending(progress.withLock { $0 }))
+                        return .success(try transfer.send(entries, pin: pin, events: { event in
+                            continuation.yield(.sending(progress.withLock { state in
+                                state.take(event)
+                                return state
+                            }))
+                        }, stop: { display.isCancelled }))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                continuation.yield(.sent(result, device, pin: pin))
+            }
+        }
         display.show(model.status)
         let watchers = [
             Task { await display.cancellation(); continuation.yield(.cancel) },
@@ -108,9 +162,41 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                 continuation.yield(.timeout)
             },
         ]
-        defer { watchers.forEach { $0.cancel() } }
+        let input = Task {
+            for await input in display.input { continuation.yield(.input(input)) }
+        }
+        defer { watchers.forEach { $0.cancel() }; input.cancel() }
         for await step in events {
             switch step {
+            case .device(let device):
+                model.add(device)
+                display.show(model.status)
+            case .input(.choose(let key)):
+                guard model.sendTarget == nil, let device = model.device(forKey: key) else { break }
+                startSend(to: device, pin: request.pin)
+            case .input(.answer(let pin)):
+                guard model.sendTarget == nil, let device = model.askingPIN else { break }
+                startSend(to: device, pin: pin)
+            case .sending(let progress):
+                model.sending = progress
+                display.show(model.status)
+            case .sent(let result, let device, let pin):
+                model.sendEnded()
+                switch result {
+                case .success(let sent):
+                    let returned = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
+                    session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + returned,
+                                   recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
+                    return
+                case .failure(let failure) where display.isCancelled || failure.code == ActivityError.Code.cancelled:
+                    if let done = model.firstComplete { return performed(by: done) }
+                    return session.finish(.cancelled)
+                case .failure(let failure) where failure.needsPIN:
+                    model.askPIN(for: device, wrong: pin != nil)
+                case .failure(let failure):
+                    model.sendFailed(failure.description)
+                }
+                display.show(model.status)
             case .server(let event):
                 model.take(event, finishing: content.finishing)
                 display.show(model.status)
@@ -124,6 +210,8 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                 display.show(model.status)
                 if let done = model.firstComplete, !request.keep { return performed(by: done) }
             case .cancel:
+                // A send under way stops first (the device hears cancel); its end finishes the share.
+                if model.sendTarget != nil { break }
                 if let done = model.firstComplete {
                     performed(by: done)
                 } else {
@@ -148,6 +236,13 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         case wormhole(Wormhole.Event)
         case cancel
         case timeout
+        /// A LocalSend device answered.
+        case device(LocalSendDevice)
+        /// The person picked a device or typed a PIN.
+        case input(LiveInput)
+        /// A send's progress, and its end.
+        case sending(LocalSendProgress)
+        case sent(Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure>, LocalSendDevice, pin: String?)
     }
 }
 
@@ -179,6 +274,16 @@ struct NearbyStatus {
     private var wormholeNews: LiveStatus.Line?
     /// The client of the first download that finished the share.
     private(set) var firstComplete: String?
+    /// LocalSend: the devices around (by fingerprint, in the order they
+    /// answered), the send under way, the device asking for a PIN, news.
+    private(set) var devices: [LocalSendDevice] = []
+    var sending: LocalSendProgress?
+    private(set) var askingPIN: LocalSendDevice?
+    var localSendNews: LiveStatus.Line?
+    /// LocalSend discovery runs: said above the news until a device answers.
+    var lookingForDevices = false
+    /// The device a send under way goes to (from the pick, before its first news).
+    private(set) var sendTarget: LocalSendDevice?
 
     init(url: String, address: NetworkAddress, items: [ShareItem], wormhole: Bool) {
         wormholeNews = wormhole ? LiveStatus.Line(Localization.text("Asking magic-wormhole for a code…"))
@@ -192,10 +297,16 @@ struct NearbyStatus {
     var status: LiveStatus {
         var lines = downloads.map(line)
         if lines.isEmpty { lines = [LiveStatus.Line(Localization.text("Waiting for someone to open the link…"))] }
+        if let sending {
+            lines += sending.status.lines
+        } else if let localSendNews {
+            lines.append(localSendNews)
+        }
         if wrongTokens > 0 {
             lines.append(LiveStatus.Line(Localization.text("%@ requests for a wrong link refused", String(wrongTokens)), isError: true))
         }
         if let stopped { lines.append(LiveStatus.Line(stopped, isError: true)) }
+        if lookingForDevices && devices.isEmpty { lines.insert(LiveStatus.Line(Localization.text("Looking for LocalSend devices around…")), at: 0) }
         if let wormholeNews { lines.insert(wormholeNews, at: 0) }
         let heading = address.interface.map { Localization.text("On this network (%@)", $0) } ?? Localization.text("On this network")
         var offers = [LiveStatus.Offer(heading: heading, text: url, code: url, isLink: true)]
@@ -203,12 +314,54 @@ struct NearbyStatus {
             offers.append(LiveStatus.Offer(heading: Localization.text("Anywhere (magic-wormhole)"), text: wormholeCode,
                                            code: "wormhole-transfer:" + wormholeCode))
         }
-        return LiveStatus(
+        var status = LiveStatus(
             title: Localization.text("Nearby: %@", summary),
             instruction: wormholeCode == nil ? Localization.text("Open the link on a phone or computer on the same network, or scan the code.")
                 : Localization.text("Open the link on the same network, or run wormhole receive with the code anywhere (or scan it)."),
             offers: offers,
             lines: lines)
+        if sendTarget == nil {
+            status.choices = devices.prefix(9).enumerated().map { index, device in
+                LiveStatus.Choice(key: Character(String(index + 1)), text: device.icon + " " + device.label)
+            }
+            status.choicesHeading = Localization.text("LocalSend devices around: press a number to send")
+        }
+        if let askingPIN { status.prompt = Localization.text("PIN shown on %@", askingPIN.alias) }
+        return status
+    }
+
+    /// A LocalSend device answered: listed once.
+    mutating func add(_ device: LocalSendDevice) {
+        guard !devices.contains(where: { $0.fingerprint == device.fingerprint }) else { return }
+        devices.append(device)
+    }
+
+    /// The device of the key `key` (`1` the first).
+    func device(forKey key: Character) -> LocalSendDevice? {
+        guard let number = key.wholeNumberValue, number >= 1, number <= min(9, devices.count) else { return nil }
+        return devices[number - 1]
+    }
+
+    mutating func sendStarted(to device: LocalSendDevice) {
+        askingPIN = nil
+        sendTarget = device
+        localSendNews = LiveStatus.Line(Localization.text("Waiting for %@ to accept…", device.alias))
+    }
+
+    mutating func sendEnded() {
+        sending = nil
+        sendTarget = nil
+        localSendNews = nil
+    }
+
+    mutating func askPIN(for device: LocalSendDevice, wrong: Bool) {
+        askingPIN = device
+        localSendNews = wrong ? LiveStatus.Line(Localization.text("%@ did not take the PIN; type it again", device.alias), isError: true)
+            : LiveStatus.Line(Localization.text("%@ asks for the PIN it shows: type it and press Enter", device.alias))
+    }
+
+    mutating func sendFailed(_ why: String) {
+        localSendNews = LiveStatus.Line(why, isError: true)
     }
 
     private func line(_ download: Download) -> LiveStatus.Line {

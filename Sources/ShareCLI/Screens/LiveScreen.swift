@@ -56,6 +56,8 @@ final class LiveProgram: ScreenProgram {
                 switch effect {
                 case .stop:
                     display.cancel()
+                case .input(let input):
+                    display.send(input)
                 case .copy(let link):
                     let (news, isError) = ComposeProgram.copy(link, system: SystemIntegration(environment: environment))
                     _ = LiveUpdate.update(&state, .note(news, isError: isError))

@@ -37,6 +37,19 @@ public struct LiveStatus: Sendable, Equatable {
         }
     }
 
+    /// Something the person can pick with one key (a device around to send to).
+    public struct Choice: Sendable, Equatable {
+        /// The key that picks it (`1`).
+        public var key: Character
+        /// What it is (`📱 Kim's Pixel (Samsung, mobile)`).
+        public var text: String
+
+        public init(key: Character, text: String) {
+            self.key = key
+            self.text = text
+        }
+    }
+
     /// The heading (`Nearby`).
     public var title: String
     /// What the person does next (`Scan the code with a phone …`).
@@ -47,6 +60,13 @@ public struct LiveStatus: Sendable, Equatable {
     /// The work is done and the screen only shows its outcome (a link
     /// made): Esc closes it rather than stopping anything.
     public var isDone = false
+    /// What the person can pick with one key, under its heading
+    /// (`Devices around`); picking one is ``LiveInput/choose(_:)``.
+    public var choices: [Choice] = []
+    public var choicesHeading = ""
+    /// A question the person answers by typing and Enter (`PIN for
+    /// Kim's Pixel`), or `nil`; the answer is ``LiveInput/answer(_:)``.
+    public var prompt: String?
 
     public init(title: String, instruction: String, offers: [Offer] = [], lines: [Line] = [], isDone: Bool = false) {
         self.title = title
@@ -57,8 +77,16 @@ public struct LiveStatus: Sendable, Equatable {
     }
 }
 
+/// What the person did on a live activity's screen beside stopping it.
+public enum LiveInput: Sendable, Equatable {
+    /// Pressed the key of a ``LiveStatus/Choice``.
+    case choose(Character)
+    /// Typed this and pressed Enter at the ``LiveStatus/prompt``.
+    case answer(String)
+}
+
 /// Where a live activity shows its status, and hears that the person
-/// wants it to stop. Safe from any thread: a server's thread shows
+/// wants it to stop (or picks a choice, or answers its prompt). Safe from any thread: a server's thread shows
 /// progress through it as bytes go out.
 public final class LiveDisplay: Sendable {
     private let sink: @Sendable (LiveStatus) -> Void
@@ -70,8 +98,16 @@ public final class LiveDisplay: Sendable {
         self.sink = sink
     }
 
+    private let inputs = AsyncStream<LiveInput>.makeStream()
+
     /// Shows `status` in place of the last one.
     public func show(_ status: LiveStatus) { sink(status) }
+
+    /// What the person picks and answers, in order; one reader.
+    public var input: AsyncStream<LiveInput> { inputs.stream }
+
+    /// The person picked a choice or answered the prompt (the screen calls it).
+    public func send(_ input: LiveInput) { inputs.continuation.yield(input) }
 
     /// The person asked to stop (Esc, Ctrl-C).
     public func cancel() {

@@ -13,6 +13,8 @@ public struct LiveState: Sendable, Equatable {
     public var noteIsError = false
     /// The person asked to stop; the activity is ending.
     public private(set) var stopping = false
+    /// What is typed at the status's prompt so far.
+    public var answer = ""
     public var width: Int
     public var height: Int
     public var colors: Bool
@@ -27,6 +29,7 @@ public struct LiveState: Sendable, Equatable {
 
     /// Takes a new status from the activity.
     mutating func show(_ new: LiveStatus) {
+        if new.prompt != status.prompt { answer = "" }
         status = new
         makeCodes()
     }
@@ -49,6 +52,8 @@ public enum LiveEffect: Sendable, Equatable {
     case stop
     /// Put this on the clipboard.
     case copy(String)
+    /// Hand the activity what the person picked or answered.
+    case input(LiveInput)
 }
 
 /// What the live screen hears.
@@ -73,6 +78,25 @@ public enum LiveUpdate {
             state.width = width
             state.height = height
         case .input(let event):
+            if state.status.prompt != nil && !state.stopping {
+                // The prompt takes what is typed; Esc still stops.
+                switch event {
+                case .character(let character) where state.answer.count < 64:
+                    state.answer.append(character)
+                    return []
+                case .backspace:
+                    if !state.answer.isEmpty { state.answer.removeLast() }
+                    return []
+                case .enter:
+                    guard !state.answer.isEmpty else { return [] }
+                    let answer = state.answer
+                    state.answer = ""
+                    return [.input(.answer(answer))]
+                default: break
+                }
+            } else if case .character(let key) = event, !state.stopping, state.status.choices.contains(where: { $0.key == key }) {
+                return [.input(.choose(key))]
+            }
             switch KeyMap.live.action(for: event) {
             case .copy:
                 if let link = state.link { return [.copy(link)] }

@@ -44,8 +44,14 @@ public enum LiveView {
         if let note = state.note { news.append((text: note, progress: nil, isError: state.noteIsError)) }
         // What the code needs, last: the latest lines are the ones kept.
         if let misfit { news.append((text: misfit, progress: nil, isError: false)) }
-        let newsRows = max(1, min(4, help - (top + placement.height) - (compact ? 0 : 1)))
-        var y = help - min(newsRows, news.count)
+        // The choices (and the prompt) under the offers, above the news.
+        var y = top + placement.height + (compact ? 0 : 1)
+        for line in choiceLines(state) where y < help - 1 {
+            frame.put(DisplayWidth.truncate(line.text, to: state.width - 2), x: 1, y: y, style: line.style)
+            y += 1
+        }
+        let newsRows = max(1, min(4, help - y))
+        y = help - min(newsRows, news.count)
         for line in news.suffix(newsRows) where y < help {
             var x = 1
             if let progress = line.progress {
@@ -102,10 +108,27 @@ public enum LiveView {
         return (placement, misfit, false)
     }
 
-    /// The room for the offers: between the instruction and the news (one
-    /// line of it), with a blank line on either side unless `compact`.
+    /// The room for the offers: between the instruction and the choices
+    /// and news (one line of it), with a blank line on either side unless `compact`.
     static func room(_ state: LiveState, instructionLines: Int, compact: Bool) -> (width: Int, height: Int) {
-        (state.width - 2, state.height - 1 - (compact ? 1 : 2) - offersTop(instructionLines: instructionLines, compact: compact))
+        (state.width - 2, state.height - 1 - (compact ? 1 : 2) - offersTop(instructionLines: instructionLines, compact: compact)
+            - choiceLines(state).count)
+    }
+
+    /// The choices under their heading, each with its key (five at most),
+    /// then the prompt with what is typed so far.
+    static func choiceLines(_ state: LiveState) -> [(text: String, style: CellStyle)] {
+        var lines: [(text: String, style: CellStyle)] = []
+        if !state.status.choices.isEmpty {
+            lines.append((state.status.choicesHeading, CellStyle(underline: true)))
+            for choice in state.status.choices.prefix(5) {
+                lines.append(("[" + String(choice.key) + "] " + TerminalText.sanitized(choice.text), CellStyle()))
+            }
+        }
+        if let prompt = state.status.prompt {
+            lines.append((TerminalText.sanitized(prompt) + ": " + state.answer + "▏", CellStyle(bold: true)))
+        }
+        return lines
     }
 
     /// The line the offers start on: under the title, a blank line unless
