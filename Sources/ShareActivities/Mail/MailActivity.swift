@@ -143,9 +143,23 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         }
     }
 
-    /// How a message goes out, for `--explain`: the transport, or the outbox when there is none.
+    /// How a message goes out, for `--explain`: the transport, or the outbox
+    /// when there is none; with several accounts, each one's, the default first.
     public var explanation: String {
-        settings.transport.map { "through \($0.summary)" } ?? "no transport: messages wait in the outbox for share --flush"
+        let way = { (transport: (any MailTransport)?) in
+            transport.map { "through \($0.summary)" } ?? "no transport: messages wait in the outbox for share --flush"
+        }
+        guard settings.accounts.count > 1 else { return way(settings.transport) }
+        return settings.accounts.enumerated().map { index, account in
+            "\(account.name)\(index == 0 ? " (default)" : ""): \(account.identities.first?.addrSpec ?? "") \(way(account.transport))"
+        }.joined(separator: "; ")
+    }
+
+    /// `--from`: an identity's address, or an account's name for its first identity.
+    var requestedFrom: String? {
+        guard let from = request.from else { return nil }
+        if let account = settings.account(named: from.trimmingWhitespace()), let first = account.identities.first { return first.addrSpec }
+        return from
     }
 
     /// The form's first values (the request, the items, the signature), and
@@ -158,7 +172,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         var body = composer.body.isEmpty ? "" : composer.body + "\n"
         let cursor = body.count
         if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n") + "-- \n" + signature }
-        let preferred = request.from.flatMap { from in
+        let preferred = requestedFrom.flatMap { from in
             settings.identities.first { $0.addrSpec.lowercased() == (try? MailAddress(parsing: from))?.addrSpec.lowercased() }
         }
         var attachments: [AttachedFile] = []
@@ -553,7 +567,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         composer.toRecipients = request.to + offeredRecipients
         composer.ccRecipients = request.cc
         composer.bccRecipients = request.bcc
-        composer.preferredSendingAddress = request.from
+        composer.preferredSendingAddress = requestedFrom
         var bodyParts: [String] = []
         var mailtoSubject: String?
         for item in items {

@@ -32,7 +32,8 @@ extension MailActivity: FormScheduling {
 
     /// Mail's settings from its section, with the run's clock.
     static func settings(_ section: ConfigSection, context: ActivityContext) throws(ConfigurationError) -> MailSettings {
-        var settings = try settings(section, locations: context.locations, environment: context.environment)
+        var settings = try settings(section, accounts: context.subsections("mail"), locations: context.locations,
+                                    environment: context.environment)
         settings.now = context.clock
         return settings
     }
