@@ -18,14 +18,15 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # fiche (a real termbin server for Link) and rclone (a WebDAV server and a remote for Link),
 # libgpgme (OpenPGP for Mail, loaded at run time) with gpg, its agent and the curses pinentry,
 # python3-venv (the tests install Synapse from PyPI into a virtual environment of their own),
-# exiftool (libimage-exiftool-perl: another reader of what --no-location and --no-metadata leave in a picture).
+# exiftool (libimage-exiftool-perl: another reader of what --no-location and --no-metadata leave in a picture),
+# dovecot-imapd (a real IMAP server for Mail's sent copies and drafts, started by the tests with a config of their own).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 libstrophe-dev libcups2 libxml2 \
                 python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales \
                 prosody lua-sec python3-slixmpp libqrencode4 zbar-tools libmicrohttpd-dev libarchive-dev curl \
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay libssl3 python3-oauthlib \
                 libcmark-gfm-dev libcmark-gfm-extensions-dev libgpgme-dev gnupg gpg-agent pinentry-curses python3-venv \
-                fiche rclone libimage-exiftool-perl
+                fiche rclone libimage-exiftool-perl dovecot-imapd
 # Benchmarks: the peers share is measured against, and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
