@@ -273,8 +273,7 @@ public struct Mailer: Sendable {
         // Accepted means sent, whatever happens to the copy: never "failed" for a
         // message that went out, or a retry would deliver it twice.
         do throws(MailError) {
-            let copy = try SendAt.fileCopy(of: path, in: account.sent, flags: "S")
-            folder.remove(path)
+            let copy = try Mailer.file(path, from: folder, into: account.sent)
             guard let imap = account.imapSent else { return .sent(sentCopy: copy, reply: reply, warning: nil) }
             // The copy is on disk before the APPEND: killed now, share --flush stores it.
             do throws(MailError) {
@@ -288,6 +287,20 @@ public struct Mailer: Sendable {
         } catch {
             return .sent(sentCopy: nil, reply: reply, warning: keepUnfiled(path, from: folder, in: account.sent, because: error))
         }
+    }
+
+    /// Files the accepted message at `path` (of `folder`) as the sent copy
+    /// in `sent`: moved in one rename where it can be (the same file system,
+    /// no outbox time to take out), so that no moment after the server's
+    /// accept finds it still in drafts, nor a large message copied; else
+    /// copied, then removed from `folder`.
+    static func file(_ path: String, from folder: Maildir, into sent: Maildir) throws(MailError) -> String {
+        if let file = try? MessageFile(path: path), file.header(SendAt.header) == nil, let moved = try sent.take(path, flags: "S") {
+            return moved
+        }
+        let copy = try SendAt.fileCopy(of: path, in: sent, flags: "S")
+        folder.remove(path)
+        return copy
     }
 
     /// A sent message whose copy could not be filed stays on disk, out of

@@ -124,7 +124,7 @@ import Testing
         // Polled with a deadline: the state the kill must come in, not a time.
         var accepted = false
         while process.isRunning && !accepted {
-            accepted = (try? smtp.messages().count) == 1 && world.allMessages(in: Self.pending(world)).count == 1
+            accepted = (try? smtp.messages().count) == 1 && world.messages(in: Self.pending(world), "cur").count == 1
             if !accepted { usleep(10_000) }
         }
         #expect(accepted && process.isRunning, "share was not held between the accept and the APPEND")

@@ -53,6 +53,10 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     private(set) var serverLimit: Int?
     /// The asking, while the form is open.
     private var serverLimitAsked: Task<Int?, Never>?
+    /// The draft this message keeps on its account's IMAP server (`drafts = imap:…`), replaced by each save.
+    let imapDraft = IMAPDraftSlot()
+    /// Drafts read from an IMAP server into the local drafts folder (`--resume`), by path: their folder and UID.
+    var importedDrafts: [String: (folder: IMAPFolder, uid: Int)] = [:]
     private var items: [ShareItem] = []
 
     /// Creates the Mail activity.
@@ -367,15 +371,18 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()
+            await discardIMAPDraft()
             session.finish(.sent, returnedItems: linked.map { .url($0.link) }, warnings: [pgpWarning, warning, madeUp].compactMap { $0 },
                            recipients: recipients,
                            undo: [.impossible(reason: "a sent message cannot be unsent")])
         case .saved(let path):
             discardAutosave()
-            session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)"),
+            let stored = await storeIMAPDraft(path, from: message.from)
+            session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)" + stored),
                            recipients: recipients)
         case .queued(let path, let reason):
             discardAutosave()
+            await discardIMAPDraft()
             session.finish(.queued, error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"),
                            recipients: recipients)
         case .failed(let error, let draft):
@@ -442,7 +449,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// Writes the values as a draft (what parses of them) and returns its path.
     public func autosaveJob() -> AutosaveJob {
-        let settings = settings, format = bodyFormat, detector = detector, previous = autosavePath
+        let settings = settings, format = bodyFormat, detector = detector, previous = autosavePath, slot = imapDraft
         return { values in
             let message = try MailActivity.lenientMessage(values, settings: settings, format: format, detector: detector)
             guard case .saved(let path) = Mailer(settings: settings).saveDraft(message) else {
@@ -450,8 +457,36 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             }
             // The draft it replaces goes here too, off the keystrokes' way (a long one takes a while to unlink).
             if let previous, previous != path { settings.drafts.remove(previous) }
+            // And on the IMAP server, replacing the one before; the local draft is what
+            // recovery needs, so a server away now is tried again at the next autosave.
+            if let folder = message.from.flatMap({ settings.account(sending: $0.addrSpec).imapDrafts }) {
+                _ = try? slot.store(path, in: folder)
+            }
             return path
         }
+    }
+
+    // MARK: - Drafts on an IMAP server
+
+    /// Stores the draft at `path` in the IMAP Drafts folder of the account
+    /// `from` sends through, if it has one: words to add to the outcome.
+    func storeIMAPDraft(_ path: String, from: MailAddress?) async -> String {
+        guard let folder = settings.account(sending: from?.addrSpec ?? "").imapDrafts else { return "" }
+        let slot = imapDraft
+        let outcome = await Task.detached { () -> Result<IMAPStored, MailError> in
+            do throws(MailError) { return .success(try slot.store(path, in: folder)) } catch { return .failure(error) }
+        }.value
+        switch outcome {
+        case .success(let stored): return " and in \(stored.location)"
+        case .failure(let error): return "; it could not be stored in \(folder.summary): \(error.message)"
+        }
+    }
+
+    /// Deletes this message's draft from the IMAP server: it was sent or queued.
+    func discardIMAPDraft() async {
+        let slot = imapDraft
+        guard slot.current != nil else { return }
+        await Task.detached { try? slot.discard() }.value
     }
 
     public func autosaved(at place: String) {

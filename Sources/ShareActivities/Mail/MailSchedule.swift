@@ -116,6 +116,7 @@ extension MailActivity: FormScheduling {
         switch outcome {
         case .queued(let path, let reason):
             discardAutosave()
+            await discardIMAPDraft()
             let undo = MailActivity.unschedule(path: path, messageID: message.messageID, settings: settings)
             session.finish(.queued, returnedItems: linked.map { .url($0.link) },
                            error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"),

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ShareSupport
+import Synchronization
 
 /// A folder on an IMAP server that keeps sent copies or drafts
 /// (`sent = imap:Sent`, `drafts = imap:auto`): its server, the login, and
@@ -358,5 +359,47 @@ enum IMAPLines {
             }
         }
         return out
+    }
+}
+
+/// The draft a compose screen keeps on the IMAP server (`drafts =
+/// imap:…`): each save APPENDs the new one and then deletes the one
+/// before by its UID, so the folder holds one draft per message and never
+/// none while a save is in flight.
+public final class IMAPDraftSlot: Sendable {
+    private let state = Mutex<(folder: IMAPFolder, uid: Int)?>(nil)
+
+    public init() {}
+
+    /// The draft on the server now: its folder and UID.
+    public var current: (folder: IMAPFolder, uid: Int)? { state.withLock { $0 } }
+
+    /// Takes `uid` in `folder` as the draft this screen replaces next (a draft reopened from the server).
+    public func adopt(_ folder: IMAPFolder, uid: Int) { state.withLock { $0 = (folder, uid) } }
+
+    /// Stores the draft file at `path` in `folder` (flagged `\Draft`) and
+    /// deletes the one it replaces. Where it is now.
+    @discardableResult
+    public func store(_ path: String, in folder: IMAPFolder) throws(MailError) -> IMAPStored {
+        let session = try IMAPSession(folder)
+        var stored = try session.append(file: path, draft: true)
+        if stored.uid == nil, let id = try? MessageFile(path: path).header("Message-ID")?.trimmingWhitespace() {
+            // Without UIDPLUS the new draft is found by its Message-ID.
+            stored.uid = try session.search(messageID: id).max()
+        }
+        let previous = state.withLock { slot in
+            defer { slot = stored.uid.map { (folder, $0) } }
+            return slot
+        }
+        if let previous, previous.uid != stored.uid || previous.folder != folder {
+            try (previous.folder == folder ? session : IMAPSession(previous.folder)).delete(uid: previous.uid)
+        }
+        return stored
+    }
+
+    /// Deletes the draft from the server (its message was sent or queued).
+    public func discard() throws(MailError) {
+        guard let previous = state.withLock({ slot in defer { slot = nil }; return slot }) else { return }
+        try IMAPSession(previous.folder).delete(uid: previous.uid)
     }
 }
