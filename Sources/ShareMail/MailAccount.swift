@@ -14,6 +14,8 @@ public struct MailAccount: Sendable {
     public var imapSent: IMAPFolder?
     /// The IMAP folder its drafts go to too (`drafts = imap:Drafts`), if any.
     public var imapDrafts: IMAPFolder?
+    /// The signature a new message from it starts with (`signature-file`).
+    public var signature: String?
 
     /// An account.
     public init(name: String, identities: [MailAddress], transport: (any MailTransport)?, sent: Maildir,

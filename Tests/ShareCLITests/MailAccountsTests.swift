@@ -187,3 +187,27 @@ import Testing
         #expect(settings.account(sending: "minsu@work.example").name == "work")
     }
 }
+
+extension MailAccountsTests {
+    /// Each account's signature: the default's in a new message, another's when --from picks it.
+    @Test @MainActor func theSignatureIsTheAccounts() throws {
+        let world = try MailWorld()
+        try Self.configure(world, homePort: nil, workPort: 2525)
+        let homeSignature = try world.file("home.sig", Data("Kim at home".utf8))
+        let workSignature = try world.file("work.sig", Data("김민수, 회사".utf8))
+        var text = try String(contentsOf: world.config, encoding: .utf8)
+        text = text.replacingOccurrences(of: "[mail.home]\n", with: "[mail.home]\nsignature-file = \(homeSignature.path)\n")
+            .replacingOccurrences(of: "[mail.work]\n", with: "[mail.work]\nsignature-file = \(workSignature.path)\n")
+        let environment = ["HOME": world.root.path]
+        let configuration = try Configuration(parsing: text, path: world.config.path, environment: environment)
+        let settings = try MailActivity.settings(configuration.section("mail"), accounts: configuration.sections(under: "mail"),
+                                                 locations: Locations(environment: environment), environment: environment)
+        let byDefault = MailActivity(settings: settings, signature: settings.accounts.first?.signature)
+        #expect(byDefault.initialValues().values["body"]?.hasSuffix("-- \n김민수, 회사") == true)
+        var request = MailRequest()
+        request.from = "kim@home.example"
+        let fromHome = MailActivity(request: request, settings: settings, signature: settings.accounts.first?.signature)
+        #expect(fromHome.initialValues().values["body"]?.hasSuffix("-- \nKim at home") == true)
+        #expect(fromHome.initialValues().values["from"]?.contains("kim@home.example") == true)
+    }
+}

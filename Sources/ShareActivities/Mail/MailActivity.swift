@@ -74,9 +74,9 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     /// Mail made from its `[mail]` section and the command line's request.
     public convenience init(context: ActivityContext) throws(ConfigurationError) {
         let section = context.section("mail")
-        self.init(request: context.request(for: MailActivity.self),
-                  settings: try MailActivity.settings(section, context: context),
-                  detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
+        let settings = try MailActivity.settings(section, context: context)
+        self.init(request: context.request(for: MailActivity.self), settings: settings,
+                  detector: context.detector, signature: settings.accounts.first?.signature,
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
         links = try MailLinks(context: context, section: section, placeName: request.place)
         pgp = try MailPGP(section, environment: context.environment)
@@ -175,10 +175,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         // stays below.
         var body = composer.body.isEmpty ? "" : composer.body + "\n"
         let cursor = body.count
-        if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n") + "-- \n" + signature }
         let preferred = requestedFrom.flatMap { from in
             settings.identities.first { $0.addrSpec.lowercased() == (try? MailAddress(parsing: from))?.addrSpec.lowercased() }
         }
+        // The signature of the account the message starts from.
+        let signature = if let preferred, settings.accounts.count > 1 { settings.account(sending: preferred.addrSpec).signature } else { signature }
+        if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n") + "-- \n" + signature }
         var attachments: [AttachedFile] = []
         for item in items {
             guard let file = item.fileItem, let path = file.path?.path ?? MailActivity.materialize(file) else { continue }

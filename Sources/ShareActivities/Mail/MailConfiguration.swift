@@ -132,7 +132,9 @@ extension MailActivity {
         // With an IMAP Sent folder, the local Maildir keeps only the copies the server has not stored yet.
         let sent = Maildir(path: imapSent != nil ? locations.dataHome + "/imap-pending"
             : try section.path("sent", environment: environment) ?? locations.dataHome + "/sent")
-        return MailAccount(name: name, identities: identities, transport: transport, sent: sent, imapSent: imapSent, imapDrafts: imapDrafts)
+        var account = MailAccount(name: name, identities: identities, transport: transport, sent: sent, imapSent: imapSent, imapDrafts: imapDrafts)
+        account.signature = try signature(section, environment: environment)
+        return account
     }
 
     /// The local Maildir `key` names (`drafts`, `outbox`), unless it is an IMAP folder.
