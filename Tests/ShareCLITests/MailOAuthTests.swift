@@ -117,3 +117,23 @@ import Testing
         #expect(run.err.contains("auth is password, oauth2, xoauth2 or oauthbearer, not 'kerberos'"), "stderr: \(run.err)")
     }
 }
+
+extension MailOAuthTests {
+    /// `--explain` says how Mail logs in, and when the token command's program is not there, what to do.
+    @Test func explainNamesAMissingTokenCommand() throws {
+        let world = try MailWorld()
+        try world.configure(["transport = smtp://smtp.gmail.com:587", "auth = xoauth2", "token-command = oama-not-here access kim@example.com"])
+        let run = try world.share(["--explain", "--text", "hi"])
+        #expect(run.status == 0, "stderr: \(run.err)")
+        let line = try #require(run.out.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("mail ") })
+        #expect(line.contains("through smtp://smtp.gmail.com:587 with OAuth2 (XOAUTH2)"), "\(line)")
+        #expect(line.contains("token-command's program oama-not-here is not installed or not on PATH"), "\(line)")
+        #expect(line.contains("set token-command in [mail]"), "\(line)")
+
+        let (command, _) = try Self.tokenCommand(in: world, first: Self.fresh, later: Self.fresh)
+        try world.configure(["transport = smtp://smtp.gmail.com:587", "auth = oauth2", "token-command = \(command)"])
+        let installed = try world.share(["--explain", "--text", "hi"])
+        #expect(installed.out.contains("through smtp://smtp.gmail.com:587 with OAuth2"))
+        #expect(!installed.out.contains("not installed"), "stdout: \(installed.out)")
+    }
+}

@@ -53,6 +53,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     private(set) var serverLimit: Int?
     /// The asking, while the form is open.
     private var serverLimitAsked: Task<Int?, Never>?
+    /// The environment share runs in (`PATH`, for `--explain`'s look at `token-command`).
+    var environment: [String: String] = [:]
     /// The draft this message keeps on its account's IMAP server (`drafts = imap:…`), replaced by each save.
     let imapDraft = IMAPDraftSlot()
     /// Drafts read from an IMAP server into the local drafts folder (`--resume`), by path: their folder and UID.
@@ -78,6 +80,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         self.init(request: context.request(for: MailActivity.self), settings: settings,
                   detector: context.detector, signature: settings.accounts.first?.signature,
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
+        environment = context.environment
         links = try MailLinks(context: context, section: section, placeName: request.place)
         pgp = try MailPGP(section, environment: context.environment)
     }
@@ -150,13 +153,42 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     /// How a message goes out, for `--explain`: the transport, or the outbox
     /// when there is none; with several accounts, each one's, the default first.
     public var explanation: String {
-        let way = { (transport: (any MailTransport)?) in
-            transport.map { "through \($0.summary)" } ?? "no transport: messages wait in the outbox for share --flush"
+        guard settings.accounts.count > 1 else {
+            return settings.accounts.first.map { explanation(of: $0) } ?? MailActivity.way(settings.transport)
         }
-        guard settings.accounts.count > 1 else { return way(settings.transport) }
         return settings.accounts.enumerated().map { index, account in
-            "\(account.name)\(index == 0 ? " (default)" : ""): \(account.identities.first?.addrSpec ?? "") \(way(account.transport))"
+            "\(account.name)\(index == 0 ? " (default)" : ""): \(account.identities.first?.addrSpec ?? "") \(explanation(of: account))"
         }.joined(separator: "; ")
+    }
+
+    private static func way(_ transport: (any MailTransport)?) -> String {
+        transport.map { "through \($0.summary)" } ?? "no transport: messages wait in the outbox for share --flush"
+    }
+
+    /// How one account sends: its transport and login, a token command
+    /// whose program is not installed, and where its copies go.
+    private func explanation(of account: MailAccount) -> String {
+        var words = MailActivity.way(account.transport)
+        if let smtp = account.transport as? SMTPTransport, case .oauth2(let mechanism, let command) = smtp.login.method {
+            words += mechanism == .any ? " with OAuth2" : " with OAuth2 (\(mechanism.rawValue.uppercased()))"
+            if let program = MailActivity.missingProgram(command, environment: environment) {
+                words += "; but token-command's program \(program) is not installed or not on PATH: install it, or set token-command "
+                    + "in [\(smtp.login.section)] to a command that prints an access token (oama access ADDRESS, mutt_oauth2.py TOKENFILE, "
+                    + "pizauth show ACCOUNT)"
+            }
+        }
+        if let imap = account.imapSent { words += "; sent copies in \(imap.summary)" }
+        if let imap = account.imapDrafts { words += "; drafts in \(imap.summary)" }
+        return words
+    }
+
+    /// The first word of a shell command line, when it names a program that cannot be found.
+    nonisolated static func missingProgram(_ command: String, environment: [String: String]) -> String? {
+        guard let first = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init),
+              !first.contains("="), !first.contains("$"), !["!", "{", "(", "exec", "env"].contains(first) else { return nil }
+        let builtins: Set<String> = ["echo", "printf", "cat", "cd", "test", "[", "true", "false", "read", "."]
+        if builtins.contains(first) { return nil }
+        return ProgramSearch.executable(first, environment: environment) == nil ? first : nil
     }
 
     /// `--from`: an identity's address, or an account's name for its first identity.
