@@ -211,3 +211,27 @@ extension MailAccountsTests {
         #expect(fromHome.initialValues().values["from"]?.contains("kim@home.example") == true)
     }
 }
+
+extension MailAccountsTests {
+    /// A user name that is a whole address is written with %40 in a URL; the server gets the address.
+    @Test @MainActor func aPercentEncodedUserIsTheAddress() throws {
+        let text = """
+            [mail.fastmail]
+            from = Kim <kim@fastmail.com>
+            transport = smtps://kim%40fastmail.com@smtp.fastmail.com:465
+            password-command = pass show fastmail-app
+            imap = imaps://kim%40fastmail.com@imap.fastmail.com
+            sent = imap:auto
+            """
+        let environment = ["HOME": "/nonexistent"]
+        let configuration = try Configuration(parsing: text, path: "/c", environment: environment)
+        let settings = try MailActivity.settings(configuration.section("mail"), accounts: configuration.sections(under: "mail"),
+                                                 locations: Locations(environment: environment), environment: environment)
+        let account = settings.account(sending: "kim@fastmail.com")
+        #expect((account.transport as? SMTPTransport)?.username == "kim@fastmail.com")
+        #expect((account.transport as? SMTPTransport)?.serverURL == "smtps://smtp.fastmail.com:465")
+        #expect(account.imapSent?.login.username == "kim@fastmail.com")
+        #expect(account.imapSent?.name == .specialUse("\\Sent"))
+        #expect(account.imapSent?.login.method == .password(command: "pass show fastmail-app"))
+    }
+}
