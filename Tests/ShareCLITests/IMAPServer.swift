@@ -41,13 +41,18 @@ final class IMAPServer {
     let certificate: MailTLSTests.Certificate
     private let server: ServerScript
 
-    /// Starts dovecot in a fresh folder under `base`.
-    init(directory base: URL) throws {
+    /// Where dovecot runs.
+    let directory: URL
+
+    /// Starts dovecot in a fresh folder under `base`; with `oauth`, it also
+    /// takes that token for ``user`` (XOAUTH2, OAUTHBEARER).
+    init(directory base: URL, oauth: String? = nil) throws {
         certificate = try MailTLSTests.makeCertificate(in: base)
         let directory = base.appendingPathComponent("imap-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        self.directory = directory
         server = try ServerScript(script: "imap_server.py",
                                   arguments: [directory.path, "--cert", certificate.cert.path, certificate.key.path,
-                                              "--user", "\(IMAPServer.user):\(IMAPServer.password)"],
+                                              "--user", "\(IMAPServer.user):\(IMAPServer.password)"] + (oauth.map { ["--oauth", $0] } ?? []),
                                   logFile: base.appendingPathComponent(directory.lastPathComponent + ".log"))
         port = server.port
         let line = server.nextLine() ?? ""
@@ -62,6 +67,12 @@ final class IMAPServer {
     func stop() { server.stop() }
 
     var log: String { server.log }
+
+    /// What the introspection endpoint answered dovecot, a line a token: `active` or `refused`.
+    func tokens() -> [String] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("tokens.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
 
     /// The messages of `folder`, oldest first.
     func messages(in folder: String) throws -> [Message] {

@@ -137,3 +137,25 @@ extension MailOAuthTests {
         #expect(!installed.out.contains("not installed"), "stdout: \(installed.out)")
     }
 }
+
+extension MailOAuthTests {
+    /// The account's token logs in to its IMAP server too (dovecot's oauth2
+    /// passdb asks the test's introspection endpoint), for the sent copy.
+    @Test func theTokenLogsInToIMAPForTheSentCopy() throws {
+        let world = try MailWorld()
+        let smtp = try SMTPServer(directory: world.root, arguments: ["--oauth", "\(Self.user):\(Self.fresh)"])
+        defer { smtp.stop() }
+        let imap = try IMAPServer(directory: world.root, oauth: Self.fresh)
+        defer { imap.stop() }
+        let (command, runs) = try Self.tokenCommand(in: world, first: Self.fresh, later: Self.fresh)
+        try world.configure(["transport = smtp://127.0.0.1:\(smtp.port)", "tls = off", "auth = oauth2", "token-command = \(command)",
+                             "imap = imaps://\(IMAPServer.user)@localhost:\(imap.tlsPort)", "ca-file = \(imap.certificate.cert.path)",
+                             "sent = imap:auto"])
+        let sent = try world.send(Self.message, to: smtp)
+        #expect(!sent.run.err.contains("could not be stored"), "stderr: \(sent.run.err)")
+        #expect(try imap.messages(in: "Sent Messages").count == 1)
+        #expect(imap.tokens() == ["active"], "dovecot was asked about: \(imap.tokens())")
+        #expect(Self.runs(runs) == 2, "one token for SMTP, one for IMAP")
+        #expect(!sent.run.err.contains(Self.fresh))
+    }
+}

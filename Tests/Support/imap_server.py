@@ -2,14 +2,17 @@
 """A real IMAP server on 127.0.0.1 for share's tests: Debian's dovecot
 (dovecot-imapd), started with a config of its own in DIR.
 
-    imap_server.py DIR --cert CERT KEY --user USER:PASS
+    imap_server.py DIR --cert CERT KEY --user USER:PASS [--oauth TOKEN]
 
 Prints "READY <port>" (plain IMAP, LOGIN allowed on loopback) and then
 "TLS <port>" (imaps with the tests' certificate) once dovecot greets on
 both, and serves until stdin closes. The user's mail is a Maildir under
 DIR/mail owned by nobody; the folders carry SPECIAL-USE attributes:
 "Sent Messages" is \\Sent (not called Sent, so imap:auto must find it)
-and "Drafts" is \\Drafts.
+and "Drafts" is \\Drafts. With --oauth, XOAUTH2 and OAUTHBEARER log USER
+in with TOKEN: dovecot's oauth2 passdb asks an introspection endpoint this
+script serves, which writes each token it is asked about to DIR/tokens.log
+("active" or "refused"), without the token.
 
     imap_server.py --silent
 
@@ -61,12 +64,12 @@ ssl = yes
 ssl_cert = <{cert}
 ssl_key = <{key}
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login{oauth_mechanisms}
 default_internal_user = {internal}
 default_login_user = {login}
 mail_location = maildir:{dir}/mail/%n
 first_valid_uid = 1
-passdb {{
+{oauth_passdb}passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%u {dir}/passwd
 }}
@@ -112,6 +115,53 @@ service stats {{
 """
 
 
+OAUTH_PASSDB = """\
+passdb {{
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = {dir}/oauth2.conf
+}}
+"""
+
+OAUTH_CONFIG = """\
+introspection_mode = post
+introspection_url = http://127.0.0.1:{port}/introspect
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+"""
+
+
+def introspection(directory, user, token):
+    """An OAuth2 introspection endpoint (RFC 7662) for dovecot: TOKEN is USER's."""
+    import http.server
+    import threading
+    import urllib.parse
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length", "0"))
+            fields = urllib.parse.parse_qs(self.rfile.read(length).decode())
+            active = fields.get("token", [""])[0] == token
+            with open(os.path.join(directory, "tokens.log"), "a") as f:
+                f.write(("active" if active else "refused") + "\n")
+            body = json.dumps({"active": "true", "username": user} if active else {"active": "false"}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server.server_address[1]
+
+
 def greets(port):
     """Whether dovecot answers with its IMAP greeting on port."""
     try:
@@ -121,7 +171,7 @@ def greets(port):
         return False
 
 
-def start(directory, cert, key, user, password):
+def start(directory, cert, key, user, password, oauth=None):
     nobody = pwd.getpwnam("nobody")
     internal = "dovecot" if user_exists("dovecot") else "root"
     login = "dovenull" if user_exists("dovenull") else "root"
@@ -137,9 +187,15 @@ def start(directory, cert, key, user, password):
     for _ in range(3):
         port = test_server.free_port()
         tls_port = test_server.free_port((port,))
+        oauth_passdb = ""
+        if oauth:
+            with open(os.path.join(directory, "oauth2.conf"), "w") as f:
+                f.write(OAUTH_CONFIG.format(port=introspection(directory, user, oauth)))
+            oauth_passdb = OAUTH_PASSDB.format(dir=directory)
         with open(os.path.join(directory, "dovecot.conf"), "w") as f:
             f.write(CONFIG.format(dir=directory, cert=cert, key=key, internal=internal, login=login, uid=nobody.pw_uid,
-                                  gid=nobody.pw_gid, port=port, tls_port=tls_port))
+                                  gid=nobody.pw_gid, port=port, tls_port=tls_port, oauth_passdb=oauth_passdb,
+                                  oauth_mechanisms=" xoauth2 oauthbearer" if oauth else ""))
         process = subprocess.Popen([DOVECOT, "-F", "-c", os.path.join(directory, "dovecot.conf")],
                                    stdin=subprocess.DEVNULL, stdout=sys.stderr, stderr=sys.stderr,
                                    preexec_fn=test_server.die_with_parent)
@@ -177,7 +233,7 @@ def serve(args):
     os.makedirs(args.dir, exist_ok=True)
     user, password = args.user.split(":", 1)
     stopping = test_server.stop_event()
-    process, port, tls_port = start(os.path.abspath(args.dir), args.cert[0], args.cert[1], user, password)
+    process, port, tls_port = start(os.path.abspath(args.dir), args.cert[0], args.cert[1], user, password, args.oauth)
     try:
         test_server.ready(port)
         test_server.say("TLS %d" % tls_port)
@@ -257,6 +313,7 @@ def main():
     parser.add_argument("dir")
     parser.add_argument("--cert", nargs=2, required=True, metavar=("CERT", "KEY"))
     parser.add_argument("--user", required=True)
+    parser.add_argument("--oauth")
     serve(parser.parse_args())
 
 
