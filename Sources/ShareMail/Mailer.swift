@@ -100,7 +100,8 @@ public struct Mailer: Sendable {
     /// (SPEC §5: "the next send with a transport delivers it"); those
     /// outcomes are returned by ``flushOutbox()`` and do not change this one.
     public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
-        switch prepare(message, writer: writer) {
+        if let streamed = sendWhileWriting(message, writer: writer) { return streamed }
+        return switch prepare(message, writer: writer) {
         case .ready(let prepared): send(prepared)
         case .done(let outcome): outcome
         }
@@ -260,15 +261,27 @@ public struct Mailer: Sendable {
             if folder == settings.outbox { return .queued(path: path, reason: "no transport is configured") }
             return moveToOutbox(path, from: folder, reason: "no transport or sendmail is configured; the message waits in the outbox (share --flush sends it)")
         }
-        let reply: String
+        let sent: Result<String, MailError>
         do throws(MailError) {
             let file = try MessageFile(path: path)
-            reply = try transport.send(file, envelope: envelope)
-        } catch where error.kind == .temporary {
+            sent = .success(try transport.send(file, envelope: envelope))
+        } catch {
+            sent = .failure(error)
+        }
+        return settle(sent, draft: path, from: folder, account: account)
+    }
+
+    /// What became of a message the transport was given, stored at `path`
+    /// in `folder`: accepted → the sent copy (and its APPEND); refused for
+    /// now → the outbox; else it stays where it is.
+    func settle(_ sent: Result<String, MailError>, draft path: String, from folder: Maildir, account: MailAccount) -> MailOutcome {
+        let reply: String
+        switch sent {
+        case .success(let words): reply = words
+        case .failure(let error) where error.kind == .temporary:
             if folder == settings.outbox { return .queued(path: path, reason: error.message) }
             return moveToOutbox(path, from: folder, reason: error.message)
-        } catch {
-            return .failed(error, draft: path)
+        case .failure(let error): return .failed(error, draft: path)
         }
         // Accepted means sent, whatever happens to the copy: never "failed" for a
         // message that went out, or a retry would deliver it twice.

@@ -156,7 +156,7 @@ public struct Maildir: Sendable, Equatable {
         }
     }
 
-    private static func syncDirectory(_ file: String) {
+    static func syncDirectory(_ file: String) {
         let directory = PathText.parent(of: file)
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }

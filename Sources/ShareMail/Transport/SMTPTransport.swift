@@ -49,6 +49,20 @@ public struct SMTPTransport: MailTransport {
     public var summary: String { serverURL }
 
     public func send(_ file: MessageFile, envelope: Envelope) throws(MailError) -> String {
+        try send(envelope: envelope) { () throws(MailError) -> any MessageReading in try TransmissionReader(file) }
+    }
+
+    /// Sends what `reader` hands out (a draft still being written), once:
+    /// a second try needs a reader that has handed out nothing yet.
+    func send(streaming reader: any MessageReading, envelope: Envelope) throws(MailError) -> String {
+        try send(envelope: envelope) { () throws(MailError) -> any MessageReading in
+            guard reader.bytesRead == 0 else { throw MailError(.rejected, "\(serverURL) dropped the message part way; it is kept in drafts") }
+            return reader
+        }
+    }
+
+    /// One delivery, the message's bytes from `makeReader` (made again for a second try).
+    private func send(envelope: Envelope, makeReader: () throws(MailError) -> any MessageReading) throws(MailError) -> String {
         try CurlRuntime.start()  // before the recipients' list, which libcurl makes
         var login = self.login
         // OAuth2 names the account in the SASL string: the sender's address when the URL names no user.
@@ -62,7 +76,7 @@ public struct SMTPTransport: MailTransport {
         var attempt = 0
         while true {
             attempt += 1
-            let reader = try TransmissionReader(file)
+            let reader = ReaderBox(try makeReader())
             var secret = try login.secret()
             defer { secret = nil }
             let (code, log, curlMessage) = try session(greeting: envelope.sender) { handle in
@@ -75,8 +89,8 @@ public struct SMTPTransport: MailTransport {
                 login.apply(secret, to: handle)
                 share_curl_setopt_read_function(handle) { buffer, size, count, context in
                     guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
-                    let reader = Unmanaged<TransmissionReader>.fromOpaque(context).takeUnretainedValue()
-                    let read = reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+                    let box = Unmanaged<ReaderBox>.fromOpaque(context).takeUnretainedValue()
+                    let read = box.reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
                     return read < 0 ? Int(CURL_READFUNC_ABORT) : read
                 }
                 share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(reader).toOpaque())
@@ -188,6 +202,12 @@ public struct SMTPTransport: MailTransport {
         }
         return MailError(.rejected, "\(serverURL) did not accept the message: \(curlMessage)")
     }
+}
+
+/// A reader behind one pointer, for libcurl's read callback.
+final class ReaderBox {
+    let reader: any MessageReading
+    init(_ reader: any MessageReading) { self.reader = reader }
 }
 
 /// The session as it went: the server's reply lines and the commands sent,
