@@ -99,8 +99,13 @@ public struct Mailer: Sendable {
     /// After a message went out, what waits in the outbox is delivered too
     /// (SPEC §5: "the next send with a transport delivers it"); those
     /// outcomes are returned by ``flushOutbox()`` and do not change this one.
-    public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
-        if let streamed = sendWhileWriting(message, writer: writer) { return streamed }
+    ///
+    /// With `overlapping`, an SMTP message is sent while its draft is
+    /// written (``sendWhileWriting(_:writer:)``): only for a message whose
+    /// every part exists elsewhere until the draft is whole (files on disk,
+    /// the command line), since a kill during the send leaves no draft.
+    public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter(), overlapping: Bool = false) -> MailOutcome {
+        if overlapping, let streamed = sendWhileWriting(message, writer: writer) { return streamed }
         return switch prepare(message, writer: writer) {
         case .ready(let prepared): send(prepared)
         case .done(let outcome): outcome

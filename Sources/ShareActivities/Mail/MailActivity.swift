@@ -55,6 +55,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     private var serverLimitAsked: Task<Int?, Never>?
     /// The environment share runs in (`PATH`, for `--explain`'s look at `token-command`).
     var environment: [String: String] = [:]
+    /// Whether an item came from standard input (see ``ActivityContext/readsStandardInput``).
+    var readsStandardInput = false
     /// The draft this message keeps on its account's IMAP server (`drafts = imap:…`), replaced by each save.
     let imapDraft = IMAPDraftSlot()
     /// Drafts read from an IMAP server into the local drafts folder (`--resume`), by path: their folder and UID.
@@ -81,6 +83,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
                   detector: context.detector, signature: settings.accounts.first?.signature,
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
         environment = context.environment
+        readsStandardInput = context.readsStandardInput
         links = try MailLinks(context: context, section: section, placeName: request.place)
         pgp = try MailPGP(section, environment: context.environment)
     }
@@ -385,7 +388,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         let outcome: MailOutcome
         if save || message.protection == nil {
             let ready = message
-            outcome = await Task.detached { save ? mailer.saveDraft(ready) : mailer.send(ready) }.value
+            // Sent while its draft is written only when a kill meanwhile loses nothing: no form
+            // whose last keys no autosave has kept yet, no bytes from standard input or memory.
+            let overlapping = values.isEmpty && !readsStandardInput && message.attachments.allSatisfy {
+                if case .file = $0.source { return true } else { return false }
+            }
+            outcome = await Task.detached { save ? mailer.saveDraft(ready) : mailer.send(ready, overlapping: overlapping) }.value
         } else {
             outcome = await sendProtected(message, mailer: mailer, session: session)
         }
