@@ -153,6 +153,8 @@ bench: bench-deps static-libs
 	bench/nearby/run.sh
 	bench/social/run.sh
 	bench/link/run.sh
+	bench/smtp/run.sh
+	bench/imap/run.sh
 
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola
