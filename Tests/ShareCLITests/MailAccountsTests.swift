@@ -235,3 +235,45 @@ extension MailAccountsTests {
         #expect(account.imapSent?.login.method == .password(command: "pass show fastmail-app"))
     }
 }
+
+extension MailAccountsTests {
+    /// In the compose screen, switching From switches the account: the
+    /// message goes through the server of the identity chosen.
+    @Test func switchingFromInTheComposeScreenSwitchesTheAccount() throws {
+        let world = try MailWorld()
+        let homeServer = try SMTPServer(directory: world.root)
+        defer { homeServer.stop() }
+        let workServer = try SMTPServer(directory: world.root)
+        defer { workServer.stop() }
+        try Self.configure(world, homePort: homeServer.port, workPort: workServer.port)
+
+        let run = try ComposeRun.mail(world, ["--to", "park@example.com", "--subject", "계정 바꾸기", "--body", "from home"])
+        let session = run.session
+        var screen = try run.waitForCompose()
+        #expect(ComposeRun.value(ComposeRun.fromRow, of: screen)?.contains("minsu@work.example") == true, "screen:\n\(screen.text)")
+        // Shift-Tab back to To, once more to From, and Right: its next identity, the home account's.
+        var presses = 0
+        while try run.cursor().y != ComposeRun.toRow {
+            presses += 1
+            let shown = try session.capture().text
+            try #require(presses <= 8, "Shift-Tab never reached To; screen:\n\(shown)")
+            let before = try run.cursor()
+            try session.send("BTab")
+            try run.poll("the cursor to move back") { try run.cursor() != before }
+        }
+        // (A choice shows no cursor: the keys go in order, and From's value says where they went.)
+        try session.send("BTab")
+        try session.send("Right")
+        screen = try session.waitUntil("the home identity in From") {
+            ComposeRun.value(ComposeRun.fromRow, of: $0)?.hasPrefix(Self.home) == true
+        }
+        try session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 0, "stderr: \(session.stderr)")
+        #expect(completion.outcome == "sent", "\(completion)")
+        let (message, check) = try homeServer.onlyMessage()
+        #expect(message.envelope.mailFrom == "kim@home.example")
+        #expect(check.addresses["from"]?.first?.addr == "kim@home.example")
+        #expect(try workServer.messages().isEmpty, "went through the default account")
+    }
+}
