@@ -223,9 +223,11 @@ public final class IMAPSession {
                     }
                     share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
                     share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)  // feeds the debug function; nothing is printed
-                    // Each request sets what it needs; what the last one set goes.
+                    // Each request sets what it needs; what the last one set goes. A body
+                    // nobody asked for is dropped, never written to standard output (libcurl's default).
                     share_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, nil)
                     share_curl_setopt_long(handle, CURLOPT_UPLOAD, 0)
+                    share_curl_setopt_write_function(handle) { _, size, count, _ in size * count }
                     login.apply(secret, to: handle)
                     setUp(handle)
                     return share_curl_easy_perform(handle)
