@@ -96,3 +96,40 @@ import Testing
         #expect(try imap.messages(in: Self.draftsFolder).map(\.uid) == [1, 3])
     }
 }
+
+extension MailIMAPDraftsTests {
+    /// `share --resume` opens the newest draft of the IMAP server (written on
+    /// another device) in the compose screen; sending it takes it off the server.
+    @Test func resumeOpensTheServersDraftAndSendingRemovesIt() throws {
+        let (world, imap) = try Self.start()
+        defer { imap.stop() }
+        let smtp = try SMTPServer(directory: world.root)
+        defer { smtp.stop() }
+        let lines = try imap.configLines(in: world, extra: ["drafts = imap:auto"]).filter { !$0.hasPrefix("sent ") }
+        try world.configure(["transport = smtp://127.0.0.1:\(smtp.port)", "tls = off"] + lines)
+        let draft = try world.file("phone.eml", Data("""
+            From: \(MailWorld.fromLine)\r
+            To: park@example.com\r
+            Subject: =?UTF-8?B?7Y+w7JeQ7IScIOyTtCDstIjslYg=?=\r
+            Message-ID: <phone-draft@example.com>\r
+            MIME-Version: 1.0\r
+            Content-Type: text/plain; charset=utf-8\r
+            \r
+            written on the bus\r
+
+            """.utf8))
+        try imap.append(draft, to: Self.draftsFolder)
+
+        let run = try ComposeRun(world, ["--json", "--resume"])
+        let screen = try run.waitForCompose()
+        #expect(ComposeRun.value(ComposeRun.subjectRow, of: screen) == "폰에서 쓴 초안", "screen:\n\(screen.text)")
+        #expect(ComposeRun.value(ComposeRun.toRow, of: screen) == "park@example.com", "screen:\n\(screen.text)")
+        #expect(screen.lines[ComposeRun.bodyRow] == " written on the bus", "screen:\n\(screen.text)")
+        try run.session.send("C-x")
+        let (status, completion) = try run.finish()
+        #expect(status == 0 && completion.outcome == "sent", "stderr: \(run.session.stderr)")
+        let (_, check) = try smtp.onlyMessage()
+        #expect(check.header("Subject") == "폰에서 쓴 초안")
+        #expect(try imap.messages(in: Self.draftsFolder).isEmpty, "the server's draft is gone once sent")
+    }
+}
