@@ -21,13 +21,14 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # exiftool (libimage-exiftool-perl: another reader of what --no-location and --no-metadata leave in a picture),
 # iproute2 (the LocalSend tests run each receiver in a network namespace of its own) and python3-cryptography
 # (localsend-cli, installed from PyPI into a virtual environment that uses Debian's cryptography).
+# dovecot-imapd (a real IMAP server for Mail's sent copies and drafts, started by the tests with a config of their own).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 libstrophe-dev libcups2 libxml2 \
                 python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales \
                 prosody lua-sec python3-slixmpp libqrencode4 zbar-tools libmicrohttpd-dev libarchive-dev curl \
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay libssl3 python3-oauthlib \
                 libcmark-gfm-dev libcmark-gfm-extensions-dev libgpgme-dev gnupg gpg-agent pinentry-curses python3-venv \
-                fiche rclone libimage-exiftool-perl iproute2 python3-cryptography python3-requests
+                fiche rclone libimage-exiftool-perl iproute2 python3-cryptography python3-requests dovecot-imapd
 # Benchmarks: the peers share is measured against (mat2 beside exiftool for bench/options), and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light mat2
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
@@ -156,6 +157,8 @@ bench: bench-deps static-libs
 	bench/link/run.sh
 	bench/options/run.sh
 	bench/localsend/run.sh
+	bench/smtp/run.sh
+	bench/imap/run.sh
 
 # Screenshots: the real binaries in tmux, rendered to PNGs (see screenshots/README.md).
 SCREENSHOT_PACKAGES := tmux python3-pil fonts-dejavu-core fonts-nanum fonts-symbola

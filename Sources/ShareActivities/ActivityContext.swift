@@ -22,6 +22,9 @@ public struct ActivityContext {
     public var title: String?
     /// What the command line asked of each activity (`--to`, `--printer` …); nothing by default.
     public var requests = ActivityRequests()
+    /// Whether an item is read from standard input (`-`): bytes that exist
+    /// nowhere else once read, so nothing may be sent before they are kept.
+    public var readsStandardInput = false
     private let configuration: (String) -> ConfigSection
     /// The sections named `PREFIX.NAME` (`[message.team]`), by name.
     public var subsections: (String) -> [ConfigSection] = { _ in [] }

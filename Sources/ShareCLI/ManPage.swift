@@ -78,6 +78,26 @@ standard error while the others count as sent. The webhook types: slack
 ({"text": ...}, text only), ntfy (the text, then each file as an
 attachment), json ({"subject", "text", "urls", "files": [{"name", "type",
 "size", "base64"}]}); the address is url, or the first line of url-command.
+.SH MAIL ACCOUNTS
+Each [mail.NAME] section is an account with any key of [mail], taking the
+ones it does not set from [mail] (but not its from); [mail] default = NAME
+is the account used when nothing says. A message goes through the account
+whose identity is its From: the compose screen's From offers every
+account's identities, \fB\-\-from\fR picks one by address (or an account by
+its name), and \fB\-\-flush\fR sends each queued message the same way.
+auth = oauth2 (or xoauth2, oauthbearer) logs in with the access token that
+token-command prints (oama access ADDRESS, mutt_oauth2.py TOKENFILE,
+pizauth show ACCOUNT), handed to libcurl, never in a command line, a log or
+a message; a token the server refuses is asked for once more, then the
+result is unauthorized, naming the key to check. imap = imaps://USER@HOST
+with sent = imap:FOLDER (imap:auto: the server's \\Sent folder) stores the
+sent copy there after the server accepted the message (flagged \\Seen);
+drafts = imap:FOLDER (imap:auto: \\Drafts) keeps each draft there too, one
+per message, and \fB\-\-resume\fR offers the newest. The IMAP login is the
+account's token, else imap-password-command, else password-command. A copy
+the server could not take is a warning: it is kept in
+.I $XDG_DATA_HOME/share/imap-pending
+and stored by the next \fB\-\-flush\fR, never twice.
 .SH NEARBY
 Nearby (airDrop) serves the items on the local network and shows the link
 and its QR code: one file as a download (its name, type, length, byte
@@ -157,7 +177,8 @@ no activity is eligible for these items
 .TP
 .I $XDG_CONFIG_HOME/share/config
 settings (INI): [mail] from, transport, tls, ca-file, password-command,
-sendmail, command-timeout, drafts, sent, outbox, signature-file; [contacts] vcard-dir,
+auth, token-command, imap, imap-password-command, default,
+sendmail, command-timeout, drafts, sent, outbox, signature-file; [mail.NAME] an account, the keys of [mail]; [contacts] vcard-dir,
 aliases, query-command; [picker] pinned, exclude, suggestions; [social] enabled, mastodon;
 [social.SERVICE] token-command, handle, consumer-key, consumer-secret-command, token,
 token-secret-command, api, ca-file, command-timeout; [history] keep;

@@ -23,6 +23,10 @@ public struct MailSettings: Sendable {
     public var madeUpSender: MailAddress?
     /// The time now, which says what in the outbox is due (the system clock unless set).
     public var now: @Sendable () -> Date = { Date() }
+    /// The accounts (`[mail]`, `[mail.NAME]`), the default first: a message
+    /// goes through the one whose identity is its From. Empty: the settings
+    /// above are the only account.
+    public var accounts: [MailAccount] = []
 
     /// Creates settings.
     public init(identities: [MailAddress], transport: (any MailTransport)?, drafts: Maildir, sent: Maildir, outbox: Maildir) {
@@ -95,8 +99,14 @@ public struct Mailer: Sendable {
     /// After a message went out, what waits in the outbox is delivered too
     /// (SPEC §5: "the next send with a transport delivers it"); those
     /// outcomes are returned by ``flushOutbox()`` and do not change this one.
-    public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter()) -> MailOutcome {
-        switch prepare(message, writer: writer) {
+    ///
+    /// With `overlapping`, an SMTP message is sent while its draft is
+    /// written (``sendWhileWriting(_:writer:)``): only for a message whose
+    /// every part exists elsewhere until the draft is whole (files on disk,
+    /// the command line), since a kill during the send leaves no draft.
+    public func send(_ message: MailMessage, writer: MIMEWriter = MIMEWriter(), overlapping: Bool = false) -> MailOutcome {
+        if overlapping, let streamed = sendWhileWriting(message, writer: writer) { return streamed }
+        return switch prepare(message, writer: writer) {
         case .ready(let prepared): send(prepared)
         case .done(let outcome): outcome
         }
@@ -168,6 +178,7 @@ public struct Mailer: Sendable {
                         flush.flushed.append(FlushedMessage(outcome: .failed(error, draft: path), recipients: []))
                     }
                 }
+                flush.stored = storeSentCopies()
                 return flush
             }
         } catch {
@@ -213,7 +224,10 @@ public struct Mailer: Sendable {
     /// Clears what killed writers left in the three folders' `tmp/` (older
     /// than 36 hours), before share writes there itself.
     public func tidy() {
-        for folder in [settings.drafts, settings.sent, settings.outbox] { folder.removeStaleTemporaryFiles() }
+        var seen = Set<String>()
+        for folder in [settings.drafts, settings.sent, settings.outbox] + settings.accounts.map(\.sent) where seen.insert(folder.path).inserted {
+            folder.removeStaleTemporaryFiles()
+        }
     }
 
     /// The envelope of a stored message, from its From, To, Cc and Bcc headers.
@@ -247,35 +261,70 @@ public struct Mailer: Sendable {
     /// and removes `path` from `folder`; on a temporary refusal moves it to
     /// the outbox; on failure leaves it where it is.
     private func deliver(draft path: String, envelope: Envelope, removeFrom folder: Maildir) -> MailOutcome {
-        guard let transport = settings.transport else {
+        let account = settings.account(sending: envelope.sender)
+        guard let transport = account.transport else {
             if folder == settings.outbox { return .queued(path: path, reason: "no transport is configured") }
             return moveToOutbox(path, from: folder, reason: "no transport or sendmail is configured; the message waits in the outbox (share --flush sends it)")
         }
-        let reply: String
+        let sent: Result<String, MailError>
         do throws(MailError) {
             let file = try MessageFile(path: path)
-            reply = try transport.send(file, envelope: envelope)
-        } catch where error.kind == .temporary {
+            sent = .success(try transport.send(file, envelope: envelope))
+        } catch {
+            sent = .failure(error)
+        }
+        return settle(sent, draft: path, from: folder, account: account)
+    }
+
+    /// What became of a message the transport was given, stored at `path`
+    /// in `folder`: accepted → the sent copy (and its APPEND); refused for
+    /// now → the outbox; else it stays where it is.
+    func settle(_ sent: Result<String, MailError>, draft path: String, from folder: Maildir, account: MailAccount) -> MailOutcome {
+        let reply: String
+        switch sent {
+        case .success(let words): reply = words
+        case .failure(let error) where error.kind == .temporary:
             if folder == settings.outbox { return .queued(path: path, reason: error.message) }
             return moveToOutbox(path, from: folder, reason: error.message)
-        } catch {
-            return .failed(error, draft: path)
+        case .failure(let error): return .failed(error, draft: path)
         }
         // Accepted means sent, whatever happens to the copy: never "failed" for a
         // message that went out, or a retry would deliver it twice.
         do throws(MailError) {
-            let copy = try SendAt.fileCopy(of: path, in: settings.sent, flags: "S")
-            folder.remove(path)
-            return .sent(sentCopy: copy, reply: reply, warning: nil)
+            let copy = try Mailer.file(path, from: folder, into: account.sent)
+            guard let imap = account.imapSent else { return .sent(sentCopy: copy, reply: reply, warning: nil) }
+            // The copy is on disk before the APPEND: killed now, share --flush stores it.
+            do throws(MailError) {
+                let stored = try IMAPSession(imap).append(file: copy)
+                account.sent.remove(copy)
+                return .sent(sentCopy: stored.location, reply: reply, warning: nil)
+            } catch {
+                return .sent(sentCopy: copy, reply: reply, warning: "the message was sent, but its copy could not be stored in "
+                    + "\(imap.summary): \(error.message); it is kept in \(copy), and share --flush stores it")
+            }
         } catch {
-            return .sent(sentCopy: nil, reply: reply, warning: keepUnfiled(path, from: folder, because: error))
+            return .sent(sentCopy: nil, reply: reply, warning: keepUnfiled(path, from: folder, in: account.sent, because: error))
         }
+    }
+
+    /// Files the accepted message at `path` (of `folder`) as the sent copy
+    /// in `sent`: moved in one rename where it can be (the same file system,
+    /// no outbox time to take out), so that no moment after the server's
+    /// accept finds it still in drafts, nor a large message copied; else
+    /// copied, then removed from `folder`.
+    static func file(_ path: String, from folder: Maildir, into sent: Maildir) throws(MailError) -> String {
+        if let file = try? MessageFile(path: path), file.header(SendAt.header) == nil, let moved = try sent.take(path, flags: "S") {
+            return moved
+        }
+        let copy = try SendAt.fileCopy(of: path, in: sent, flags: "S")
+        folder.remove(path)
+        return copy
     }
 
     /// A sent message whose copy could not be filed stays on disk, out of
     /// the outbox (which would send it again): in drafts, marked seen.
-    private func keepUnfiled(_ path: String, from folder: Maildir, because error: MailError) -> String {
-        let problem = "the message was sent, but its copy could not be saved in \(settings.sent.path): \(error.message)"
+    private func keepUnfiled(_ path: String, from folder: Maildir, in sent: Maildir, because error: MailError) -> String {
+        let problem = "the message was sent, but its copy could not be saved in \(sent.path): \(error.message)"
         guard folder == settings.outbox else { return problem + "; it is kept in drafts: \(path)" }
         do {
             let kept = try settings.drafts.deliver(copyOf: path, flags: "S")

@@ -10,26 +10,27 @@ public enum PasswordCommand {
     }
 
     /// The password `command` prints; `section` names the config section
-    /// whose `command-timeout` gave `timeout` (`mail`, `message`).
-    public static func run(_ command: String, timeout: Double, section: String) throws(Failure) -> String {
+    /// whose `command-timeout` gave `timeout` (`mail`, `message`), `key`
+    /// the key that holds the command (`token-command` for an OAuth2 token).
+    public static func run(_ command: String, timeout: Double, section: String, key: String = "password-command") throws(Failure) -> String {
         let outcome: Subprocess.Outcome
         do {
             outcome = try Subprocess.run("/bin/sh", arguments: ["-c", command], supervision: Subprocess.Supervision(timeout: timeout))
         } catch {
-            throw Failure(message: "password-command could not start: \(error.reason)")
+            throw Failure(message: "\(key) could not start: \(error.reason)")
         }
         if outcome.timedOut {
-            throw Failure(message: "password-command did not finish within \(Int(timeout)) s ([\(section)] command-timeout); it was stopped")
+            throw Failure(message: "\(key) did not finish within \(Int(timeout)) s ([\(section)] command-timeout); it was stopped")
         }
-        if outcome.cancelled { throw Failure(message: "password-command was interrupted") }
+        if outcome.cancelled { throw Failure(message: "\(key) was interrupted") }
         guard outcome.status == 0 else {
             let detail = String(decoding: outcome.errors, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
-            throw Failure(message: "password-command failed (exit \(outcome.status))" + (detail.isEmpty ? "" : ": \(detail)"))
+            throw Failure(message: "\(key) failed (exit \(outcome.status))" + (detail.isEmpty ? "" : ": \(detail)"))
         }
         let text = String(decoding: outcome.output, as: UTF8.self)
         let line = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
-        guard !password.isEmpty else { throw Failure(message: "password-command printed no password") }
+        guard !password.isEmpty else { throw Failure(message: "\(key) printed no \(key == "token-command" ? "token" : "password")") }
         return password
     }
 }

@@ -228,7 +228,10 @@ public enum Subprocess {
         finishInput()
         for fd in readers { close(fd) }
         // A supervised program may close its output and still run: the
-        // deadline and interrupts hold until it has exited.
+        // deadline and interrupts hold until it has exited. Most exit as
+        // they close it: the first naps are short (1, 2, 4 … ms up to the
+        // poll's 0.1 s), or each password command would cost 0.1 s.
+        var nap: Int32 = 1
         while supervision != nil && !outcome.cancelled && !outcome.timedOut {
             var status: Int32 = 0
             let ended = waitpid(pid, &status, WNOHANG)
@@ -238,7 +241,8 @@ public enum Subprocess {
             }
             if ended < 0 && errno != EINTR { break }
             if mustStop() { kill(); break }
-            _ = poll(nil, 0, pollWait())
+            _ = poll(nil, 0, min(nap, pollWait()))
+            nap = min(nap * 2, 100)
         }
         outcome.status = wait(for: pid)
         return outcome

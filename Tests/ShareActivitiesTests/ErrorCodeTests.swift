@@ -26,7 +26,7 @@ struct ErrorCodeTests {
     @Test func mailsKindsAreCodesOfTheContract() {
         let codes = MailError.Kind.allCases.map(MailActivity.errorCode)
         // A passphrase gpg-agent could not ask for is the set-up's to fix, as a password command that fails.
-        #expect(codes == ["invalid-input", "io-error", "send-failed", "temporary-failure", "configuration", "configuration"])
+        #expect(codes == ["invalid-input", "io-error", "send-failed", "temporary-failure", "configuration", "configuration", "unauthorized"])
         for code in codes { #expect(SystemActivities.errorCodes.contains(code)) }
     }
 

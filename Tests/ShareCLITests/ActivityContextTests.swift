@@ -64,8 +64,8 @@ struct ActivityContextTests {
     @Test func theConfigCheckAcceptsExactlyTheKeysActivitiesDeclare() throws {
         #expect(Configuration.schema.contains(MailActivity.configKeys[0]), "Mail's keys are in the schema")
         #expect(throws: ConfigurationError("/c:2: unknown key 'transprt' in [mail]; valid keys: from, transport, tls, ca-file, "
-                                           + "password-command, sendmail, drafts, sent, outbox, signature-file, command-timeout, markdown, undo-send, link-over, "
-                                           + "pgp-key, pgp-sign, pgp-encrypt, from-N")) {
+                                           + "password-command, auth, token-command, imap, imap-password-command, sendmail, drafts, sent, outbox, "
+                                           + "signature-file, command-timeout, markdown, undo-send, link-over, pgp-key, pgp-sign, pgp-encrypt, default, from-N")) {
             try Configuration(parsing: "[mail]\ntransprt = smtp://x\n", path: "/c", environment: [:])
         }
         // Without Mail's declaration there is no [mail] section at all.

@@ -30,8 +30,11 @@ final class MailWorld {
     func configure(_ lines: [String]) throws {
         // Send at once unless a test is about undo send: a countdown would only slow the others.
         let undo = lines.contains { $0.hasPrefix("undo-send") } ? [] : ["undo-send = 0"]
-        let text = (["[mail]", "from = \(MailWorld.fromLine)"] + lines + undo
-            + ["drafts = \(drafts.path)", "sent = \(sent.path)", "outbox = \(outbox.path)"]).joined(separator: "\n") + "\n"
+        // A folder the lines set (an IMAP one) is theirs.
+        let folders = [("drafts", drafts), ("sent", sent), ("outbox", outbox)].filter { key, _ in
+            !lines.contains { $0.hasPrefix(key + " ") || $0.hasPrefix(key + "=") }
+        }.map { "\($0) = \($1.path)" }
+        let text = (["[mail]", "from = \(MailWorld.fromLine)"] + lines + undo + folders).joined(separator: "\n") + "\n"
         try Data(text.utf8).write(to: config)
     }
 

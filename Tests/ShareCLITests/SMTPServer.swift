@@ -33,6 +33,8 @@ final class SMTPServer {
         var tls: Bool
         /// The name the client greeted the server with (EHLO).
         var ehlo: String?
+        /// The SASL mechanism of an OAuth2 login (`XOAUTH2`, `OAUTHBEARER`).
+        var mechanism: String?
 
         enum CodingKeys: String, CodingKey {
             case mailFrom = "mail_from"
@@ -40,6 +42,7 @@ final class SMTPServer {
             case login
             case tls
             case ehlo
+            case mechanism
         }
     }
 
@@ -67,6 +70,13 @@ final class SMTPServer {
 
     /// The server's stderr so far, for failure messages.
     var log: String { server.log }
+
+    /// The lines of `auth.log` (an `--oauth` server's logins: `accepted
+    /// XOAUTH2 USER`, `refused OAUTHBEARER USER`), in order.
+    func logins() -> [String] {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("auth.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
 
     /// The messages accepted so far, in order.
     func messages() throws -> [Message] {

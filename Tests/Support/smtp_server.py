@@ -14,9 +14,14 @@ Modes:
   --drop-mid-data                            close the connection during DATA
   --starttls CERT KEY --auth USER:PASS       require STARTTLS and AUTH
   --size-limit BYTES                         state SIZE in EHLO and refuse bigger messages (552)
+  --oauth USER:TOKEN                         require AUTH XOAUTH2 or OAUTHBEARER for USER with TOKEN;
+                                             another token is refused as stale (334 with an error JSON,
+                                             then 535); each attempt is a line of OUTDIR/auth.log:
+                                             "accepted MECHANISM USER" or "refused MECHANISM USER"
 """
 import argparse
 import asyncio
+import base64
 import json
 import os
 import ssl
@@ -50,8 +55,55 @@ class Store:
         with open(base + ".json", "w") as f:
             json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
                        "login": session.auth_data.login.decode() if isinstance(session.auth_data, LoginPassword) else None,
-                       "tls": session.ssl is not None, "ehlo": session.host_name}, f)
+                       "tls": session.ssl is not None, "ehlo": session.host_name,
+                       "mechanism": getattr(session, "mechanism", None)}, f)
         return "250 2.0.0 Message accepted"
+
+
+class OAuthStore(Store):
+    """A store whose server takes OAuth2 bearer tokens (XOAUTH2, RFC 7628's OAUTHBEARER)."""
+
+    def __init__(self, outdir, rcpt_reply, data_reply, user, token):
+        super().__init__(outdir, rcpt_reply, data_reply)
+        self.user = user
+        self.token = token
+
+    def note(self, line):
+        with open(os.path.join(self.outdir, "auth.log"), "a") as f:
+            f.write(line + "\n")
+
+    async def check(self, server, args, mechanism, parse):
+        if len(args) > 1:
+            try:
+                blob = base64.b64decode(args[1], validate=True)
+            except ValueError:
+                return AuthResult(success=False, handled=False, message="501 5.5.2 Cannot decode base64")
+        else:
+            blob = await server.challenge_auth("")
+        user, token = parse(blob.decode("utf-8", "replace"))
+        if user == self.user and token == self.token:
+            self.note("accepted %s %s" % (mechanism, user))
+            server.session.mechanism = mechanism
+            return AuthResult(success=True, auth_data=LoginPassword(login=user.encode(), password=b""))
+        self.note("refused %s %s" % (mechanism, user))
+        # RFC 7628 §3.2.2 and Google's XOAUTH2: an error as a challenge, answered by a dummy line, then 535.
+        error = json.dumps({"status": "401", "schemes": "bearer", "scope": "https://mail.test/"})
+        await server.challenge_auth(error)
+        return AuthResult(success=False, handled=False, message="535 5.7.8 Username and Password not accepted")
+
+    async def auth_XOAUTH2(self, server, args):
+        def parse(text):
+            fields = dict(part.split("=", 1) for part in text.split("\x01") if "=" in part)
+            return fields.get("user"), fields.get("auth", "").removeprefix("Bearer ")
+        return await self.check(server, args, "XOAUTH2", parse)
+
+    async def auth_OAUTHBEARER(self, server, args):
+        def parse(text):
+            header, _, rest = text.partition("\x01")
+            user = next((part[2:] for part in header.split(",") if part.startswith("a=")), None)
+            fields = dict(part.split("=", 1) for part in rest.split("\x01") if "=" in part)
+            return user, fields.get("auth", "").removeprefix("Bearer ")
+        return await self.check(server, args, "OAUTHBEARER", parse)
 
 
 class DropMidData(asyncio.Protocol):
@@ -96,6 +148,7 @@ async def main():
     parser.add_argument("--starttls", nargs=2, metavar=("CERT", "KEY"))
     parser.add_argument("--auth")
     parser.add_argument("--size-limit", type=int, default=0)
+    parser.add_argument("--oauth")
     args = parser.parse_args()
     loop = asyncio.get_running_loop()
     stopping = test_server.stop_event_async()
@@ -103,8 +156,14 @@ async def main():
     if args.drop_mid_data:
         server = await loop.create_server(DropMidData, "127.0.0.1", 0)
     else:
-        store = Store(args.outdir, args.rcpt_reply, args.data_reply)
+        if args.oauth:
+            user, token = args.oauth.split(":", 1)
+            store = OAuthStore(args.outdir, args.rcpt_reply, args.data_reply, user, token)
+        else:
+            store = Store(args.outdir, args.rcpt_reply, args.data_reply)
         options = {"hostname": "smtp.test", "data_size_limit": args.size_limit}
+        if args.oauth:
+            options.update(auth_required=True, auth_require_tls=bool(args.starttls), auth_exclude_mechanism=["LOGIN", "PLAIN"])
         if args.starttls:
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
             context.load_cert_chain(args.starttls[0], args.starttls[1])

@@ -53,6 +53,14 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     private(set) var serverLimit: Int?
     /// The asking, while the form is open.
     private var serverLimitAsked: Task<Int?, Never>?
+    /// The environment share runs in (`PATH`, for `--explain`'s look at `token-command`).
+    var environment: [String: String] = [:]
+    /// Whether an item came from standard input (see ``ActivityContext/readsStandardInput``).
+    var readsStandardInput = false
+    /// The draft this message keeps on its account's IMAP server (`drafts = imap:…`), replaced by each save.
+    let imapDraft = IMAPDraftSlot()
+    /// Drafts read from an IMAP server into the local drafts folder (`--resume`), by path: their folder and UID.
+    var importedDrafts: [String: (folder: IMAPFolder, uid: Int)] = [:]
     private var items: [ShareItem] = []
 
     /// Creates the Mail activity.
@@ -70,10 +78,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     /// Mail made from its `[mail]` section and the command line's request.
     public convenience init(context: ActivityContext) throws(ConfigurationError) {
         let section = context.section("mail")
-        self.init(request: context.request(for: MailActivity.self),
-                  settings: try MailActivity.settings(section, context: context),
-                  detector: context.detector, signature: try MailActivity.signature(section, environment: context.environment),
+        let settings = try MailActivity.settings(section, context: context)
+        self.init(request: context.request(for: MailActivity.self), settings: settings,
+                  detector: context.detector, signature: settings.accounts.first?.signature,
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
+        environment = context.environment
+        readsStandardInput = context.readsStandardInput
         links = try MailLinks(context: context, section: section, placeName: request.place)
         pgp = try MailPGP(section, environment: context.environment)
     }
@@ -143,9 +153,52 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         }
     }
 
-    /// How a message goes out, for `--explain`: the transport, or the outbox when there is none.
+    /// How a message goes out, for `--explain`: the transport, or the outbox
+    /// when there is none; with several accounts, each one's, the default first.
     public var explanation: String {
-        settings.transport.map { "through \($0.summary)" } ?? "no transport: messages wait in the outbox for share --flush"
+        guard settings.accounts.count > 1 else {
+            return settings.accounts.first.map { explanation(of: $0) } ?? MailActivity.way(settings.transport)
+        }
+        return settings.accounts.enumerated().map { index, account in
+            "\(account.name)\(index == 0 ? " (default)" : ""): \(account.identities.first?.addrSpec ?? "") \(explanation(of: account))"
+        }.joined(separator: "; ")
+    }
+
+    private static func way(_ transport: (any MailTransport)?) -> String {
+        transport.map { "through \($0.summary)" } ?? "no transport: messages wait in the outbox for share --flush"
+    }
+
+    /// How one account sends: its transport and login, a token command
+    /// whose program is not installed, and where its copies go.
+    private func explanation(of account: MailAccount) -> String {
+        var words = MailActivity.way(account.transport)
+        if let smtp = account.transport as? SMTPTransport, case .oauth2(let mechanism, let command) = smtp.login.method {
+            words += mechanism == .any ? " with OAuth2" : " with OAuth2 (\(mechanism.rawValue.uppercased()))"
+            if let program = MailActivity.missingProgram(command, environment: environment) {
+                words += "; but token-command's program \(program) is not installed or not on PATH: install it, or set token-command "
+                    + "in [\(smtp.login.section)] to a command that prints an access token (oama access ADDRESS, mutt_oauth2.py TOKENFILE, "
+                    + "pizauth show ACCOUNT)"
+            }
+        }
+        if let imap = account.imapSent { words += "; sent copies in \(imap.summary)" }
+        if let imap = account.imapDrafts { words += "; drafts in \(imap.summary)" }
+        return words
+    }
+
+    /// The first word of a shell command line, when it names a program that cannot be found.
+    nonisolated static func missingProgram(_ command: String, environment: [String: String]) -> String? {
+        guard let first = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init),
+              !first.contains("="), !first.contains("$"), !["!", "{", "(", "exec", "env"].contains(first) else { return nil }
+        let builtins: Set<String> = ["echo", "printf", "cat", "cd", "test", "[", "true", "false", "read", "."]
+        if builtins.contains(first) { return nil }
+        return ProgramSearch.executable(first, environment: environment) == nil ? first : nil
+    }
+
+    /// `--from`: an identity's address, or an account's name for its first identity.
+    var requestedFrom: String? {
+        guard let from = request.from else { return nil }
+        if let account = settings.account(named: from.trimmingWhitespace()), let first = account.identities.first { return first.addrSpec }
+        return from
     }
 
     /// The form's first values (the request, the items, the signature), and
@@ -157,10 +210,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         // stays below.
         var body = composer.body.isEmpty ? "" : composer.body + "\n"
         let cursor = body.count
-        if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n") + "-- \n" + signature }
-        let preferred = request.from.flatMap { from in
+        let preferred = requestedFrom.flatMap { from in
             settings.identities.first { $0.addrSpec.lowercased() == (try? MailAddress(parsing: from))?.addrSpec.lowercased() }
         }
+        // The signature of the account the message starts from.
+        let signature = if let preferred, settings.accounts.count > 1 { settings.account(sending: preferred.addrSpec).signature } else { signature }
+        if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n") + "-- \n" + signature }
         var attachments: [AttachedFile] = []
         for item in items {
             guard let file = item.fileItem, let path = file.path?.path ?? MailActivity.materialize(file) else { continue }
@@ -333,7 +388,12 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         let outcome: MailOutcome
         if save || message.protection == nil {
             let ready = message
-            outcome = await Task.detached { save ? mailer.saveDraft(ready) : mailer.send(ready) }.value
+            // Sent while its draft is written only when a kill meanwhile loses nothing: no form
+            // whose last keys no autosave has kept yet, no bytes from standard input or memory.
+            let overlapping = values.isEmpty && !readsStandardInput && message.attachments.allSatisfy {
+                if case .file = $0.source { return true } else { return false }
+            }
+            outcome = await Task.detached { save ? mailer.saveDraft(ready) : mailer.send(ready, overlapping: overlapping) }.value
         } else {
             outcome = await sendProtected(message, mailer: mailer, session: session)
         }
@@ -353,15 +413,18 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         switch outcome {
         case .sent(_, _, let warning):
             discardAutosave()
+            await discardIMAPDraft()
             session.finish(.sent, returnedItems: linked.map { .url($0.link) }, warnings: [pgpWarning, warning, madeUp].compactMap { $0 },
                            recipients: recipients,
                            undo: [.impossible(reason: "a sent message cannot be unsent")])
         case .saved(let path):
             discardAutosave()
-            session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)"),
+            let stored = await storeIMAPDraft(path, from: message.from)
+            session.finish(.saved, error: ActivityError(code: ActivityError.Code.saved, message: "the message is saved in drafts: \(path)" + stored),
                            recipients: recipients)
         case .queued(let path, let reason):
             discardAutosave()
+            await discardIMAPDraft()
             session.finish(.queued, error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"),
                            recipients: recipients)
         case .failed(let error, let draft):
@@ -428,7 +491,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
 
     /// Writes the values as a draft (what parses of them) and returns its path.
     public func autosaveJob() -> AutosaveJob {
-        let settings = settings, format = bodyFormat, detector = detector, previous = autosavePath
+        let settings = settings, format = bodyFormat, detector = detector, previous = autosavePath, slot = imapDraft
         return { values in
             let message = try MailActivity.lenientMessage(values, settings: settings, format: format, detector: detector)
             guard case .saved(let path) = Mailer(settings: settings).saveDraft(message) else {
@@ -436,8 +499,36 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
             }
             // The draft it replaces goes here too, off the keystrokes' way (a long one takes a while to unlink).
             if let previous, previous != path { settings.drafts.remove(previous) }
+            // And on the IMAP server, replacing the one before; the local draft is what
+            // recovery needs, so a server away now is tried again at the next autosave.
+            if let folder = message.from.flatMap({ settings.account(sending: $0.addrSpec).imapDrafts }) {
+                _ = try? slot.store(path, in: folder)
+            }
             return path
         }
+    }
+
+    // MARK: - Drafts on an IMAP server
+
+    /// Stores the draft at `path` in the IMAP Drafts folder of the account
+    /// `from` sends through, if it has one: words to add to the outcome.
+    func storeIMAPDraft(_ path: String, from: MailAddress?) async -> String {
+        guard let folder = settings.account(sending: from?.addrSpec ?? "").imapDrafts else { return "" }
+        let slot = imapDraft
+        let outcome = await Task.detached { () -> Result<IMAPStored, MailError> in
+            do throws(MailError) { return .success(try slot.store(path, in: folder)) } catch { return .failure(error) }
+        }.value
+        switch outcome {
+        case .success(let stored): return " and in \(stored.location)"
+        case .failure(let error): return "; it could not be stored in \(folder.summary): \(error.message)"
+        }
+    }
+
+    /// Deletes this message's draft from the IMAP server: it was sent or queued.
+    func discardIMAPDraft() async {
+        let slot = imapDraft
+        guard slot.current != nil else { return }
+        await Task.detached { try? slot.discard() }.value
     }
 
     public func autosaved(at place: String) {
@@ -553,7 +644,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         composer.toRecipients = request.to + offeredRecipients
         composer.ccRecipients = request.cc
         composer.bccRecipients = request.bcc
-        composer.preferredSendingAddress = request.from
+        composer.preferredSendingAddress = requestedFrom
         var bodyParts: [String] = []
         var mailtoSubject: String?
         for item in items {

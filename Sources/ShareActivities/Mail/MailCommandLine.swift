@@ -20,7 +20,8 @@ extension MailActivity {
                        values: .completed("addresses")),
             OptionSpec("--bcc", value: "ADDR", repeatable: true, group: group, activity: .mail,
                        help: "blind copies: in the envelope, never in the sent headers", values: .completed("addresses")),
-            OptionSpec("--from", value: "ADDR", group: group, activity: .mail, help: "send as this configured identity"),
+            OptionSpec("--from", value: "ADDR", group: group, activity: .mail,
+                       help: "send as this configured identity, through the account it belongs to (or an account's name: [mail.NAME])"),
             OptionSpec("--body", value: "TEXT", group: group, activity: .mail, alsoFor: [.message],
                        help: "body text (an item, first in the body); with --activity message, the message", item: .text),
             OptionSpec("--body-file", value: "PATH", group: group, activity: .mail, help: "body text from a UTF-8 file", values: .files,
@@ -56,6 +57,7 @@ extension MailActivity {
 
     public nonisolated static var withoutTerminal: String? { Localization.text("add --send to send it, or --save-draft to keep it") }
 
+    /// A refused login is `unauthorized`, which Social declares: one code, one meaning, for both.
     public nonisolated static var errorCodes: [String] { [ActivityError.Code.saved, ActivityError.Code.temporaryFailure, ActivityError.Code.noKey] }
 
     public nonisolated static var undoSteps: [UndoStep] { [unscheduleStep] }
@@ -68,6 +70,7 @@ extension MailActivity {
         case .rejected: ActivityError.Code.sendFailed
         case .temporary: ActivityError.Code.temporaryFailure
         case .configuration, .passphrase: ActivityError.Code.configuration
+        case .unauthorized: ActivityError.Code.unauthorized
         }
     }
 
@@ -102,8 +105,20 @@ extension MailActivity {
             text += "\(word)\t\(path)" + (message.map { "\t\(output.shown($0))" } ?? "") + "\n"
         }
         waitingRows(flush.waiting, rows: &rows, text: &text)
+        // Sent copies stored on their IMAP server now; one that still is not waits for the next flush.
+        for copy in flush.stored {
+            if let location = copy.location {
+                rows.append(.object([("path", .string(location)), ("outcome", .string("stored")), ("error", .null)]))
+                text += "stored\t\(location)\n"
+            } else {
+                let problem = "the sent copy is not stored on the IMAP server yet: " + (copy.error?.message ?? "")
+                rows.append(.object([("path", .string(copy.path)), ("outcome", .string("failed")), ("error", .string(problem))]))
+                text += "failed\t\(copy.path)\t\(output.shown(problem))\n"
+                worst = ExitCode.failed
+            }
+        }
         if output.json { output.output(JSONValue.array(rows).serialized + "\n") } else { output.output(text) }
-        if flushed.isEmpty && flush.waiting.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
+        if flushed.isEmpty && flush.waiting.isEmpty && flush.stored.isEmpty && !output.json { output.error("share: " + Localization.text("the outbox is empty") + "\n") }
         return worst
     }
 }

@@ -9,6 +9,7 @@ import ShareSupport
 /// its drafts folder, Ctrl-O's and autosave's and another mail program's.
 extension MailActivity {
     public func savedDrafts() -> (drafts: [SavedDraft], unreadable: [String]) {
+        importNewestIMAPDraft()
         let (drafts, unreadable) = Draft.all(in: settings.drafts)
         return (drafts.map { draft in
             SavedDraft(path: draft.path, title: draft.subject.isEmpty ? Localization.text("(no subject)") : draft.subject,
@@ -49,6 +50,31 @@ extension MailActivity {
             values["from"] = identity.displayString
         }
         resume(values: values, draft: path)
+        // A draft read from the IMAP server is the one the form's saves replace there.
+        if let imported = importedDrafts[path] { imapDraft.adopt(imported.folder, uid: imported.uid) }
+    }
+
+    /// The newest draft in the default account's IMAP Drafts folder
+    /// (`drafts = imap:…`), copied into the local drafts folder unless a
+    /// draft of the same Message-ID is there already, so that `--resume`
+    /// offers it (another device may have written it). A server that
+    /// cannot be reached leaves the local drafts as they are.
+    func importNewestIMAPDraft() {
+        guard let folder = settings.accounts.first?.imapDrafts,
+              let session = try? IMAPSession(folder), let uid = try? session.allUIDs().last else { return }
+        let scratch = settings.drafts.path + "/tmp/imap-\(getpid())-\(uid)"
+        guard (try? settings.drafts.create()) != nil else { return }
+        defer { unlink(scratch) }
+        guard (try? session.fetch(uid: uid, to: scratch)) != nil, let fetched = try? MessageFile(path: scratch) else { return }
+        let id = fetched.header("Message-ID")?.trimmingWhitespace()
+        for path in settings.drafts.messages() {
+            if let local = try? MessageFile(path: path), id != nil, local.header("Message-ID")?.trimmingWhitespace() == id {
+                importedDrafts[path] = (folder, uid)
+                return
+            }
+        }
+        guard let path = try? settings.drafts.deliver(copyOf: scratch, flags: "D") else { return }
+        importedDrafts[path] = (folder, uid)
     }
 
     /// `name` as a file name: its last path component, without control

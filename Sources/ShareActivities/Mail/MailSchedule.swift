@@ -32,7 +32,8 @@ extension MailActivity: FormScheduling {
 
     /// Mail's settings from its section, with the run's clock.
     static func settings(_ section: ConfigSection, context: ActivityContext) throws(ConfigurationError) -> MailSettings {
-        var settings = try settings(section, locations: context.locations, environment: context.environment)
+        var settings = try settings(section, accounts: context.subsections("mail"), locations: context.locations,
+                                    environment: context.environment)
         settings.now = context.clock
         return settings
     }
@@ -115,6 +116,7 @@ extension MailActivity: FormScheduling {
         switch outcome {
         case .queued(let path, let reason):
             discardAutosave()
+            await discardIMAPDraft()
             let undo = MailActivity.unschedule(path: path, messageID: message.messageID, settings: settings)
             session.finish(.queued, returnedItems: linked.map { .url($0.link) },
                            error: ActivityError(code: ActivityError.Code.queued, message: "\(reason) (queued as \(path))"),

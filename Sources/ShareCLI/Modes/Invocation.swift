@@ -46,6 +46,7 @@ struct Invocation {
         context.subsections = configuration.sections(under:)
         context.title = options.title
         context.requests = options.requests
+        context.readsStandardInput = options.items.contains(.standardInput)
         self.context = context
         systemActivities = try SystemActivities.make(context)
         var picker = KeyMap.picker

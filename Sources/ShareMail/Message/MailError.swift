@@ -18,6 +18,9 @@ public struct MailError: Error, Sendable, Equatable, CustomStringConvertible {
         /// gpg-agent needs a passphrase it was not allowed to ask for (the
         /// compose screen lends it the terminal and tries again).
         case passphrase
+        /// The server refused the login: the password, or an OAuth2 token
+        /// also after `token-command` ran again.
+        case unauthorized
     }
 
     /// The kind of failure.

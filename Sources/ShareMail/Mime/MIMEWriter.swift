@@ -19,7 +19,7 @@ import FoundationEssentials
 ///   part first; attachments wrap everything in `multipart/mixed`.
 /// - `Bcc:` is written only when `includeBcc` is true (drafts and the sent
 ///   copy), never into the transmitted message.
-public struct MIMEWriter {
+public struct MIMEWriter: Sendable {
     /// A token unique to this message, used to make boundaries.
     public var boundaryToken: String
 

@@ -90,6 +90,22 @@ public struct Maildir: Sendable, Equatable {
         return final
     }
 
+    /// Moves the message file at `file` (of another Maildir on the same
+    /// file system) into this folder's `cur/` with `flags`, in one rename:
+    /// there is no moment when it is in neither folder, or in both.
+    /// `nil` when the two are on different file systems (copy it then).
+    public func take(_ file: String, flags: String) throws(MailError) -> String? {
+        try create()
+        let final = path + "/cur/" + Maildir.uniqueName() + ":2," + String(flags.sorted())
+        guard rename(file, final) == 0 else {
+            if errno == EXDEV { return nil }
+            throw MailError(.io, "cannot move \(file) into \(path): \(String(cString: strerror(errno)))")
+        }
+        Maildir.syncDirectory(final)
+        Maildir.syncDirectory(file)
+        return final
+    }
+
     /// Copies an existing message file into this folder (atomically).
     @discardableResult
     public func deliver(copyOf file: String, flags: String?) throws(MailError) -> String {
@@ -140,7 +156,7 @@ public struct Maildir: Sendable, Equatable {
         }
     }
 
-    private static func syncDirectory(_ file: String) {
+    static func syncDirectory(_ file: String) {
         let directory = PathText.parent(of: file)
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 { fsync(fd); close(fd) }

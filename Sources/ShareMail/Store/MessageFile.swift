@@ -18,10 +18,16 @@ public struct MessageFile: Sendable {
 
     /// Reads the header section of `path` (at most 1 MiB of headers).
     public init(path: String) throws(MailError) {
-        self.path = path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MailError(.io, "cannot read \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        try self.init(path: path, reading: fd)
+    }
+
+    /// Reads the header section from `fd`, from its current offset (the
+    /// start), of the file at `path` (which it may have left, renamed).
+    init(path: String, reading fd: Int32) throws(MailError) {
+        self.path = path
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         var end: Int?
@@ -90,7 +96,7 @@ public struct MessageFile: Sendable {
         headerBytes(replacing: name, with: field) + bytes[headerBytes.count...]
     }
 
-    private static func headerEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+    static func headerEnd(_ bytes: [UInt8], from start: Int) -> Int? {
         var index = start
         while index + 3 < bytes.count {
             if bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {

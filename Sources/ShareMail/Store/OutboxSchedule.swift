@@ -67,6 +67,8 @@ public struct OutboxFlush: Sendable, Equatable {
     public var flushed: [FlushedMessage] = []
     /// The messages not due yet, oldest first.
     public var waiting: [WaitingMessage] = []
+    /// The sent copies kept locally for an IMAP server, stored now or not.
+    public var stored: [StoredCopy] = []
 
     /// Creates one.
     public init(flushed: [FlushedMessage] = [], waiting: [WaitingMessage] = []) {

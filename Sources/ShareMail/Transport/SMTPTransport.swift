@@ -13,21 +13,20 @@ public struct SMTPTransport: MailTransport {
     /// The server URL without user or password (`smtp://mail.example.com:587`).
     public let serverURL: String
     /// The user name from the URL, if any.
-    public let username: String?
+    public var username: String? { login.username }
     /// Whether STARTTLS is required on `smtp://`.
     public let requireTLS: Bool
-    /// The command whose first output line is the password.
-    public let passwordCommand: String?
-    /// How long `password-command` may run, in seconds.
-    public let commandTimeout: Double
+    /// How the server is logged in to: a password or an OAuth2 token, from a command.
+    public let login: MailLogin
     /// A CA bundle to trust instead of the system's.
     public let caFile: String?
 
     /// Reads a transport URL: `smtp://[user@]host[:port]` or `smtps://…`.
     /// - Throws: ``MailError`` for another scheme, a missing host, or a password in the URL.
+    /// `login` is how to log in (a password from `password-command` by
+    /// default); `section` names the config section its keys are in.
     public init(url: String, requireTLS: Bool = true, passwordCommand: String? = nil, caFile: String? = nil,
-                commandTimeout: Double = 30) throws(MailError) {
-        self.commandTimeout = commandTimeout
+                commandTimeout: Double = 30, login method: MailLogin.Method? = nil, section: String = "mail") throws(MailError) {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "smtp" || scheme == "smtps" else {
             throw MailError(.configuration, "transport '\(url)' is not an smtp:// or smtps:// URL")
@@ -41,46 +40,69 @@ public struct SMTPTransport: MailTransport {
         let port = components.port.map { ":\($0)" } ?? ""
         let bracketed = host.contains(":") ? "[\(host)]" : host
         serverURL = "\(scheme)://\(bracketed)\(port)"
-        username = components.user
+        login = MailLogin(username: components.user,
+                          method: method ?? .password(command: passwordCommand), section: section, commandTimeout: commandTimeout)
         self.requireTLS = requireTLS
-        self.passwordCommand = passwordCommand
         self.caFile = caFile
     }
 
     public var summary: String { serverURL }
 
     public func send(_ file: MessageFile, envelope: Envelope) throws(MailError) -> String {
-        try CurlRuntime.start()  // before the recipients' list, which libcurl makes
-        let reader = try TransmissionReader(file)
-        var password = try passwordCommand.map { command throws(MailError) in
-            do throws(PasswordCommand.Failure) { return try PasswordCommand.run(command, timeout: commandTimeout, section: "mail") } catch {
-                throw MailError(.configuration, error.message)
-            }
+        try send(envelope: envelope) { () throws(MailError) -> any MessageReading in try TransmissionReader(file) }
+    }
+
+    /// Sends what `reader` hands out (a draft still being written), once:
+    /// a second try needs a reader that has handed out nothing yet.
+    func send(streaming reader: any MessageReading, envelope: Envelope) throws(MailError) -> String {
+        try send(envelope: envelope) { () throws(MailError) -> any MessageReading in
+            guard reader.bytesRead == 0 else { throw MailError(.rejected, "\(serverURL) dropped the message part way; it is kept in drafts") }
+            return reader
         }
-        defer { password = nil }
+    }
+
+    /// One delivery, the message's bytes from `makeReader` (made again for a second try).
+    private func send(envelope: Envelope, makeReader: () throws(MailError) -> any MessageReading) throws(MailError) -> String {
+        try CurlRuntime.start()  // before the recipients' list, which libcurl makes
+        var login = self.login
+        // OAuth2 names the account in the SASL string: the sender's address when the URL names no user.
+        if login.isOAuth2 && login.username == nil { login.username = envelope.sender }
         var recipients: UnsafeMutablePointer<curl_slist>?
         for recipient in envelope.recipients { recipients = share_curl_slist_append(recipients, "<\(recipient)>") }
         defer { share_curl_slist_free_all(recipients) }
-        let (code, log, curlMessage) = try session(greeting: envelope.sender) { handle in
-            share_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(envelope.sender)>")
-            share_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients)
-            share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
-            share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 30)
-            share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-            share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60)
-            if let username { share_curl_setopt_string(handle, CURLOPT_USERNAME, username) }
-            if let password { share_curl_setopt_string(handle, CURLOPT_PASSWORD, password) }
-            share_curl_setopt_read_function(handle) { buffer, size, count, context in
-                guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
-                let reader = Unmanaged<TransmissionReader>.fromOpaque(context).takeUnretainedValue()
-                let read = reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-                return read < 0 ? Int(CURL_READFUNC_ABORT) : read
+        // An OAuth2 token the server calls stale (334 with an error, then 535) is asked
+        // for once more, as a refresh command makes a new one: the login failed before
+        // MAIL FROM, so nothing was sent and trying again sends nothing twice.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let reader = ReaderBox(try makeReader())
+            var secret = try login.secret()
+            defer { secret = nil }
+            let (code, log, curlMessage) = try session(greeting: envelope.sender) { handle in
+                share_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(envelope.sender)>")
+                share_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients)
+                share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
+                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 30)
+                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60)
+                login.apply(secret, to: handle)
+                share_curl_setopt_read_function(handle) { buffer, size, count, context in
+                    guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
+                    let box = Unmanaged<ReaderBox>.fromOpaque(context).takeUnretainedValue()
+                    let read = box.reader.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+                    return read < 0 ? Int(CURL_READFUNC_ABORT) : read
+                }
+                share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(reader).toOpaque())
             }
-            share_curl_setopt_pointer(handle, CURLOPT_READDATA, Unmanaged.passUnretained(reader).toOpaque())
+            withExtendedLifetime(reader) {}
+            if code == CURLE_OK { return log.lastReply }
+            if code == CURLE_LOGIN_DENIED && secret != nil {
+                if login.isOAuth2 && attempt == 1 { continue }
+                throw login.refused(serverURL, reply: log.refusal?.reply ?? "")
+            }
+            throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL)
         }
-        withExtendedLifetime(reader) {}
-        if code == CURLE_OK { return log.lastReply }
-        throw SMTPTransport.failure(code: code, curlMessage: curlMessage, log: log, serverURL: serverURL)
     }
 
     /// The largest message the server takes, as its greeting's `SIZE`
@@ -134,8 +156,8 @@ public struct SMTPTransport: MailTransport {
                 return share_curl_easy_perform(handle)
             }
         }
-        // Forget the password as soon as the connection is done.
-        share_curl_setopt_string(handle, CURLOPT_PASSWORD, "")
+        // Forget the password or token as soon as the connection is done.
+        MailLogin.forget(on: handle)
         let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return (code, log, code == CURLE_OK ? "" : buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered)
     }
@@ -182,6 +204,12 @@ public struct SMTPTransport: MailTransport {
     }
 }
 
+/// A reader behind one pointer, for libcurl's read callback.
+final class ReaderBox {
+    let reader: any MessageReading
+    init(_ reader: any MessageReading) { self.reader = reader }
+}
+
 /// The session as it went: the server's reply lines and the commands sent,
 /// kept for error messages (bounded). Never the message itself: libcurl
 /// reports only the commands and replies as headers.
@@ -191,15 +219,20 @@ final class ServerLog {
     private(set) var refusal: (reply: String, command: String)?
     /// The last command sent (`RCPT TO:<…>`, `DATA`).
     private(set) var lastCommand = ""
+    /// Between AUTH and the reply that ends it, when what is sent is a credential.
+    private var authenticating = false
 
     func append(_ bytes: UnsafeRawBufferPointer, sent: Bool) {
         let text = String(decoding: bytes, as: UTF8.self).trimmingWhitespace(includingNewlines: true)
         guard !text.isEmpty else { return }
         if sent {
-            // AUTH lines carry credentials: never kept.
-            lastCommand = text.uppercased().hasPrefix("AUTH") ? "AUTH" : text
+            // AUTH lines carry credentials, and so do the lines that answer its
+            // 334 challenges (a password, a token): never kept.
+            if text.uppercased().hasPrefix("AUTH") { authenticating = true }
+            lastCommand = authenticating ? "AUTH" : text
             return
         }
+        if !text.hasPrefix("334") { authenticating = false }
         replies.append(text)
         if replies.count > 20 { replies.removeFirst(replies.count - 20) }
         // "550-…" continues; "550 …" ends a reply. The first refusal is the one that failed.

@@ -1,0 +1,58 @@
+/// One mail account: the addresses it sends as, how it sends, and where
+/// its sent copies go (`[mail]`, or a `[mail.NAME]` section).
+public struct MailAccount: Sendable {
+    /// The account's name (`work` for `[mail.work]`; `mail` for `[mail]` itself).
+    public var name: String
+    /// The addresses it sends as, the first being its own.
+    public var identities: [MailAddress]
+    /// How it delivers; `nil` puts its messages in the outbox.
+    public var transport: (any MailTransport)?
+    /// Its sent copies, in a local Maildir; with ``imapSent``, the copies
+    /// the server has not stored yet (`share --flush` stores them).
+    public var sent: Maildir
+    /// The IMAP folder its sent copies go to (`sent = imap:Sent`), if any.
+    public var imapSent: IMAPFolder?
+    /// The IMAP folder its drafts go to too (`drafts = imap:Drafts`), if any.
+    public var imapDrafts: IMAPFolder?
+    /// The signature a new message from it starts with (`signature-file`).
+    public var signature: String?
+
+    /// An account.
+    public init(name: String, identities: [MailAddress], transport: (any MailTransport)?, sent: Maildir,
+                imapSent: IMAPFolder? = nil, imapDrafts: IMAPFolder? = nil) {
+        self.name = name
+        self.identities = identities
+        self.transport = transport
+        self.sent = sent
+        self.imapSent = imapSent
+        self.imapDrafts = imapDrafts
+    }
+
+    /// Whether `addrSpec` is one of its addresses (case aside).
+    public func sends(as addrSpec: String) -> Bool {
+        let wanted = addrSpec.lowercased()
+        return identities.contains { $0.addrSpec.lowercased() == wanted }
+    }
+}
+
+extension MailSettings {
+    /// The settings of one account: its identities, transport and sent
+    /// folder, with the drafts and the outbox every account shares.
+    public init(account: MailAccount, drafts: Maildir, outbox: Maildir) {
+        self.init(identities: account.identities, transport: account.transport, drafts: drafts, sent: account.sent, outbox: outbox)
+        accounts = [account]
+    }
+
+    /// The account a message from `sender` goes through: the one whose
+    /// identities hold it, else the default one.
+    public func account(sending sender: String) -> MailAccount {
+        accounts.first { $0.sends(as: sender) }
+            ?? accounts.first
+            ?? MailAccount(name: "mail", identities: identities, transport: transport, sent: sent)
+    }
+
+    /// The account named `name`, if there is one.
+    public func account(named name: String) -> MailAccount? {
+        accounts.first { $0.name == name }
+    }
+}
