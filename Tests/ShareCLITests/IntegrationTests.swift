@@ -168,6 +168,79 @@ import TestSupport
         try Self.shareTwoFiles(world, session, select: ["Space", "Space"], key: [";", "s"])
     }
 
+    // MARK: - mailto:
+
+    /// share --integration mailto writes share-mail.desktop (the text of
+    /// contrib/) where no desktop entry of that name is, and xdg-mime then
+    /// names it as the mailto: handler.
+    @Test func mailtoMakesShareTheHandler() throws {
+        let world = try World()
+        try Self.becomeMailHandler(world)
+        let entry = world.fixtures.root.appendingPathComponent("data/applications/share-mail.desktop")
+        #expect(try Data(contentsOf: entry) == (try Self.contrib("applications/share-mail.desktop")))
+        let query = try Share.run(URL(fileURLWithPath: "/usr/bin/xdg-mime"), ["query", "default", "x-scheme-handler/mailto"],
+                                  environment: world.environment, directory: world.folder)
+        #expect(query.out == "share-mail.desktop\n", "xdg-mime query: \(query.out) \(query.err)")
+        // A second time finds the entry and leaves it as it is.
+        try Self.becomeMailHandler(world)
+    }
+
+    @Test func mailtoWithoutXdgMimeSaysSo() throws {
+        var world = try World()
+        world.environment["PATH"] = world.bin.path
+        let run = try Share.run(try Share.binary(), ["--integration", "mailto"], environment: world.environment, directory: world.folder)
+        run.expectExit(3, saying: "xdg-mime", "apt-get install xdg-utils")
+        #expect(!FileManager.default.fileExists(atPath: world.fixtures.root.appendingPathComponent("data/applications").path))
+    }
+
+    static func becomeMailHandler(_ world: World) throws {
+        let run = try Share.run(try Share.binary(), ["--integration", "mailto"], environment: world.environment, directory: world.folder)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("share-mail.desktop"), "\(run.out)")
+    }
+
+    /// xdg-email and xdg-open, outside a terminal (setsid: no controlling
+    /// terminal), start share-mail.desktop's command in the terminal
+    /// emulator, here a stand-in that runs it in a tmux window; share's
+    /// compose screen opens with the link's fields.
+    @Test(arguments: [
+        ["xdg-email", "--cc", "c@example.com", "--subject", "S", "a@example.com"],
+        ["xdg-open", "mailto:a@example.com?cc=c%40example.com&subject=S"],
+    ])
+    func mailLinksOpenTheComposeScreen(command: [String]) throws {
+        var world = try World()
+        try Self.becomeMailHandler(world)
+        let session = try TmuxSession("exec >/dev/tty; echo the desktop; exec cat", workingDirectory: world.folder,
+                                      environment: world.environment)
+        try session.waitFor("the desktop")
+        let terminal = world.bin.appendingPathComponent("x-terminal-emulator")
+        let standIn = """
+            #!/bin/sh
+            # x-terminal-emulator -e COMMAND ARGUMENT...: the command in a new tmux window.
+            [ "$1" = -e ] && shift
+            line=
+            for word; do line="$line '$(printf '%s' "$word" | sed "s/'/'\\\\\\\\''/g")'"; done
+            exec tmux -S \(TmuxSession.quote(session.socket)) new-window "$line"
+
+            """
+        try Data(standIn.utf8).write(to: terminal)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: terminal.path)
+        world.environment["TERMINAL"] = nil
+        let run = try Share.run(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w"] + command, environment: world.environment,
+                                directory: world.folder)
+        #expect(run.status == 0, "\(command[0]): \(run.out) \(run.err)")
+        let screen = try session.waitFor("Subject:")
+        let fields = Dictionary(screen.lines.compactMap { line -> (String, String)? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            return (parts[0].trimmingCharacters(in: .whitespaces), parts[1].trimmingCharacters(in: .whitespaces))
+        }, uniquingKeysWith: { first, _ in first })
+        #expect(fields["To"] == "a@example.com" && fields["Cc"] == "c@example.com" && fields["Subject"] == "S", "screen:\n\(screen.text)")
+        let arguments = world.lastArguments()
+        #expect(arguments.count == 3 && arguments.prefix(2) == ["--activity", "mail"] && arguments[2].hasPrefix("mailto:a@example.com?"),
+                "share was started with \(arguments)")
+    }
+
     // MARK: - A world: share on PATH behind a wrapper that logs its arguments, and a clipboard
 
     /// A folder of files to share, a `bin` with `share` (a wrapper that
