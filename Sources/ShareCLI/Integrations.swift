@@ -2,7 +2,8 @@ import ShareCore
 
 /// The integrations `--integration NAME` prints: the same bytes as the
 /// files under `contrib/` that `make install` installs (a test compares
-/// each with its file, so neither can change alone).
+/// each with its file, so neither can change alone). Written by
+/// `tools/embed-integrations.py`.
 public enum Integrations {
     /// The names `--integration` takes, in the order help lists them.
     public static let names = ["ranger", "nnn", "lf", "vifm", "vim", "nvim", "tmux", "mailto"]
@@ -79,8 +80,10 @@ public enum Integrations {
         " share from vifm: S shares the selected files, or the file under the
         " cursor, in share's picker; vifm gives the terminal to share and takes
         " it back when share ends.
+        " A share cancelled (exit 1) goes straight back; a failure waits for Return
+        " under share's message.
         " Add these lines to ~/.config/vifm/vifmrc (share --integration vifm).
-        command! share share -- %f
+        command! share share -- %f || [ $? -eq 1 ]
         nnoremap S :share<cr>
         """# + "\n"
 
@@ -125,6 +128,10 @@ public enum Integrations {
           else
             execute 'silent !' . escape(a:command, '!%#')
             redraw!
+            " 1 is a cancelled share; above it share failed, and said why on the screen just redrawn.
+            if v:shell_error > 1
+              echohl ErrorMsg | echo 'share failed (exit ' . v:shell_error . ')' | echohl None
+            endif
           endif
         endfunction
 
@@ -136,10 +143,11 @@ public enum Integrations {
     /// `contrib/tmux/share.tmux.conf`.
     static let tmux = #"""
         # share from tmux: in copy mode, S shares the selection as text in share's
-        # picker, drawn in a window of its own that closes when share ends.
+        # picker, drawn in a window of its own that closes when share ends (after
+        # Enter when share failed, so that its message can be read).
         # Add these lines to ~/.tmux.conf (share --integration tmux).
-        bind-key -T copy-mode-vi S send-keys -X copy-pipe-and-cancel "tmux load-buffer -b share - && tmux new-window -n share 'tmux save-buffer -b share - | share -; tmux delete-buffer -b share'"
-        bind-key -T copy-mode S send-keys -X copy-pipe-and-cancel "tmux load-buffer -b share - && tmux new-window -n share 'tmux save-buffer -b share - | share -; tmux delete-buffer -b share'"
+        bind-key -T copy-mode-vi S send-keys -X copy-pipe-and-cancel "tmux load-buffer -b share - && tmux new-window -n share 'tmux save-buffer -b share - | share - || [ $? -eq 1 ] || read -r _; tmux delete-buffer -b share'"
+        bind-key -T copy-mode S send-keys -X copy-pipe-and-cancel "tmux load-buffer -b share - && tmux new-window -n share 'tmux save-buffer -b share - | share - || [ $? -eq 1 ] || read -r _; tmux delete-buffer -b share'"
         """# + "\n"
 
     /// `contrib/applications/share-mail.desktop`.

@@ -64,6 +64,18 @@ import TestSupport
             (try? session.command("display-message", "-p", "#{session_windows} #{pane_in_mode}")) == "1 0\n"
         }
         #expect(try session.capture().text.contains("first line\nhello from the pane"))
+        // A cancelled share (exit 1) closes its window at once too.
+        try session.command("copy-mode")
+        try session.command("send-keys", "-X", "cursor-up")
+        try session.command("send-keys", "-X", "begin-selection")
+        try session.command("send-keys", "-X", "cursor-right")
+        try session.send("S")
+        try session.waitUntil("the picker again") { $0.contains("Copy") && !$0.contains("first line") }
+        try session.send("Escape")
+        try eventually("the share window to close after a cancel", timeout: TmuxSession.defaultTimeout,
+                       report: { "screen:\n\((try? session.capture().text) ?? "")" }) {
+            (try? session.command("display-message", "-p", "#{session_windows} #{pane_in_mode}")) == "1 0\n"
+        }
     }
 
     // MARK: - Vim and Neovim
@@ -116,21 +128,40 @@ import TestSupport
 
     // MARK: - File managers
 
-    /// Selects a.txt and b.txt in the file manager on `session`, presses its
-    /// key, picks Copy in the picker that shows "2 items", and checks both
-    /// files reached the clipboard and the file manager is back.
-    static func shareTwoFiles(_ world: World, _ session: TmuxSession, select: [String], key: [String]) throws {
-        try session.waitFor("c.txt")
-        // Each key once the one before has shown on the screen (a mark, a
-        // colour, a pending key): keys that arrive together are taken as one
-        // sequence by some, and lost at start-up by others.
-        for step in select + key.dropLast() {
+    /// Each file manager's keys: selecting a.txt and b.txt from the start
+    /// (vifm's cursor starts on ../, the others' on the first file), moving
+    /// to b.txt, and its share key.
+    static let keys: [String: (select: [String], down: [String], share: [String])] = [
+        "ranger": (["Space", "Space"], ["j"], ["y", "s"]),
+        "nnn": (["Space", "Space"], ["j"], [";", "s"]),
+        "lf": (["Space", "Space"], ["j"], ["S"]),
+        "vifm": (["j", "t", "j", "t"], ["j", "j"], ["S"]),
+    ]
+
+    /// Presses `steps`, each once the one before has shown on the screen (a
+    /// mark, a colour, a pending key): keys that arrive together are taken
+    /// as one sequence by some programs, and lost at start-up by others.
+    /// The last is pressed without waiting (it starts share).
+    static func press(_ steps: [String], _ session: TmuxSession) throws {
+        for (index, step) in steps.enumerated() {
             let before = try session.capture(colors: true).text
             // tmux takes a bare ; as its own command separator: nnn's plugin key goes as its byte.
             if step == ";" { try session.command("send-keys", "-H", "3b") } else { try session.send(step) }
-            try session.waitUntil("the screen to take \(step)", colors: true) { $0.text != before }
+            if index < steps.count - 1 {
+                try session.waitUntil("the screen to take \(step)", colors: true) { $0.text != before }
+            }
         }
-        try session.send(try #require(key.last))
+    }
+
+    /// Selects a.txt and b.txt, presses the share key, picks Copy in the
+    /// picker that shows "2 items", and checks both files reached the
+    /// clipboard and the file manager is back.
+    @Test(arguments: ["ranger", "nnn", "lf", "vifm"])
+    func fileManagerSharesTheSelectedFiles(name: String) throws {
+        let (world, session) = try Self.fileManager(name)
+        let keys = try #require(Self.keys[name])
+        try session.waitFor("c.txt")
+        try Self.press(keys.select + keys.share, session)
         try session.waitFor("2 items")
         #expect(world.lastArguments().filter { !$0.hasPrefix("-") }.map { ($0 as NSString).lastPathComponent } == ["a.txt", "b.txt"],
                 "share was started with \(world.lastArguments())")
@@ -139,33 +170,37 @@ import TestSupport
         #expect(!session.hasExited, "the file manager is still running; stderr: \(session.stderr)")
     }
 
-    @Test func rangerSharesTheSelectedFiles() throws {
-        let world = try World()
-        try world.config("ranger/rc.conf", world.integration("ranger"))
-        let session = try TmuxSession("exec >/dev/tty; ranger", workingDirectory: world.folder, environment: world.environment)
-        try Self.shareTwoFiles(world, session, select: ["Space", "Space"], key: ["y", "s"])
+    /// With nothing selected, the key shares the file under the cursor;
+    /// Esc in the picker goes back to the file manager.
+    @Test(arguments: ["ranger", "nnn", "lf", "vifm"])
+    func fileManagerSharesTheFileUnderTheCursor(name: String) throws {
+        let (world, session) = try Self.fileManager(name)
+        let keys = try #require(Self.keys[name])
+        try session.waitFor("c.txt")
+        try Self.press(keys.down + keys.share, session)
+        try session.waitUntil("the picker on b.txt") { $0.contains("Copy") && $0.contains("▤ b.txt") }
+        #expect(world.lastArguments().last.map { ($0 as NSString).lastPathComponent } == "b.txt", "\(world.lastArguments())")
+        try session.send("Escape")
+        try session.waitUntil("the file manager back") { $0.contains("c.txt") && !$0.contains("Copy") }
+        #expect(!session.hasExited, "the file manager is still running; stderr: \(session.stderr)")
     }
 
-    @Test func lfSharesTheSelectedFiles() throws {
-        let world = try World()
-        try world.config("lf/lfrc", world.integration("lf"))
-        let session = try TmuxSession("exec >/dev/tty; lf", workingDirectory: world.folder, environment: world.environment)
-        try Self.shareTwoFiles(world, session, select: ["Space", "Space"], key: ["S"])
-    }
-
-    @Test func vifmSharesTheSelectedFiles() throws {
-        let world = try World()
-        try world.config("vifm/vifmrc", world.integration("vifm"))
-        let session = try TmuxSession("exec >/dev/tty; vifm . .", workingDirectory: world.folder, environment: world.environment)
-        try Self.shareTwoFiles(world, session, select: ["j", "t", "j", "t"], key: ["S"])
-    }
-
-    @Test func nnnSharesTheSelectedFiles() throws {
+    /// The file manager `name` in the world's folder, with its integration in its configuration.
+    static func fileManager(_ name: String) throws -> (World, TmuxSession) {
         var world = try World()
-        try world.config("nnn/plugins/share", world.integration("nnn"), executable: true)
-        world.environment["NNN_PLUG"] = "s:share"
-        let session = try TmuxSession("exec >/dev/tty; nnn", workingDirectory: world.folder, environment: world.environment)
-        try Self.shareTwoFiles(world, session, select: ["Space", "Space"], key: [";", "s"])
+        var command = name
+        switch name {
+        case "ranger": try world.config("ranger/rc.conf", world.integration("ranger"))
+        case "lf": try world.config("lf/lfrc", world.integration("lf"))
+        case "vifm":
+            try world.config("vifm/vifmrc", world.integration("vifm"))
+            command = "vifm . ."
+        default:
+            try world.config("nnn/plugins/share", world.integration("nnn"), executable: true)
+            world.environment["NNN_PLUG"] = "s:share"
+        }
+        let session = try TmuxSession("exec >/dev/tty; " + command, workingDirectory: world.folder, environment: world.environment)
+        return (world, session)
     }
 
     // MARK: - mailto:

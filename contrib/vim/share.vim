@@ -37,6 +37,10 @@ function! s:Run(command) abort
   else
     execute 'silent !' . escape(a:command, '!%#')
     redraw!
+    " 1 is a cancelled share; above it share failed, and said why on the screen just redrawn.
+    if v:shell_error > 1
+      echohl ErrorMsg | echo 'share failed (exit ' . v:shell_error . ')' | echohl None
+    endif
   endif
 endfunction
 
