@@ -276,6 +276,33 @@ import TestSupport
                 "share was started with \(arguments)")
     }
 
+    // MARK: - Installed, found where each program looks
+
+    /// After make install PREFIX=…, Neovim with PREFIX/share on its data
+    /// path (as /usr/local/share and /usr/share are by default) has :Share
+    /// without being told of the plugin; and --integration mailto finds the
+    /// installed share-mail.desktop instead of writing one of its own.
+    @Test func installedIntegrationsAreFoundWhereEachLooks() throws {
+        var world = try World()
+        let prefix = world.fixtures.root.appendingPathComponent("usr-local").path
+        _ = try InstallTests.make(["install", "PREFIX=\(prefix)"])
+        defer { _ = try? InstallTests.make(["uninstall", "PREFIX=\(prefix)"]) }
+        world.environment["XDG_DATA_DIRS"] = prefix + "/share"
+
+        let handler = try Share.run(try Share.binary(), ["--integration", "mailto"], environment: world.environment, directory: world.folder)
+        #expect(handler.status == 0 && handler.out.contains(prefix + "/share/applications/share-mail.desktop"), "\(handler.out) \(handler.err)")
+        #expect(!FileManager.default.fileExists(atPath: world.fixtures.root.appendingPathComponent("data/applications").path))
+
+        // -u NORC: no user configuration, but plugins load.
+        let session = try TmuxSession("exec >/dev/tty; nvim -u NORC -i NONE a.txt", workingDirectory: world.folder,
+                                      environment: world.environment)
+        try session.waitFor("a.txt says hello")
+        try session.sendLiteral(":Share")
+        try session.send("Enter")
+        try session.waitUntil("the picker") { $0.contains("Copy") && $0.contains("▤ a.txt") }
+        #expect(world.lastArguments() == ["--", world.folder.appendingPathComponent("a.txt").path])
+    }
+
     // MARK: - A world: share on PATH behind a wrapper that logs its arguments, and a clipboard
 
     /// A folder of files to share, a `bin` with `share` (a wrapper that
