@@ -19,16 +19,19 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # libgpgme (OpenPGP for Mail, loaded at run time) with gpg, its agent and the curses pinentry,
 # python3-venv (the tests install Synapse from PyPI into a virtual environment of their own),
 # exiftool (libimage-exiftool-perl: another reader of what --no-location and --no-metadata leave in a picture),
-# iproute2 (the LocalSend tests run each receiver in a network namespace of its own) and python3-cryptography
-# (localsend-cli, installed from PyPI into a virtual environment that uses Debian's cryptography).
-# dovecot-imapd (a real IMAP server for Mail's sent copies and drafts, started by the tests with a config of their own).
+# iproute2 (the LocalSend tests run each receiver in a network namespace of its own), python3-cryptography and
+# python3-requests (localsend-cli, installed from PyPI into a virtual environment that uses Debian's),
+# dovecot-imapd (a real IMAP server for Mail's sent copies and drafts, started by the tests with a config of their own),
+# the programs the integrations are tested in (ranger, nnn, lf, vifm, vim, neovim) and xdg-utils (xdg-mime,
+# xdg-email and xdg-open for the mailto: handler).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 libstrophe-dev libcups2 libxml2 \
                 python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales \
                 prosody lua-sec python3-slixmpp libqrencode4 zbar-tools libmicrohttpd-dev libarchive-dev curl \
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay libssl3 python3-oauthlib \
                 libcmark-gfm-dev libcmark-gfm-extensions-dev libgpgme-dev gnupg gpg-agent pinentry-curses python3-venv \
-                fiche rclone libimage-exiftool-perl iproute2 python3-cryptography python3-requests dovecot-imapd
+                fiche rclone libimage-exiftool-perl iproute2 python3-cryptography python3-requests dovecot-imapd \
+                ranger nnn lf vifm vim neovim xdg-utils
 # Benchmarks: the peers share is measured against (mat2 beside exiftool for bench/options), and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light mat2
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
@@ -170,7 +173,10 @@ screenshots: static-libs locale
 # Installing: the binary, the man page and the completions of bash, zsh and
 # fish (made by the binary from its option table), and the systemd user units
 # that run share --flush every five minutes (their ExecStart names the binary
-# installed here), under PREFIX, staged under DESTDIR when given (packaging).
+# installed here), the integrations (contrib/: the same text share
+# --integration NAME prints) in PREFIX/share/share/integrations, the Vim and
+# Neovim plugin where each looks for plugins, and share-mail.desktop (the
+# mailto: handler), under PREFIX, staged under DESTDIR when given (packaging).
 # `make install` as root installs for everyone.
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -181,6 +187,11 @@ ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 LOCALEDIR = $(DESTDIR)$(PREFIX)/share/locale
 SYSTEMDUSERDIR = $(DESTDIR)$(PREFIX)/lib/systemd/user
+INTEGRATIONSDIR = $(DESTDIR)$(PREFIX)/share/share/integrations
+INTEGRATION_FILES := ranger/rc.conf nnn/share lf/lfrc vifm/vifmrc vim/share.vim tmux/share.tmux.conf
+VIMPLUGINDIR = $(DESTDIR)$(PREFIX)/share/vim/vimfiles/plugin
+NVIMPLUGINDIR = $(DESTDIR)$(PREFIX)/share/nvim/site/plugin
+APPLICATIONSDIR = $(DESTDIR)$(PREFIX)/share/applications
 
 install: build
 	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
@@ -197,12 +208,19 @@ install: build
 	  sed 's|@BINDIR@|$(PREFIX)/bin|' contrib/systemd/share-flush.service.in > "$$tmp/share-flush.service"; \
 	  install -m 644 "$$tmp/share-flush.service" "$(SYSTEMDUSERDIR)/share-flush.service"
 	install -m 644 contrib/systemd/share-flush.timer "$(SYSTEMDUSERDIR)/share-flush.timer"
+	for f in $(INTEGRATION_FILES); do install -D -m "$$([ -x contrib/$$f ] && echo 755 || echo 644)" "contrib/$$f" "$(INTEGRATIONSDIR)/$$f"; done
+	install -D -m 644 contrib/vim/share.vim "$(VIMPLUGINDIR)/share.vim"
+	install -D -m 644 contrib/vim/share.vim "$(NVIMPLUGINDIR)/share.vim"
+	install -D -m 644 contrib/applications/share-mail.desktop "$(APPLICATIONSDIR)/share-mail.desktop"
 	@echo "installed share in $(BINDIR)"
 
 uninstall:
 	rm -f "$(BINDIR)/share" "$(MAN1DIR)/share.1" "$(BASHDIR)/share" "$(ZSHDIR)/_share" "$(FISHDIR)/share.fish"
 	for l in $(LANGUAGES); do rm -f "$(LOCALEDIR)/$$l/LC_MESSAGES/share.mo"; done
 	rm -f "$(SYSTEMDUSERDIR)/share-flush.service" "$(SYSTEMDUSERDIR)/share-flush.timer"
+	for f in $(INTEGRATION_FILES); do rm -f "$(INTEGRATIONSDIR)/$$f"; rmdir "$$(dirname "$(INTEGRATIONSDIR)/$$f")" 2>/dev/null || true; done
+	rmdir "$(INTEGRATIONSDIR)" 2>/dev/null || true
+	rm -f "$(VIMPLUGINDIR)/share.vim" "$(NVIMPLUGINDIR)/share.vim" "$(APPLICATIONSDIR)/share-mail.desktop"
 
 # The man page from the option table (share-docs man); checked in, and a test
 # fails when it differs from what the table makes.

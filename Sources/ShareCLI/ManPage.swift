@@ -173,6 +173,40 @@ the activity failed; the error is on standard error and nothing was lost
 .TP
 .B 4
 no activity is eligible for these items
+.SH INTEGRATIONS
+.B share \-\-integration
+.I NAME
+prints what to add to each program's configuration (the same text make
+install puts in
+.IR PREFIX/share/share/integrations );
+each gives share the terminal and takes it back when share ends.
+.TP
+.B ranger
+ys shares the selected files, or the file under the cursor (~/.config/ranger/rc.conf)
+.TP
+.B nnn
+a plugin, ~/.config/nnn/plugins/share, bound with NNN_PLUG='s:share': ;s
+shares the selection, or the file under the cursor
+.TP
+.B lf
+S shares the selected files, or the file under the cursor (~/.config/lf/lfrc)
+.TP
+.B vifm
+S shares the selected files, or the file under the cursor (~/.config/vifm/vifmrc)
+.TP
+.BR vim ", " nvim
+:Share shares the buffer's file; :'<,'>Share the selected lines as text,
+with the file name and the line numbers (notes.txt:3\-7) as the subject.
+Installed in PREFIX/share/vim/vimfiles/plugin and
+PREFIX/share/nvim/site/plugin; Neovim runs share in a terminal tab of its own
+.TP
+.B tmux
+in copy mode, S shares the selection, in a window of its own (~/.tmux.conf)
+.TP
+.B mailto
+make install puts share\-mail.desktop in PREFIX/share/applications;
+share \-\-integration mailto makes it the mailto: handler (xdg\-mime), so
+xdg\-email and xdg\-open open share's compose screen in a terminal
 .SH FILES
 .TP
 .I $XDG_CONFIG_HOME/share/config

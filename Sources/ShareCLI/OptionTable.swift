@@ -46,6 +46,11 @@ public enum OptionTable {
                    // Written out, not made from Completions.kinds, so that the catalogs have it (a test checks it names every kind).
                    help: "print completions for scripts: addresses PREFIX, printers, contacts, places or devices",
                    values: .words(Completions.kinds)),
+        OptionSpec("--integration", value: "NAME", group: .other,
+                   // Written out, not made from Integrations.names, so that the catalogs have it.
+                   help: "print what shares from ranger, nnn, lf, vifm, vim, nvim or tmux; mailto makes share the mailto: handler",
+                   manual: "print the lines (or the plugin) that share from NAME, the same as the file make install puts in PREFIX/share/share/integrations: ranger, nnn, lf, vifm, vim, nvim or tmux (see INTEGRATIONS); mailto finds share-mail.desktop (or writes it into $XDG_DATA_HOME/applications) and makes it the mailto: handler with xdg-mime",
+                   values: .words(Integrations.names)),
         OptionSpec("--config", value: "PATH", group: .other, help: "read settings from PATH instead of $XDG_CONFIG_HOME/share/config",
                    values: .files),
         OptionSpec("--no-color", group: .other, help: "draw without colours (NO_COLOR is honoured too)"),

@@ -48,6 +48,8 @@ public struct Options: Sendable {
         case completions(String)
         /// `--complete KIND [PREFIX]`: completions for scripts.
         case complete(String)
+        /// `--integration NAME`: what shares from a file manager, an editor, tmux or mail links.
+        case integration(String)
 
         /// The flag that chose the mode, for messages.
         var flag: String? {
@@ -65,6 +67,7 @@ public struct Options: Sendable {
             case .undo: "--undo"
             case .completions: "--completions"
             case .complete: "--complete"
+            case .integration: "--integration"
             }
         }
     }
@@ -172,6 +175,11 @@ public struct Options: Sendable {
                         throw UsageError(Localization.text("--completions takes %@, not '%@'", Completions.shells.joined(separator: ", "), value))
                     }
                     try setMode(.completions(value), name)
+                case "--integration":
+                    guard Integrations.names.contains(value) else {
+                        throw UsageError(Localization.text("--integration takes %@, not '%@'", Integrations.names.joined(separator: ", "), value))
+                    }
+                    try setMode(.integration(value), name)
                 case "--complete":
                     guard Completions.kinds.contains(value) else {
                         throw UsageError(Localization.text("--complete takes %@, not '%@'", Completions.kinds.joined(separator: ", "), value))

@@ -118,6 +118,7 @@ public enum ShareCommand {
         case .help: console.output(HelpText.usage(width: console.outputColumns() ?? 80) + "\n"); return .exit(ExitCode.completed)
         case .completions(let shell): console.output(Completions.script(for: shell)); return .exit(ExitCode.completed)
         case .version: console.output(HelpText.version + "\n"); return .exit(ExitCode.completed)
+        case .integration(let name): return .exit(integration(name, console: console))
         default: break
         }
         let run: Invocation
@@ -136,7 +137,7 @@ public enum ShareCommand {
             return .exit(complete(kind, options: options, configuration: run.configuration, systemActivities: run.systemActivities,
                                   locations: run.locations, console: console))
         case .listTypes: return .exit(listTypes(run))
-        case .pick, .list, .explain, .activity, .help, .version, .completions: return shareMode(run)
+        case .pick, .list, .explain, .activity, .help, .version, .completions, .integration: return shareMode(run)
         }
     }
 }

@@ -25,7 +25,16 @@ import Testing
                 "fish": base.appendingPathComponent("share/fish/vendor_completions.d/share.fish"),
                 "Korean": base.appendingPathComponent("share/locale/ko/LC_MESSAGES/share.mo"),
                 "service": base.appendingPathComponent("lib/systemd/user/share-flush.service"),
-                "timer": base.appendingPathComponent("lib/systemd/user/share-flush.timer")]
+                "timer": base.appendingPathComponent("lib/systemd/user/share-flush.timer"),
+                "ranger": base.appendingPathComponent("share/share/integrations/ranger/rc.conf"),
+                "nnn": base.appendingPathComponent("share/share/integrations/nnn/share"),
+                "lf": base.appendingPathComponent("share/share/integrations/lf/lfrc"),
+                "vifm": base.appendingPathComponent("share/share/integrations/vifm/vifmrc"),
+                "vim": base.appendingPathComponent("share/share/integrations/vim/share.vim"),
+                "tmux": base.appendingPathComponent("share/share/integrations/tmux/share.tmux.conf"),
+                "vim plugin": base.appendingPathComponent("share/vim/vimfiles/plugin/share.vim"),
+                "nvim plugin": base.appendingPathComponent("share/nvim/site/plugin/share.vim"),
+                "mailto": base.appendingPathComponent("share/applications/share-mail.desktop")]
     }
 
     func check(stage: URL, prefix: String, arguments: [String]) throws {
@@ -50,10 +59,20 @@ import Testing
             #expect(try Data(contentsOf: try #require(files[shell])) == script, "\(shell) completions")
         }
         try checkUnits(files, prefix: prefix, stage: stage)
+        // The integrations are what share --integration prints; the nnn plugin is executable.
+        for (name, key) in [("ranger", "ranger"), ("nnn", "nnn"), ("lf", "lf"), ("vifm", "vifm"), ("vim", "vim"), ("tmux", "tmux"),
+                            ("vim", "vim plugin"), ("nvim", "nvim plugin")] {
+            #expect(try Data(contentsOf: try #require(files[key])) == (try fixtures.share("--integration", name).stdout), "\(key)")
+        }
+        #expect(FileManager.default.isExecutableFile(atPath: try #require(files["nnn"]).path))
+        let entry = try String(contentsOf: try #require(files["mailto"]), encoding: .utf8)
+        #expect(entry.contains("\nMimeType=x-scheme-handler/mailto;\n") && entry.contains("\nTerminal=true\n"), "\(entry)")
         _ = try Self.make(["uninstall"] + arguments)
         for (name, url) in files {
             #expect(!FileManager.default.fileExists(atPath: url.path), "\(name) is still at \(url.path)")
         }
+        let integrations = stage.appendingPathComponent(String(prefix.dropFirst())).appendingPathComponent("share/share/integrations")
+        #expect(!FileManager.default.fileExists(atPath: integrations.path), "\(integrations.path) is left")
     }
 
     /// The systemd user units: the service runs the share installed

@@ -180,6 +180,15 @@ final class TmuxSession {
 
     // MARK: - Running tmux
 
+    /// Runs a tmux command on this session's server (`source-file`,
+    /// `copy-mode`, `send-keys -X` …); fails the test when tmux refuses it.
+    @discardableResult
+    func command(_ arguments: String...) throws -> String {
+        let result = try run(arguments)
+        guard result.status == 0 else { throw TmuxError.failed("tmux \(arguments): \(result.err)\(programReport())") }
+        return result.out
+    }
+
     private func run(_ arguments: [String]) throws -> ShareRun {
         try Share.run(tmux, ["-S", socket] + arguments, environment: environment, directory: directory)
     }
