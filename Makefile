@@ -52,7 +52,11 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # And keys are quick: cross-module optimization lets a generic of one module
 # (the screen loop) be specialized for a type of another (the compose
 # screen), so a keystroke looks up no generic metadata at run time.
-STATIC_LIBS := $(CURDIR)/.build/static-libs
+# NCURSES=shared links ncursesw as a shared library instead (the Debian
+# package: Debian's security updates of ncurses then reach share, and lintian
+# refuses an embedded copy), through a folder of linker scripts of its own.
+NCURSES ?= static
+STATIC_LIBS := $(CURDIR)/.build/static-libs$(if $(filter shared,$(NCURSES)),-shared-ncurses)
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker -L$(STATIC_LIBS) \
                  -Xlinker --no-export-dynamic \
                  -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
@@ -90,8 +94,9 @@ static-libs: deps
 	  *) echo "lib$$lib.a not found: apt-get install libstdc++-12-dev libncurses-dev" >&2; exit 1 ;; esac; \
 	done; \
 	printf 'INPUT(%s)\n' "$$(gcc -print-file-name=libstdc++.a)" > $(STATIC_LIBS)/libstdc++.so; \
-	printf 'INPUT(%s %s)\n' "$$(gcc -print-file-name=libncursesw.a)" "$$(gcc -print-file-name=libtinfo.a)" \
-	  > $(STATIC_LIBS)/libncursesw.so
+	if [ "$(NCURSES)" = shared ]; then rm -f $(STATIC_LIBS)/libncursesw.so; else \
+	  printf 'INPUT(%s %s)\n' "$$(gcc -print-file-name=libncursesw.a)" "$$(gcc -print-file-name=libtinfo.a)" \
+	    > $(STATIC_LIBS)/libncursesw.so; fi
 
 build: static-libs locale
 	$(SWIFT) build $(RELEASE_FLAGS)
