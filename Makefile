@@ -66,7 +66,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages static-libs locale build run test bench fuzz fuzz-build screenshots examples man install uninstall clean
+.PHONY: all deps bench-deps install-packages static-libs locale build run test bench fuzz fuzz-build screenshots examples man install uninstall deb clean
 
 all: build
 
@@ -226,6 +226,22 @@ uninstall:
 	for f in $(INTEGRATION_FILES); do rm -f "$(INTEGRATIONSDIR)/$$f"; rmdir "$$(dirname "$(INTEGRATIONSDIR)/$$f")" 2>/dev/null || true; done
 	rmdir "$(INTEGRATIONSDIR)" 2>/dev/null || true
 	rm -f "$(VIMPLUGINDIR)/share.vim" "$(NVIMPLUGINDIR)/share.vim" "$(APPLICATIONSDIR)/share-mail.desktop"
+
+# The Debian package (debian/): .build/deb/share-sheet_VERSION_ARCH.deb, made by
+# debian/rules with `make build` and `make install DESTDIR=... PREFIX=/usr`, and
+# refused when lintian finds an error. Build dependencies are checked against
+# debian/control; nothing needs root (Rules-Requires-Root: no).
+DEB_PACKAGES := debhelper dpkg-dev lintian
+DEB_DIR := .build/deb
+
+deb: static-libs locale
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+	dpkg-checkbuilddeps
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	DEB_RULES_REQUIRES_ROOT=no debian/rules build
+	DEB_RULES_REQUIRES_ROOT=no debian/rules binary DEB_DESTDIR=$(CURDIR)/$(DEB_DIR)
+	DEB_RULES_REQUIRES_ROOT=no debian/rules clean
+	lintian --fail-on error --info $(DEB_DIR)/*.deb
 
 # The man page from the option table (share-docs man); checked in, and a test
 # fails when it differs from what the table makes.
