@@ -66,7 +66,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages static-libs locale build run test bench fuzz fuzz-build screenshots examples man install uninstall deb clean
+.PHONY: all deps bench-deps install-packages static-libs locale build run test bench fuzz fuzz-build screenshots examples man install uninstall deb deb-test clean
 
 all: build
 
@@ -242,6 +242,10 @@ deb: static-libs locale
 	DEB_RULES_REQUIRES_ROOT=no debian/rules binary DEB_DESTDIR=$(CURDIR)/$(DEB_DIR)
 	DEB_RULES_REQUIRES_ROOT=no debian/rules clean
 	lintian --fail-on error --info $(DEB_DIR)/*.deb
+
+# The package installed into a new dpkg root, and what it installed run and checked.
+deb-test: deb
+	tools/deb-test.sh $(DEB_DIR)
 
 # The man page from the option table (share-docs man); checked in, and a test
 # fails when it differs from what the table makes.
