@@ -125,8 +125,8 @@ test: static-libs locale
 	@# briefly, from its seeds with a fixed seed, so that a run is the same inputs every time.
 	for target in $(FUZZ_TARGETS); do .build/debug/share-fuzz $$target Fuzz/corpus/$$target Fuzz/regressions/$$target || exit 1; done
 	$(MAKE) --no-print-directory fuzz FUZZ_RUNS=5000 FUZZ_WORK=.build/fuzz/smoke
-	@# The Debian package, from the release build above (relinked with ncursesw shared; under a
-	@# minute, plus debhelper and lintian installed once), installed into a new root and checked.
+	@# The Debian package, from the release build above (relinked with ncursesw shared), installed
+	@# into a new root and into a fresh Debian: about 70 s, plus debhelper, lintian and mmdebstrap once.
 	$(MAKE) --no-print-directory deb-test
 
 # Fuzzing: each parser of untrusted input under libFuzzer and AddressSanitizer
@@ -246,8 +246,10 @@ deb: static-libs locale
 	DEB_RULES_REQUIRES_ROOT=no debian/rules clean
 	lintian --fail-on error --info $(DEB_DIR)/*.deb
 
-# The package installed into a new dpkg root, and what it installed run and checked.
+# The package installed into a new dpkg root, and what it installed run and checked;
+# then by apt into a fresh Debian that mmdebstrap makes (deb.debian.org must be reachable).
 deb-test: deb
+	@$(MAKE) --no-print-directory install-packages PACKAGES="mmdebstrap"
 	tools/deb-test.sh $(DEB_DIR)
 
 # The man page from the option table (share-docs man); checked in, and a test

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Debian package made by `make deb`, installed by dpkg into a new root and
 # checked: what it declares, that dpkg accepts its dependencies, that the
-# installed share runs, and that every file is where its reader looks.
+# installed share runs, and that every file is where its reader looks; then
+# installed by apt into a fresh Debian made by mmdebstrap, where share runs
+# with what its Depends bring and nothing else.
 #
 # The root's dpkg database starts as this machine's list of installed packages
 # (the libraries `make deps` installed), so dpkg checks Depends against real
@@ -103,6 +105,23 @@ grep -qx 'MimeType=x-scheme-handler/mailto;' "$root/usr/share/applications/share
 "${dpkg[@]}" --purge share-sheet >"$home/dpkg.log" 2>&1 || { cat "$home/dpkg.log" >&2; fail "dpkg --purge"; }
 left=$( { find "$root/usr" ! -type d 2>/dev/null || true; } | sed "s|^$root||")
 [ -z "$left" ] && pass "dpkg --purge leaves nothing under /usr" || fail "dpkg --purge left: $left"
+
+# A fresh Debian made by mmdebstrap (variant apt: no Recommends), where apt
+# installs the package with what its Depends name from the archive, and share
+# runs on those alone: --list types a picture with no extension by libmagic.
+suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+if ! command -v mmdebstrap >/dev/null; then fail "mmdebstrap is not installed"
+elif mmdebstrap --variant=apt --format=null --quiet "$suite" /dev/null \
+    --customize-hook="copy-in $deb Demo/mustache.png /tmp" \
+    --customize-hook='mv "$1/tmp/mustache.png" "$1/tmp/picture"' \
+    --customize-hook="chroot \"\$1\" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends /tmp/${deb##*/}" \
+    --customize-hook="chroot \"\$1\" sh -c 'test \"\$(share --version)\" = \"share ${version%%-*}\"'" \
+    --customize-hook="chroot \"\$1\" sh -c 'share --help | grep -q \"^Usage: share \"'" \
+    --customize-hook="chroot \"\$1\" sh -c 'share --list /tmp/picture | grep -q \"^saveToCameraRoll\"'" \
+    --customize-hook='test -f "$1/usr/share/man/man1/share.1.gz" && test -f "$1/usr/share/bash-completion/completions/share"' \
+    >"$home/mmdebstrap.log" 2>&1
+then pass "mmdebstrap $suite: apt installs it, and share runs with its Depends alone"
+else tail -30 "$home/mmdebstrap.log" >&2; fail "mmdebstrap $suite: the package in a fresh root"; fi
 
 if [ "$failures" -gt 0 ]; then echo "deb-test: $failures failed" >&2; exit 1; fi
 echo "deb-test: all passed"
