@@ -52,7 +52,11 @@ SWIFT_FLAGS := -Xswiftc -warnings-as-errors
 # And keys are quick: cross-module optimization lets a generic of one module
 # (the screen loop) be specialized for a type of another (the compose
 # screen), so a keystroke looks up no generic metadata at run time.
-STATIC_LIBS := $(CURDIR)/.build/static-libs
+# NCURSES=shared links ncursesw as a shared library instead (the Debian
+# package: Debian's security updates of ncurses then reach share, and lintian
+# refuses an embedded copy), through a folder of linker scripts of its own.
+NCURSES ?= static
+STATIC_LIBS := $(CURDIR)/.build/static-libs$(if $(filter shared,$(NCURSES)),-shared-ncurses)
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker -L$(STATIC_LIBS) \
                  -Xlinker --no-export-dynamic \
                  -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
@@ -62,7 +66,7 @@ BIN := .build/release/share
 DEMO := --title "Demo" --subject "Q4 numbers" --text "PIN 4821" https://nshipster.com \
         Demo/mustache.png "Demo/Q4 Projections.pdf"
 
-.PHONY: all deps bench-deps install-packages static-libs locale build run test bench fuzz fuzz-build screenshots examples man install uninstall clean
+.PHONY: all deps bench-deps install-packages static-libs locale build run test bench fuzz fuzz-build screenshots examples man install uninstall deb deb-test clean
 
 all: build
 
@@ -90,8 +94,9 @@ static-libs: deps
 	  *) echo "lib$$lib.a not found: apt-get install libstdc++-12-dev libncurses-dev" >&2; exit 1 ;; esac; \
 	done; \
 	printf 'INPUT(%s)\n' "$$(gcc -print-file-name=libstdc++.a)" > $(STATIC_LIBS)/libstdc++.so; \
-	printf 'INPUT(%s %s)\n' "$$(gcc -print-file-name=libncursesw.a)" "$$(gcc -print-file-name=libtinfo.a)" \
-	  > $(STATIC_LIBS)/libncursesw.so
+	if [ "$(NCURSES)" = shared ]; then rm -f $(STATIC_LIBS)/libncursesw.so; else \
+	  printf 'INPUT(%s %s)\n' "$$(gcc -print-file-name=libncursesw.a)" "$$(gcc -print-file-name=libtinfo.a)" \
+	    > $(STATIC_LIBS)/libncursesw.so; fi
 
 build: static-libs locale
 	$(SWIFT) build $(RELEASE_FLAGS)
@@ -120,6 +125,9 @@ test: static-libs locale
 	@# briefly, from its seeds with a fixed seed, so that a run is the same inputs every time.
 	for target in $(FUZZ_TARGETS); do .build/debug/share-fuzz $$target Fuzz/corpus/$$target Fuzz/regressions/$$target || exit 1; done
 	$(MAKE) --no-print-directory fuzz FUZZ_RUNS=5000 FUZZ_WORK=.build/fuzz/smoke
+	@# The Debian package, from the release build above (relinked with ncursesw shared), installed
+	@# into a new root and into a fresh Debian: about 70 s, plus debhelper, lintian and mmdebstrap once.
+	$(MAKE) --no-print-directory deb-test
 
 # Fuzzing: each parser of untrusted input under libFuzzer and AddressSanitizer
 # for FUZZ_SECONDS (see Fuzz/README.md; figures in bench/RESULTS.md).
@@ -221,6 +229,28 @@ uninstall:
 	for f in $(INTEGRATION_FILES); do rm -f "$(INTEGRATIONSDIR)/$$f"; rmdir "$$(dirname "$(INTEGRATIONSDIR)/$$f")" 2>/dev/null || true; done
 	rmdir "$(INTEGRATIONSDIR)" 2>/dev/null || true
 	rm -f "$(VIMPLUGINDIR)/share.vim" "$(NVIMPLUGINDIR)/share.vim" "$(APPLICATIONSDIR)/share-mail.desktop"
+
+# The Debian package (debian/): .build/deb/share-sheet_VERSION_ARCH.deb, made by
+# debian/rules with `make build` and `make install DESTDIR=... PREFIX=/usr`, and
+# refused when lintian finds an error. Build dependencies are checked against
+# debian/control; nothing needs root (Rules-Requires-Root: no).
+DEB_PACKAGES := debhelper dpkg-dev lintian
+DEB_DIR := .build/deb
+
+deb: static-libs locale
+	@$(MAKE) --no-print-directory install-packages PACKAGES="$(DEB_PACKAGES)"
+	dpkg-checkbuilddeps
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	DEB_RULES_REQUIRES_ROOT=no debian/rules build
+	DEB_RULES_REQUIRES_ROOT=no debian/rules binary DEB_DESTDIR=$(CURDIR)/$(DEB_DIR)
+	DEB_RULES_REQUIRES_ROOT=no debian/rules clean
+	lintian --fail-on error --info $(DEB_DIR)/*.deb
+
+# The package installed into a new dpkg root, and what it installed run and checked;
+# then by apt into a fresh Debian that mmdebstrap makes (deb.debian.org must be reachable).
+deb-test: deb
+	@$(MAKE) --no-print-directory install-packages PACKAGES="mmdebstrap"
+	tools/deb-test.sh $(DEB_DIR)
 
 # The man page from the option table (share-docs man); checked in, and a test
 # fails when it differs from what the table makes.
