@@ -136,10 +136,13 @@ final class LocalSendDiscovery: @unchecked Sendable {
         }
     }
 
-    private func report(_ device: LocalSendDevice) {
-        guard device.fingerprint != identity.fingerprint else { return }
+    /// Tells of `device` once; whether it was new.
+    @discardableResult
+    private func report(_ device: LocalSendDevice) -> Bool {
+        guard device.fingerprint != identity.fingerprint else { return false }
         let new = state.withLock { state in !state.stopped && state.seen.insert(device.fingerprint).inserted }
         if new { found(device) }
+        return new
     }
 
     // MARK: - Multicast
@@ -218,9 +221,9 @@ final class LocalSendDiscovery: @unchecked Sendable {
             var host = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             inet_ntop(AF_INET, &sender.sin_addr, &host, socklen_t(host.count))
             guard let device = LocalSendDevice.from(info, host: String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)), device.fingerprint != identity.fingerprint else { continue }
-            report(device)
-            if info.announce == true {
-                // Answered as the protocol asks: by register, else by a multicast reply.
+            // A device's first announcement is answered as the protocol asks: by register, else by a
+            // multicast reply; its repeats are not (each answer is a thread and a request).
+            if report(device) && info.announce == true {
                 BackgroundThread.start { [self] in
                     if register(with: device) == nil { sendMulticast(socket, identity.info(port: listenerPort, announce: false)) }
                 }

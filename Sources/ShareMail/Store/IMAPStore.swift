@@ -267,13 +267,7 @@ final class FileSource {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return false }
-            offset += count
-        }
+        do throws(FileError) { try LocalFiles.writeAll(bytes, to: fd) } catch { return false }
         return true
     }
 }

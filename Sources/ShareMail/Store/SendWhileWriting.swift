@@ -39,19 +39,23 @@ extension Mailer {
             return .failed(error, draft: nil)
         }
         let writing = BackgroundThread.startJoinable {
+            // The descriptor is closed once, here, before the rename (a second
+            // close could shut a descriptor another thread has opened since).
+            var open = true
             do throws(MailError) {
                 let sink = PublishingSink(fd: fd, name: temporary, progress: progress)
                 try writer.write(message, to: sink, includeBcc: true)
                 try sink.flush()
                 guard fsync(fd) == 0 else { throw MailError(.io, "cannot save \(temporary): \(String(cString: strerror(errno)))") }
                 close(fd)
+                open = false
                 guard rename(temporary, final) == 0 else {
                     throw MailError(.io, "cannot deliver into \(drafts.path): \(String(cString: strerror(errno)))")
                 }
                 Maildir.syncDirectory(final)
                 progress.finish(.success(final))
             } catch {
-                close(fd)
+                if open { close(fd) }
                 unlink(temporary)
                 progress.finish(.failure(error))
             }
