@@ -68,6 +68,29 @@ import Testing
         #expect(try imap.messages(in: Self.draftsFolder).isEmpty)
     }
 
+    @Test @MainActor func aDraftLeftOnTheServerOfAMessageThatWentIsNotOfferedAgain() throws {
+        let (world, imap) = try Self.start()
+        defer { imap.stop() }
+        // Sent, but the server could not be reached to take its draft away.
+        let message = Data("From: kim@example.com\r\nTo: park@example.com\r\nSubject: went\r\nMessage-ID: <went@example.com>\r\n\r\nsent\r\n".utf8)
+        let draft = try world.file("went.eml", message)
+        try imap.append(draft, to: Self.draftsFolder)
+        let mail = try Self.mail(world)
+        let sent = try #require(mail.settings.accounts.first?.sent)
+        try sent.create()
+        _ = try sent.deliver(copyOf: draft.path, flags: "S")
+
+        let (drafts, unreadable) = mail.savedDrafts()
+        #expect(unreadable.isEmpty)
+        #expect(!drafts.contains { $0.title == "went" }, "a sent message is not offered to resume: \(drafts)")
+        #expect(try imap.messages(in: Self.draftsFolder).isEmpty, "its draft is taken from the server now")
+
+        // A draft of a message that did not go is offered as before.
+        let other = try world.file("other.eml", Data("From: kim@example.com\r\nTo: park@example.com\r\nSubject: still here\r\nMessage-ID: <here@example.com>\r\n\r\nnot yet\r\n".utf8))
+        try imap.append(other, to: Self.draftsFolder)
+        #expect(mail.savedDrafts().drafts.contains { $0.title == "still here" })
+    }
+
     @Test @MainActor func resumeOffersTheNewestDraftOnTheServer() throws {
         let (world, imap) = try Self.start()
         defer { imap.stop() }

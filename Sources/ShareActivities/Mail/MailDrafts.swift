@@ -67,6 +67,12 @@ extension MailActivity {
         defer { unlink(scratch) }
         guard (try? session.fetch(uid: uid, to: scratch)) != nil, let fetched = try? MessageFile(path: scratch) else { return }
         let id = fetched.header("Message-ID")?.trimmingWhitespace()
+        // The draft of a message that went already (its deletion from the server failed
+        // then) is not offered again, and goes now: the message must not go twice.
+        if let id, !id.isEmpty, wasSent(messageID: id) {
+            try? session.delete(uid: uid)
+            return
+        }
         for path in settings.drafts.messages() {
             if let local = try? MessageFile(path: path), id != nil, local.header("Message-ID")?.trimmingWhitespace() == id {
                 importedDrafts[path] = (folder, uid)
@@ -75,6 +81,22 @@ extension MailActivity {
         }
         guard let path = try? settings.drafts.deliver(copyOf: scratch, flags: "D") else { return }
         importedDrafts[path] = (folder, uid)
+    }
+
+    /// Whether the message of `messageID` was sent or queued: in the outbox,
+    /// an account's local sent folder (or the copies waiting for its IMAP
+    /// Sent), or its IMAP Sent folder.
+    func wasSent(messageID: String) -> Bool {
+        let folders = [settings.outbox] + settings.accounts.map(\.sent)
+        for folder in folders {
+            for path in folder.messages() where (try? MessageFile(path: path))?.header("Message-ID")?.trimmingWhitespace() == messageID {
+                return true
+            }
+        }
+        for sent in settings.accounts.compactMap(\.imapSent) {
+            if let session = try? IMAPSession(sent), let found = try? session.search(messageID: messageID), !found.isEmpty { return true }
+        }
+        return false
     }
 
     /// `name` as a file name: its last path component, without control
