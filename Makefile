@@ -23,7 +23,9 @@ SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 # python3-requests (localsend-cli, installed from PyPI into a virtual environment that uses Debian's),
 # dovecot-imapd (a real IMAP server for Mail's sent copies and drafts, started by the tests with a config of their own),
 # the programs the integrations are tested in (ranger, nnn, lf, vifm, vim, neovim) and xdg-utils (xdg-mime,
-# xdg-email and xdg-open for the mailto: handler).
+# xdg-email and xdg-open for the mailto: handler), and for share-portal: xdg-desktop-portal (the frontend
+# applications call), dbus-daemon (dbus-run-session), libglib2.0-bin (gdbus call) and python3-gi (an
+# application passing its attachments' descriptors), with libsystemd0 (sd-bus, loaded by share-portal).
 APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn2-dev libidn2-0 libcurl4-openssl-dev ca-certificates \
                 libncurses-dev libpng-dev libturbojpeg0-dev libchafa0 libstrophe-dev libcups2 libxml2 \
                 python3-aiosmtpd python3-pil python3-vobject openssl tmux cups-daemon cups-client cups-filters groff-base zsh fish mblaze gettext locales \
@@ -31,7 +33,7 @@ APT_PACKAGES := libstdc++-12-dev libmagic-dev libmagic-mgc libmagic1 file libidn
                 magic-wormhole python3-magic-wormhole-mailbox-server magic-wormhole-transit-relay libssl3 python3-oauthlib \
                 libcmark-gfm-dev libcmark-gfm-extensions-dev libgpgme-dev gnupg gpg-agent pinentry-curses python3-venv \
                 fiche rclone libimage-exiftool-perl iproute2 python3-cryptography python3-requests dovecot-imapd \
-                ranger nnn lf vifm vim neovim xdg-utils
+                ranger nnn lf vifm vim neovim xdg-utils xdg-desktop-portal dbus-daemon libglib2.0-bin python3-gi libsystemd0
 # Benchmarks: the peers share is measured against (mat2 beside exiftool for bench/options), and GNU time for peak RSS.
 BENCH_PACKAGES := mutt msmtp curl time whiptail dialog fzf nano vim khard nginx-light mat2
 SWIFT_FLAGS := -Xswiftc -warnings-as-errors
@@ -181,7 +183,9 @@ screenshots: static-libs locale
 # installed here), the integrations (contrib/: the same text share
 # --integration NAME prints) in PREFIX/share/share/integrations, the Vim and
 # Neovim plugin where each looks for plugins, and share-mail.desktop (the
-# mailto: handler), under PREFIX, staged under DESTDIR when given (packaging).
+# mailto: handler), and the desktop's Email portal backend (share-portal, a link
+# to share in PREFIX/libexec, its .portal file and its D-Bus service file),
+# under PREFIX, staged under DESTDIR when given (packaging).
 # `make install` as root installs for everyone.
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -197,6 +201,10 @@ INTEGRATION_FILES := ranger/rc.conf nnn/share lf/lfrc vifm/vifmrc vim/share.vim 
 VIMPLUGINDIR = $(DESTDIR)$(PREFIX)/share/vim/vimfiles/plugin
 NVIMPLUGINDIR = $(DESTDIR)$(PREFIX)/share/nvim/site/plugin
 APPLICATIONSDIR = $(DESTDIR)$(PREFIX)/share/applications
+LIBEXECDIR = $(DESTDIR)$(PREFIX)/libexec
+PORTALSDIR = $(DESTDIR)$(PREFIX)/share/xdg-desktop-portal/portals
+DBUSSERVICESDIR = $(DESTDIR)$(PREFIX)/share/dbus-1/services
+PORTAL_SERVICE := org.freedesktop.impl.portal.desktop.share.service
 
 install: build
 	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
@@ -217,6 +225,12 @@ install: build
 	install -D -m 644 contrib/vim/share.vim "$(VIMPLUGINDIR)/share.vim"
 	install -D -m 644 contrib/vim/share.vim "$(NVIMPLUGINDIR)/share.vim"
 	install -D -m 644 contrib/applications/share-mail.desktop "$(APPLICATIONSDIR)/share-mail.desktop"
+	install -d "$(LIBEXECDIR)" "$(DBUSSERVICESDIR)"
+	ln -sf ../bin/share "$(LIBEXECDIR)/share-portal"
+	install -D -m 644 contrib/portal/share.portal "$(PORTALSDIR)/share.portal"
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  sed 's|@LIBEXECDIR@|$(PREFIX)/libexec|' contrib/portal/$(PORTAL_SERVICE).in > "$$tmp/$(PORTAL_SERVICE)"; \
+	  install -m 644 "$$tmp/$(PORTAL_SERVICE)" "$(DBUSSERVICESDIR)/$(PORTAL_SERVICE)"
 	@echo "installed share in $(BINDIR)"
 
 uninstall:
@@ -226,6 +240,7 @@ uninstall:
 	for f in $(INTEGRATION_FILES); do rm -f "$(INTEGRATIONSDIR)/$$f"; rmdir "$$(dirname "$(INTEGRATIONSDIR)/$$f")" 2>/dev/null || true; done
 	rmdir "$(INTEGRATIONSDIR)" 2>/dev/null || true
 	rm -f "$(VIMPLUGINDIR)/share.vim" "$(NVIMPLUGINDIR)/share.vim" "$(APPLICATIONSDIR)/share-mail.desktop"
+	rm -f "$(LIBEXECDIR)/share-portal" "$(PORTALSDIR)/share.portal" "$(DBUSSERVICESDIR)/$(PORTAL_SERVICE)"
 
 # The Debian package (debian/): .build/deb/share-sheet_VERSION_ARCH.deb, made by
 # debian/rules with `make build` and `make install DESTDIR=... PREFIX=/usr`, and

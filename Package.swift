@@ -34,6 +34,8 @@ let package = Package(
         // cmark-gfm, loaded when a mail's Markdown is rendered as HTML.
         .target(name: "CMarkdown", dependencies: ["CLoader"]),
         .target(name: "CGpgme", dependencies: ["CLoader"]),
+        // sd-bus (libsystemd), loaded when share-portal serves the desktop's Email portal; descriptors over Unix sockets.
+        .target(name: "CPortal", dependencies: ["CLoader"]),
         // The command line from the C library, not from /proc/self/maps (start-up).
         .target(name: "CStartArguments"),
 
@@ -53,7 +55,7 @@ let package = Package(
         // A terminal in memory for tests of screens: never linked into share.
         .target(name: "ShareTerminalTesting", dependencies: ["ShareTerminal"]),
         // Argument parsing, configuration, wiring: everything `share` does, as a library.
-        .target(name: "ShareCLI", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal"]),
+        .target(name: "ShareCLI", dependencies: ["ShareSupport", "ShareCore", "ShareMail", "ShareActivities", "ShareTerminal", "CPortal"]),
         .executableTarget(name: "share", dependencies: ["ShareCLI", "CStartArguments"]),
         // Generated documents (the man page) from the option table.
         .executableTarget(name: "share-docs", dependencies: ["ShareCLI"]),

@@ -98,6 +98,12 @@ grep -qx 'OnCalendar=\*:0/5' "$root/usr/lib/systemd/user/share-flush.timer" 2>/d
   && pass "the timer is not enabled for every user" || fail "the timer was enabled for every user"
 grep -qx 'MimeType=x-scheme-handler/mailto;' "$root/usr/share/applications/share-mail.desktop" 2>/dev/null \
   && pass "share-mail.desktop handles mailto:" || fail "no mailto: handler in /usr/share/applications"
+[ "$(readlink -f "$root/usr/libexec/share-portal")" = "$root/usr/bin/share" ] \
+  && pass "share-portal is share" || fail "/usr/libexec/share-portal does not lead to /usr/bin/share"
+grep -qx 'Interfaces=org.freedesktop.impl.portal.Email;' "$root/usr/share/xdg-desktop-portal/portals/share.portal" 2>/dev/null \
+  && pass "share.portal serves Email" || fail "no share.portal for the Email portal"
+grep -qx 'Exec=/usr/libexec/share-portal' "$root/usr/share/dbus-1/services/org.freedesktop.impl.portal.desktop.share.service" 2>/dev/null \
+  && pass "D-Bus starts /usr/libexec/share-portal" || fail "no D-Bus service file that starts /usr/libexec/share-portal"
 [ -f "$root/usr/share/locale/ko/LC_MESSAGES/share.mo" ] && pass "Korean catalog" || fail "no Korean catalog"
 [ -f "$root/usr/share/doc/share-sheet/copyright" ] && pass "copyright" || fail "no /usr/share/doc/share-sheet/copyright"
 

@@ -37,6 +37,9 @@ public struct Configuration: Sendable, Equatable {
     public var historyKeep: ShareHistory.Keep = .days(90)
     /// `[keys]`: action → the keys bound to it, checked when read.
     public var keys: [String: [InputEvent]] = [:]
+    /// `[portal] terminal`: the command share-portal opens the compose
+    /// screen in, as words, the share command's words appended.
+    public var portalTerminal = ["x-terminal-emulator", "-e"]
     /// Every section as read, by name, for the activities that own them.
     private var sections: [String: ConfigSection] = [:]
 
@@ -50,6 +53,7 @@ public struct Configuration: Sendable, Equatable {
         ConfigKeys(section: "picker", keys: ["pinned", "exclude", "suggestions"]),
         ConfigKeys(section: "history", keys: ["keep"]),
         ConfigKeys(section: "keys", keys: []),
+        ConfigKeys(section: "portal", keys: ["terminal"]),
     ]
 
     /// Every key a config may hold: the command line's and the system activities'.
@@ -114,6 +118,12 @@ public struct Configuration: Sendable, Equatable {
                 throw history.error(entry, "keep takes a time such as 90d, 12w, 6m or 1y, or off; not '\(entry.value)'")
             }
             historyKeep = keep
+        }
+        let portal = section("portal")
+        if let entry = portal.entry("terminal") {
+            let words = entry.value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard !words.isEmpty else { throw portal.error(entry, "terminal takes a command, such as x-terminal-emulator -e") }
+            portalTerminal = words
         }
     }
 

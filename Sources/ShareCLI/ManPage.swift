@@ -207,6 +207,16 @@ in copy mode, S shares the selection, in a window of its own (~/.tmux.conf)
 make install puts share\-mail.desktop in PREFIX/share/applications;
 share \-\-integration mailto makes it the mailto: handler (xdg\-mime), so
 xdg\-email and xdg\-open open share's compose screen in a terminal
+.TP
+.B share\-portal
+the desktop's Email portal backend (org.freedesktop.impl.portal.Email): an
+application's "send by email" through xdg\-desktop\-portal opens share's
+compose screen in the terminal of [portal] terminal (x\-terminal\-emulator
+\-e), with the attachments read from the descriptors the application passed;
+the application learns whether the mail went (0), was cancelled or kept as a
+draft (1), or neither (2). make install puts share\-portal (a link to share)
+in PREFIX/libexec, share.portal in PREFIX/share/xdg\-desktop\-portal/portals
+and its D\-Bus service file in PREFIX/share/dbus\-1/services
 .SH FILES
 .TP
 .I $XDG_CONFIG_HOME/share/config
@@ -219,7 +229,8 @@ token-secret-command, api, ca-file, command-timeout; [history] keep;
 [reading-list] fetch-titles; [message] jid, password-command, server, ca-file,
 command-timeout; [message.NAME] type, url, url-command, ca-file;
 [keys] send, save, later, attach, editor, cancel, pick, filter, help, pin, next-row,
-previous-row, left, right, up, down = key names such as C-s, Enter, Space
+previous-row, left, right, up, down = key names such as C-s, Enter, Space;
+[portal] terminal = the command share\-portal opens the compose screen with
 .TP
 .I $XDG_DATA_HOME/share/
 drafts, sent and outbox Maildirs; reading-list.tsv. A message sent later

@@ -50,6 +50,8 @@ public struct Options: Sendable {
         case complete(String)
         /// `--integration NAME`: what shares from a file manager, an editor, tmux or mail links.
         case integration(String)
+        /// `--portal-request SOCKET`: the compose screen of a share-portal request.
+        case portalRequest(String)
 
         /// The flag that chose the mode, for messages.
         var flag: String? {
@@ -68,6 +70,7 @@ public struct Options: Sendable {
             case .completions: "--completions"
             case .complete: "--complete"
             case .integration: "--integration"
+            case .portalRequest: "--portal-request"
             }
         }
     }
@@ -180,6 +183,8 @@ public struct Options: Sendable {
                         throw UsageError(Localization.text("--integration takes %@, not '%@'", Integrations.names.joined(separator: ", "), value))
                     }
                     try setMode(.integration(value), name)
+                case "--portal-request":
+                    try setMode(.portalRequest(value), name)
                 case "--complete":
                     guard Completions.kinds.contains(value) else {
                         throw UsageError(Localization.text("--complete takes %@, not '%@'", Completions.kinds.joined(separator: ", "), value))

@@ -119,6 +119,8 @@ public enum ShareCommand {
         case .completions(let shell): console.output(Completions.script(for: shell)); return .exit(ExitCode.completed)
         case .version: console.output(HelpText.version + "\n"); return .exit(ExitCode.completed)
         case .integration(let name): return .exit(integration(name, console: console))
+        case .portalRequest(let socket):
+            return portalRequest(socket, options: options, console: console, detector: detector, applicationActivities: applicationActivities)
         default: break
         }
         let run: Invocation
@@ -137,7 +139,7 @@ public enum ShareCommand {
             return .exit(complete(kind, options: options, configuration: run.configuration, systemActivities: run.systemActivities,
                                   locations: run.locations, console: console))
         case .listTypes: return .exit(listTypes(run))
-        case .pick, .list, .explain, .activity, .help, .version, .completions, .integration: return shareMode(run)
+        case .pick, .list, .explain, .activity, .help, .version, .completions, .integration, .portalRequest: return shareMode(run)
         }
     }
 }

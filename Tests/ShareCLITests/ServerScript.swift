@@ -31,13 +31,16 @@ final class ServerScript {
 
     /// Starts `Tests/Support/<script> ARGUMENTS…`, its stderr into `logFile`;
     /// it has `startSeconds` to say READY (a server installed on first use needs more).
-    init(script: String, arguments: [String], logFile: URL, startSeconds: Int = ServerScript.watchdogSeconds) throws {
+    /// `environment` adds to the few variables it has (PATH, LANG).
+    init(script: String, arguments: [String], logFile: URL, startSeconds: Int = ServerScript.watchdogSeconds,
+         environment: [String: String] = [:]) throws {
         name = script
         self.logFile = logFile
         try Data().write(to: logFile)
         process.executableURL = ServerScript.python
         process.arguments = [ServerScript.support.appendingPathComponent(script).path] + arguments
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"]
+            .merging(environment) { _, given in given }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: logFile)
