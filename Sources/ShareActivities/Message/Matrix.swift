@@ -148,7 +148,7 @@ struct MatrixSession: Sendable {
     }
 
     /// A path segment, percent-encoded.
-    static func segment(_ text: String) -> String { ShareLink.encoded(text) }
+    static func segment(_ text: String) -> String { PercentEncoding.encoded(text) }
 }
 
 /// Sends a share to Matrix rooms and people: text as `m.text` (with an

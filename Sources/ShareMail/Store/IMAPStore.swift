@@ -169,7 +169,7 @@ public final class IMAPSession {
         defer { close(fd) }
         let sink = FileSource(fd: fd)
         _ = try withExtendedLifetime(sink) { () throws(MailError) -> [String] in
-            try perform(path: IMAPLines.escapedPath(name) + "/;UID=\(uid)", escaped: true) { handle in
+            try perform(path: PercentEncoding.encoded(name) + "/;UID=\(uid)", escaped: true) { handle in
                 share_curl_setopt_write_function(handle) { data, size, count, context in
                     guard let data, let context else { return 0 }
                     let sink = Unmanaged<FileSource>.fromOpaque(context).takeUnretainedValue()
@@ -200,7 +200,7 @@ public final class IMAPSession {
             attempt += 1
             if secret == nil { secret = try login.secret() }
             let log = IMAPLog()
-            let url = folder.serverURL + "/" + (escaped ? path : IMAPLines.escapedPath(path))
+            let url = folder.serverURL + "/" + (escaped ? path : PercentEncoding.encoded(path))
             let tls = folder.requireTLS || folder.serverURL.hasPrefix("imaps")
             let (code, said) = MailServerTransfer.perform(on: handle, url: url, tls: tls, caFile: folder.caFile,
                                                           transcript: log.append) { handle in
@@ -318,20 +318,6 @@ enum IMAPLines {
     static func searched(_ line: String) -> [Int] {
         guard line.hasPrefix("* SEARCH") else { return [] }
         return line.dropFirst(8).split(separator: " ").compactMap { Int($0) }
-    }
-
-    /// A folder name as a URL path: every byte but unreserved ones percent-encoded.
-    static func escapedPath(_ name: String) -> String {
-        var out = ""
-        for byte in name.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return out
     }
 }
 
