@@ -42,7 +42,7 @@ public struct MatrixAccount: Sendable, Equatable {
         }
         return MatrixAccount(name: name, homeserver: homeserver.hasSuffix("/") ? String(homeserver.dropLast()) : homeserver, user: user,
                              tokenCommand: token, passwordCommand: password, caFile: try section.path("ca-file", environment: environment),
-                             configFile: LinkSettings.absolute(section.file))
+                             configFile: LocalFiles.absolutePath(section.file))
     }
 
     /// `@name:server`.
