@@ -324,7 +324,7 @@ struct HTTPClient {
 
     /// Fields as `application/x-www-form-urlencoded` (RFC 3986's unreserved bytes kept, the rest %XX).
     static func formEncoded(_ fields: [(String, String)]) -> String {
-        fields.map { ShareLink.encoded($0.0) + "=" + ShareLink.encoded($0.1) }.joined(separator: "&")
+        fields.map { PercentEncoding.encoded($0.0) + "=" + PercentEncoding.encoded($0.1) }.joined(separator: "&")
     }
 
     /// libcurl's multipart form of `parts` on `handle` (names and file

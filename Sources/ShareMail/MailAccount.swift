@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// One mail account: the addresses it sends as, how it sends, and where
 /// its sent copies go (`[mail]`, or a `[mail.NAME]` section).
 public struct MailAccount: Sendable {
@@ -14,8 +16,9 @@ public struct MailAccount: Sendable {
     public var imapSent: IMAPFolder?
     /// The IMAP folder its drafts go to too (`drafts = imap:Drafts`), if any.
     public var imapDrafts: IMAPFolder?
-    /// The signature a new message from it starts with (`signature-file`).
-    public var signature: String?
+    /// The file holding the signature a new message from it starts with
+    /// (`signature-file`), read by ``readSignature()``.
+    public var signatureFile: String?
 
     /// An account.
     public init(name: String, identities: [MailAddress], transport: (any MailTransport)?, sent: Maildir,
@@ -26,6 +29,14 @@ public struct MailAccount: Sendable {
         self.sent = sent
         self.imapSent = imapSent
         self.imapDrafts = imapDrafts
+    }
+
+    /// The text of ``signatureFile``, if set and readable as UTF-8 (up to
+    /// 1 MiB); `nil` otherwise, silently. Read anew at each call, when a
+    /// message is composed: making the account (at start-up) reads nothing.
+    public func readSignature() -> String? {
+        guard let signatureFile, case .success(let bytes) = LocalFiles.contents(ofFile: signatureFile) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Whether `addrSpec` is one of its addresses (case aside).

@@ -207,6 +207,14 @@ public enum LocalFiles {
         }
     }
 
+    /// `path` from the root: a relative one under the current folder, as a
+    /// later run in another folder finds it.
+    public static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let folder = getcwd(nil, 0) else { return path }
+        defer { free(folder) }
+        return String(cString: folder) + "/" + path
+    }
+
     /// The user's home folder: `$HOME`, else the password database's.
     public static func homeFolder(environment: [String: String]) -> String {
         if let home = environment["HOME"], !home.isEmpty { return home }

@@ -72,14 +72,7 @@ enum FuzzTargets {
     /// are percent-encoded into a URL again.
     static func mailto(_ bytes: [UInt8]) {
         guard let url = try? MailtoURL(parsing: "mailto:" + String(decoding: bytes, as: UTF8.self)) else { return }
-        func encoded(_ text: String) -> String {
-            var out = ""
-            for byte in text.utf8 {
-                if byte.isURLUnreserved { out.unicodeScalars.append(Unicode.Scalar(byte)) }
-                else { out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
-            }
-            return out
-        }
+        func encoded(_ text: String) -> String { PercentEncoding.encoded(text) }
         var query: [String] = []
         if !url.cc.isEmpty { query.append("cc=" + encoded(url.cc.joined(separator: ","))) }
         if !url.bcc.isEmpty { query.append("bcc=" + encoded(url.bcc.joined(separator: ","))) }
@@ -442,15 +435,4 @@ struct WrittenMail {
     func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
 }
 
-extension UInt8 {
-    /// Unreserved in a URL (RFC 3986 §2.3): never percent-encoded.
-    var isURLUnreserved: Bool {
-        switch self {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-        default: false
-        }
-    }
-}
 #endif

@@ -202,11 +202,11 @@ extension MailAccountsTests {
         let configuration = try Configuration(parsing: text, path: world.config.path, environment: environment)
         let settings = try MailActivity.settings(configuration.section("mail"), accounts: configuration.sections(under: "mail"),
                                                  locations: Locations(environment: environment), environment: environment)
-        let byDefault = MailActivity(settings: settings, signature: settings.accounts.first?.signature)
+        let byDefault = MailActivity(settings: settings)
         #expect(byDefault.initialValues().values["body"]?.hasSuffix("-- \n김민수, 회사") == true)
         var request = MailRequest()
         request.from = "kim@home.example"
-        let fromHome = MailActivity(request: request, settings: settings, signature: settings.accounts.first?.signature)
+        let fromHome = MailActivity(request: request, settings: settings)
         #expect(fromHome.initialValues().values["body"]?.hasSuffix("-- \nKim at home") == true)
         #expect(fromHome.initialValues().values["from"]?.contains("kim@home.example") == true)
     }

@@ -123,6 +123,29 @@ struct MailActivityTests {
         #expect(state.values["body"] == "https://nshipster.com\nHello\n-- \nKim")
     }
 
+    /// `signature-file` is read when the form is made, not when Mail is (at
+    /// start-up, before the picker draws): a file missing then, or
+    /// unreadable, matters only to the form, and each form reads it anew.
+    @Test func theSignatureFileIsReadWhenTheFormIsMade() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("share-signature-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("signature")
+        let context = try ActivityContextTests.context(config: "[mail]\nfrom = Kim <kim@example.com>\nsignature-file = \(file.path)\n",
+                                                       environment: ["HOME": root.path, "PATH": "/nonexistent"])
+        // Made while the file does not exist.
+        let mail = try MailActivity(context: context)
+        func body() throws -> String { try #require(mail.makeForm()?.fields.first { $0.id == "body" }).initialValue }
+        try Data("김민수 · 재무팀".utf8).write(to: file)
+        #expect(try body() == "\n\n-- \n김민수 · 재무팀")
+        try Data("Kim, finance".utf8).write(to: file)
+        #expect(try body() == "\n\n-- \nKim, finance")
+        // Unreadable (a folder): the form opens without a signature.
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        #expect(try body() == "")
+    }
+
     // MARK: - Mail's checks, which the generic form shows
 
     static func warnings(subject: String = "Q4", body: String = "", attachments: String = "",

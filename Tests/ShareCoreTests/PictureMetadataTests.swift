@@ -98,6 +98,27 @@ enum PictureBytes {
 
 /// Metadata removed from JPEG and PNG pictures without decoding them.
 @Suite struct PictureMetadataTests {
+    /// The size in pixels from a picture's header: of the whole file, or of
+    /// its start only (Matrix reads a big picture's first 64 KiB for it).
+    @Test func theSizeComesFromTheHeaderOfTheWholeFileOrItsStart() {
+        func size(_ bytes: [UInt8]) -> [Int]? { PictureMetadata.dimensions(of: bytes).map { [$0.width, $0.height] } }
+        let number = { (value: Int) in PictureBytes.number(value, size: 4) }
+        let png = PNGChunks.signature + PictureBytes.chunk("IHDR", number(3) + number(2) + [8, 2, 0, 0, 0]) + PictureBytes.imageData
+            + PictureBytes.chunk("IEND", [])
+        #expect(size(png) == [3, 2])
+        #expect(size(Array(png.prefix(24))) == [3, 2], "IHDR is the first chunk: 24 bytes say the size")
+        #expect(size(Array(png.prefix(23))) == nil)
+        let noHeader = PNGChunks.signature + PictureBytes.chunk("IDAT", number(3) + number(2) + [8, 2, 0, 0, 0])
+        #expect(size(noHeader) == nil, "the first chunk is not IHDR")
+        // A frame 32 wide and 16 high (SOF0 gives the height first).
+        let frame = PictureBytes.segment(0xC0, [8, 0, 16, 0, 32, 1, 1, 0x11, 0])
+        let jpeg = [0xFF, 0xD8] + PictureBytes.jfif + PictureBytes.tables + frame + PictureBytes.scan
+        #expect(size(jpeg) == [32, 16])
+        let scanAt = jpeg.count - PictureBytes.scan.count
+        #expect(size(Array(jpeg.prefix(scanAt + 12))) == [32, 16], "cut inside the scan")
+        #expect(size(Array(jpeg.prefix(scanAt - frame.count))) == nil, "cut before the frame header")
+    }
+
     @Test func locationLeavesEverythingButThePlaceAndTheScanUnchanged() throws {
         let original = PictureBytes.camera(orientation: 6)
         let cleaned = try PictureMetadata.removing(.location, from: original)

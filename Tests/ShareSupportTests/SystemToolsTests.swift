@@ -77,6 +77,13 @@ struct SystemToolsTests {
         #expect(directory.reason == "it is a directory")
     }
 
+    @Test func aRelativePathIsMadeAbsoluteUnderTheCurrentFolder() {
+        let current = FileManager.default.currentDirectoryPath
+        #expect(LocalFiles.absolutePath("share.conf") == current + "/share.conf")
+        #expect(LocalFiles.absolutePath("config/share.conf") == current + "/config/share.conf")
+        #expect(LocalFiles.absolutePath("/etc/share.conf") == "/etc/share.conf")
+    }
+
     @Test func aFileThatGivesItsBytesInPiecesIsReadWhole() throws {
         // /proc files say they are empty and hand out a few kilobytes per read.
         let first = try LocalFiles.contents(ofFile: "/proc/self/maps", limit: 1 << 24).get()

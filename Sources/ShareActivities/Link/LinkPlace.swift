@@ -95,13 +95,6 @@ struct LinkSettings: Sendable, Equatable {
 
     /// The place called `name`.
     func place(_ name: String) -> LinkPlace? { places.first { $0.name == name } }
-
-    /// `path` from the root, as a later run in another folder finds it.
-    static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let folder = getcwd(nil, 0) else { return path }
-        defer { free(folder) }
-        return String(cString: folder) + "/" + path
-    }
 }
 
 extension LinkActivity {
@@ -121,7 +114,7 @@ extension LinkActivity {
         // In the order they are written (the first is the default), which their first lines tell.
         let written = sections.sorted { ($0.entries.first?.line ?? .max) < ($1.entries.first?.line ?? .max) }
         for section in written { settings.places.append(try place(section, environment: environment)) }
-        settings.configFile = LinkSettings.absolute(written.first?.file ?? section.file)
+        settings.configFile = LocalFiles.absolutePath(written.first?.file ?? section.file)
         if let entry = section.entry("default") {
             let name = entry.value.trimmingWhitespace()
             guard settings.place(name) != nil else {

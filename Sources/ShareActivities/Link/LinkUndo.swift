@@ -85,7 +85,7 @@ extension LinkUploader {
             let authorization = try basicAuthorization()
             var done = ""
             if let share = action["share"], let (server, _) = LinkUploader.shareAPI(for: place.url ?? "") {
-                let response = try call("DELETE", server + "/ocs/v2.php/apps/files_sharing/api/v1/shares/" + ShareLink.encoded(share) + "?format=json",
+                let response = try call("DELETE", server + "/ocs/v2.php/apps/files_sharing/api/v1/shares/" + PercentEncoding.encoded(share) + "?format=json",
                                         headers: authorization + [("OCS-APIRequest", "true"), ("Accept", "application/json")])
                 // A share already gone is as good as deleted.
                 if response.status != 404 { try check(response, doing: "deleting the public link to \(name)") }

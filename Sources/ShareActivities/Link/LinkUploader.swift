@@ -144,7 +144,7 @@ struct LinkUploader: Sendable {
     /// `webdav`: a PUT into the folder, then the public share or the file's address.
     func webdav(_ upload: LinkUpload, authorization: [(String, String)]) throws(LinkFailure) -> (link: URL, leftover: LinkLeftover) {
         let folder = place.url ?? ""
-        let address = (folder.hasSuffix("/") ? folder : folder + "/") + ShareLink.encoded(upload.name)
+        let address = (folder.hasSuffix("/") ? folder : folder + "/") + PercentEncoding.encoded(upload.name)
         show(Localization.text("Uploading %@ to %@…", upload.name, place.name), progress: 0)
         let response = try call("PUT", address, headers: authorization, body: .file(upload.path, size: upload.size, type: upload.contentType),
                                 upload: upload)

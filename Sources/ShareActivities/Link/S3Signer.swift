@@ -94,7 +94,7 @@ struct S3Signer: Sendable {
     /// characters kept, every other byte `%XX`), sorted by name then value,
     /// joined by `&`.
     static func canonicalQuery(_ query: [(String, String)]) -> String {
-        query.map { (ShareLink.encoded($0.0), ShareLink.encoded($0.1)) }
+        query.map { (PercentEncoding.encoded($0.0), PercentEncoding.encoded($0.1)) }
             .sorted { $0.0 == $1.0 ? $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
             .map { "\($0.0)=\($0.1)" }.joined(separator: "&")
     }
@@ -102,7 +102,7 @@ struct S3Signer: Sendable {
     /// The URI path of `segments` (the bucket, then the key split at '/'):
     /// each segment encoded on its own, '/' kept between them.
     static func path(_ segments: [String]) -> String {
-        "/" + segments.map(ShareLink.encoded).joined(separator: "/")
+        "/" + segments.map { PercentEncoding.encoded($0) }.joined(separator: "/")
     }
 
     /// HMAC-SHA256 of `data` under `key`, by libcrypto.

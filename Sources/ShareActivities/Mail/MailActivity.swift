@@ -30,7 +30,8 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
     public let settings: MailSettings
     /// Types files attached in the compose screen.
     public let detector: any ContentTypeDetector
-    /// The signature appended to a new body, if configured.
+    /// A signature given as text, appended to a new body in the place of
+    /// the account's `signature-file` (which the form reads when it is made).
     public let signature: String?
     /// `[mail] markdown = on`: bodies are Markdown unless `--html` says HTML.
     public let markdownByDefault: Bool
@@ -80,7 +81,7 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         let section = context.section("mail")
         let settings = try MailActivity.settings(section, context: context)
         self.init(request: context.request(for: MailActivity.self), settings: settings,
-                  detector: context.detector, signature: settings.accounts.first?.signature,
+                  detector: context.detector,
                   markdownByDefault: try section.flag("markdown") ?? false, undoSend: try MailActivity.undoSend(section))
         environment = context.environment
         readsStandardInput = context.readsStandardInput
@@ -213,8 +214,9 @@ public final class MailActivity: SystemActivity, FormAutosaving, FormValidating,
         let preferred = requestedFrom.flatMap { from in
             settings.identities.first { $0.addrSpec.lowercased() == (try? MailAddress(parsing: from))?.addrSpec.lowercased() }
         }
-        // The signature of the account the message starts from.
-        let signature = if let preferred, settings.accounts.count > 1 { settings.account(sending: preferred.addrSpec).signature } else { signature }
+        // The signature of the account the message starts from, read now: making Mail reads no file.
+        let account = preferred.map { settings.account(sending: $0.addrSpec) } ?? settings.accounts.first
+        let signature = signature ?? account?.readSignature()
         if let signature, !signature.isEmpty { body += (body.isEmpty ? "\n\n" : "\n") + "-- \n" + signature }
         var attachments: [AttachedFile] = []
         for item in items {

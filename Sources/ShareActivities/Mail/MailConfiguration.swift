@@ -134,7 +134,7 @@ extension MailActivity {
         let sent = Maildir(path: imapSent != nil ? locations.dataHome + "/imap-pending"
             : try section.path("sent", environment: environment) ?? locations.dataHome + "/sent")
         var account = MailAccount(name: name, identities: identities, transport: transport, sent: sent, imapSent: imapSent, imapDrafts: imapDrafts)
-        account.signature = try signature(section, environment: environment)
+        account.signatureFile = try section.path("signature-file", environment: environment)
         return account
     }
 
@@ -192,13 +192,6 @@ extension MailActivity {
                 + "(such as `oama access you@example.com` or `mutt_oauth2.py TOKENFILE`)")
         }
         return .oauth2(mechanism: mechanism, tokenCommand: token)
-    }
-
-    /// The text of `signature-file`, if set and readable.
-    static func signature(_ section: ConfigSection, environment: [String: String]) throws(ConfigurationError) -> String? {
-        guard let path = try section.path("signature-file", environment: environment),
-              case .success(let bytes) = LocalFiles.contents(ofFile: path) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
     }
 
     /// `$EMAIL`, or `user@host` as mutt does, when no identity is configured.

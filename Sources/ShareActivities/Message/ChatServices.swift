@@ -29,7 +29,7 @@ extension Webhook {
             throw ConfigurationError("\(section.file): [\(section.name)] (type = telegram) needs `chat = …` (a chat id such as -1001234567890, or @channel)")
         }
         var hook = Webhook(name: name, kind: .telegram, url: nil, urlCommand: nil, caFile: try section.path("ca-file", environment: environment),
-                           tokenCommand: command, chat: chat, configFile: LinkSettings.absolute(section.file))
+                           tokenCommand: command, chat: chat, configFile: LocalFiles.absolutePath(section.file))
         if let entry = section.entry("api") {
             let value = entry.value.trimmingWhitespace()
             let scheme = value.prefix { $0 != ":" }.lowercased()

@@ -97,7 +97,7 @@ enum ChatUndo {
                     throw XMPPFailure(message: error.reason)
                 }
             default:
-                do { response = try client.perform("DELETE", address + "/messages/" + ShareLink.encoded(id)) } catch {
+                do { response = try client.perform("DELETE", address + "/messages/" + PercentEncoding.encoded(id)) } catch {
                     throw XMPPFailure(message: error.reason)
                 }
                 if response.status == 404 { return .success("message \(id) was gone from \(hook.name) already") }

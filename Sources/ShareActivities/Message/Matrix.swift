@@ -42,7 +42,7 @@ public struct MatrixAccount: Sendable, Equatable {
         }
         return MatrixAccount(name: name, homeserver: homeserver.hasSuffix("/") ? String(homeserver.dropLast()) : homeserver, user: user,
                              tokenCommand: token, passwordCommand: password, caFile: try section.path("ca-file", environment: environment),
-                             configFile: LinkSettings.absolute(section.file))
+                             configFile: LocalFiles.absolutePath(section.file))
     }
 
     /// `@name:server`.
@@ -148,7 +148,7 @@ struct MatrixSession: Sendable {
     }
 
     /// A path segment, percent-encoded.
-    static func segment(_ text: String) -> String { ShareLink.encoded(text) }
+    static func segment(_ text: String) -> String { PercentEncoding.encoded(text) }
 }
 
 /// Sends a share to Matrix rooms and people: text as `m.text` (with an
@@ -318,7 +318,9 @@ struct MatrixDelivery: Sendable {
         let file = upload.file
         var info: [(String, JSONValue)] = [("mimetype", .string(file.contentType)), ("size", .number(file.size))]
         let isImage = file.contentType.lowercased().hasPrefix("image/")
-        if isImage, let (width, height) = ImageHeader.size(ofFile: file.path) { info += [("w", .number(width)), ("h", .number(height))] }
+        if isImage, let (width, height) = PictureMetadata.dimensions(of: MatrixDelivery.start(ofFile: file.path)) {
+            info += [("w", .number(width)), ("h", .number(height))]
+        }
         if let thumbnail = upload.thumbnail {
             info += [("thumbnail_url", .string(thumbnail.uri)),
                      ("thumbnail_info", .object([("w", .number(thumbnail.width)), ("h", .number(thumbnail.height)),
@@ -326,6 +328,17 @@ struct MatrixDelivery: Sendable {
         }
         return .object([("msgtype", .string(isImage ? "m.image" : "m.file")), ("body", .string(file.name)), ("url", .string(upload.uri)),
                         ("info", .object(info))])
+    }
+
+    /// The first 64 KiB of the file at `path`, where a picture's header
+    /// says its size (``PictureMetadata/dimensions(of:)``); none when it cannot be read.
+    static func start(ofFile path: String) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return Array(bytes.prefix(max(count, 0)))
     }
 
     /// The largest side of a thumbnail, and the largest picture one is made of (read whole to decode it).
@@ -384,43 +397,6 @@ struct MatrixDelivery: Sendable {
             throw MatrixFailure(message: "\(session.account.homeserver) did not take \(name)" + MatrixSession.said(response))
         }
         return uri
-    }
-}
-
-/// A picture's size in pixels from its header (PNG's IHDR, a JPEG's SOF),
-/// without decoding it.
-enum ImageHeader {
-    /// The width and height of the PNG or JPEG at `path`, when its first 64 KiB say them.
-    static func size(ofFile path: String) -> (Int, Int)? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 1 << 16)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        return size(of: bytes[..<count])
-    }
-
-    /// The size the header in `bytes` gives.
-    static func size(of bytes: ArraySlice<UInt8>) -> (Int, Int)? {
-        let data = Array(bytes)
-        func big(_ at: Int, _ length: Int) -> Int? {
-            guard at >= 0, at + length <= data.count else { return nil }
-            return data[at..<(at + length)].reduce(0) { $0 << 8 | Int($1) }
-        }
-        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]), let width = big(16, 4), let height = big(20, 4) { return (width, height) }
-        guard data.starts(with: [0xFF, 0xD8]) else { return nil }
-        var at = 2
-        while at + 4 <= data.count, data[at] == 0xFF {
-            let marker = data[at + 1]
-            guard let length = big(at + 2, 2), length >= 2 else { return nil }
-            // SOF0–SOF15 but DHT (C4), JPG (C8) and DAC (CC): height, then width.
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), let height = big(at + 5, 2), let width = big(at + 7, 2) {
-                return (width, height)
-            }
-            at += 2 + length
-        }
-        return nil
     }
 }
 

@@ -67,7 +67,7 @@ public struct Webhook: Sendable, Equatable {
                 }
             }
             hooks.append(Webhook(name: name, kind: kind, url: url, urlCommand: command,
-                                 caFile: try section.path("ca-file", environment: environment), configFile: LinkSettings.absolute(section.file)))
+                                 caFile: try section.path("ca-file", environment: environment), configFile: LocalFiles.absolutePath(section.file)))
         }
         return hooks
     }

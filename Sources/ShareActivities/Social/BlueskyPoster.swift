@@ -85,8 +85,8 @@ struct BlueskyPoster {
         // at://DID/app.bsky.feed.post/RKEY → https://bsky.app/profile/DID/post/RKEY
         guard let uri = created.decoded(Created.self)?.uri, uri.hasPrefix("at://"),
               case let parts = uri.dropFirst(5).split(separator: "/"), parts.count == 3,
-              let address = URL(string: "https://bsky.app/profile/\(parts[0])/post/\(ShareLink.encoded(String(parts[2])))") else {
-            throw api.madeWithoutAddress(created, fallback: URL(string: "https://bsky.app/profile/" + ShareLink.encoded(session.did))!)
+              let address = URL(string: "https://bsky.app/profile/\(parts[0])/post/\(PercentEncoding.encoded(String(parts[2])))") else {
+            throw api.madeWithoutAddress(created, fallback: URL(string: "https://bsky.app/profile/" + PercentEncoding.encoded(session.did))!)
         }
         return address
     }

@@ -39,7 +39,7 @@ struct FlickrPoster {
         let response = try api.call("POST", upload, body: .multipart(parts), media: item.name, uploading: uploading, creating: true)
         let id = try FlickrPoster.answer(response, media: item.name, api: api, tag: "photoid")
         // The photo is up: a page that cannot be asked for is Flickr's own link to it, never a failure to post again.
-        return (try? page(of: id, oauth: oauth)) ?? URL(string: "https://www.flickr.com/photo.gne?id=" + ShareLink.encoded(id))!
+        return (try? page(of: id, oauth: oauth)) ?? URL(string: "https://www.flickr.com/photo.gne?id=" + PercentEncoding.encoded(id))!
     }
 
     /// The photo's page (`flickr.photos.getInfo`, its `photopage` URL).

@@ -84,7 +84,7 @@ struct MastodonPoster {
         let deadline = Date().addingTimeInterval(processingDeadline)
         api.show(Localization.text("Mastodon is processing %@…", name))
         while true {
-            let response = try api.call("GET", url("/api/v1/media/" + ShareLink.encoded(id)), headers: headers, media: name)
+            let response = try api.call("GET", url("/api/v1/media/" + PercentEncoding.encoded(id)), headers: headers, media: name)
             struct Attachment: Decodable { var url: String? }
             if response.status == 200, response.decoded(Attachment.self)?.url != nil { return }
             guard Date() < deadline else {

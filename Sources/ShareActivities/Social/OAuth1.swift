@@ -1,6 +1,7 @@
 import CCrypto
 import FoundationEssentials
 import ShareCore
+import ShareSupport
 
 /// OAuth 1.0a request signing with HMAC-SHA1 (RFC 5849 §3), for the
 /// services whose user tokens are OAuth 1.0a's (Flickr, X). The HMAC is
@@ -76,7 +77,7 @@ struct OAuth1: Sendable {
     }
 
     /// RFC 3986 percent-encoding: unreserved bytes kept, all others `%XX` (upper case).
-    static func encoded(_ text: String) -> String { ShareLink.encoded(text) }
+    static func encoded(_ text: String) -> String { PercentEncoding.encoded(text) }
 
     /// A query's `%XX` and `+` decoded (bytes that are not UTF-8 are replaced).
     private static func decoded(_ text: Substring) -> String {

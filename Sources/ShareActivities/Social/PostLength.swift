@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// How each service counts a post against its limit, as its own composer
 /// counts it (the number the person sees there is the number shown here).
 public enum PostLength {
@@ -67,22 +69,10 @@ public enum PostLength {
         let host = rest[..<hostEnd].lowercased()
         let after = rest[hostEnd...]
         let pathEnd = after.firstIndex { $0 == "?" || $0 == "#" } ?? after.endIndex
-        let path = percentEncoded((after[..<pathEnd] == "/" ? "" : after[..<pathEnd]) + after[pathEnd...])
+        let written = (after[..<pathEnd] == "/" ? "" : after[..<pathEnd]) + after[pathEnd...]
+        // Each byte of a character outside ASCII as %XX.
+        let path = PercentEncoding.encoded(written, keeping: { $0 < 0x80 })
         return path.count > 15 ? host + path.prefix(13) + "..." : host + path
-    }
-
-    /// `text` with each byte of a character outside ASCII as `%XX`.
-    private static func percentEncoded(_ text: Substring) -> String {
-        let hex = Array("0123456789ABCDEF")
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar.isASCII {
-                result.unicodeScalars.append(scalar)
-            } else {
-                for byte in String(scalar).utf8 { result += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0x0F)]) }
-            }
-        }
-        return result
     }
 
     /// Calls `body` with each piece of `text` in order, marking links: a

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShareSupport
 
 /// The web share links ("intents") of the services: each opens the
 /// service's own composer, filled in with what the link carries.
@@ -40,7 +41,7 @@ public enum ShareLink {
     static func link(_ base: String, _ pairs: [(String, String?)]) -> URL? {
         let query = pairs.compactMap { name, value -> String? in
             guard let value, !value.isEmpty else { return nil }
-            return name + "=" + encoded(value)
+            return name + "=" + PercentEncoding.encoded(value)
         }.joined(separator: "&")
         let text = query.isEmpty ? base : base + "?" + query
         // Only unreserved characters and %XX are added to the base.
@@ -48,20 +49,7 @@ public enum ShareLink {
         return url
     }
 
-    /// `value` as UTF-8, every byte but A–Z a–z 0–9 `-` `.` `_` `~` as %XX.
-    public static func encoded(_ value: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count * 3)
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    /// `value` as UTF-8, every byte but A–Z a–z 0–9 `-` `.` `_` `~` as %XX:
+    /// ``PercentEncoding/encoded(_:keeping:)`` with its default set.
+    public static func encoded(_ value: String) -> String { PercentEncoding.encoded(value) }
 }

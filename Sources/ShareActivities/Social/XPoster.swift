@@ -44,7 +44,7 @@ struct XPoster {
             struct Post: Decodable { var id: String }
             var data: Post
         }
-        guard let id = response.decoded(Created.self)?.data.id, let address = URL(string: "https://x.com/i/web/status/" + ShareLink.encoded(id)) else {
+        guard let id = response.decoded(Created.self)?.data.id, let address = URL(string: "https://x.com/i/web/status/" + PercentEncoding.encoded(id)) else {
             throw api.madeWithoutAddress(response, fallback: URL(string: "https://x.com/home")!)
         }
         return address

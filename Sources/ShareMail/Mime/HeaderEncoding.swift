@@ -1,3 +1,5 @@
+import ShareSupport
+
 /// Header values as RFC 5322 / 2047 / 2231 want them: folded to 78
 /// columns where possible, never over 998, non-ASCII text in encoded-words
 /// of at most 75 characters that never split a UTF-8 sequence.
@@ -124,11 +126,7 @@ enum HeaderEncoding {
         var segments: [String] = []
         var current = ""
         for scalar in value.unicodeScalars {
-            var encoded = ""
-            for byte in String(scalar).utf8 {
-                if byte.isAttributeChar { encoded.unicodeScalars.append(Unicode.Scalar(byte)) }
-                else { encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2) }
-            }
+            let encoded = PercentEncoding.encoded(String(scalar), keeping: \.isAttributeChar)
             let limit = softLimit - 2 - prefix(segments.count).utf8.count
             if current.utf8.count + encoded.utf8.count > limit && !current.isEmpty {
                 segments.append(current)

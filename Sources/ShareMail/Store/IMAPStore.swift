@@ -169,7 +169,7 @@ public final class IMAPSession {
         defer { close(fd) }
         let sink = FileSource(fd: fd)
         _ = try withExtendedLifetime(sink) { () throws(MailError) -> [String] in
-            try perform(path: IMAPLines.escapedPath(name) + "/;UID=\(uid)", escaped: true) { handle in
+            try perform(path: PercentEncoding.encoded(name) + "/;UID=\(uid)", escaped: true) { handle in
                 share_curl_setopt_write_function(handle) { data, size, count, context in
                     guard let data, let context else { return 0 }
                     let sink = Unmanaged<FileSource>.fromOpaque(context).takeUnretainedValue()
@@ -200,38 +200,17 @@ public final class IMAPSession {
             attempt += 1
             if secret == nil { secret = try login.secret() }
             let log = IMAPLog()
-            var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-            let url = folder.serverURL + "/" + (escaped ? path : IMAPLines.escapedPath(path))
-            let code: CURLcode = withExtendedLifetime(log) {
-                errorBuffer.withUnsafeMutableBufferPointer { errors in
-                    share_curl_setopt_string(handle, CURLOPT_URL, url)
-                    share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-                    share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-                    share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-                    let tls = folder.requireTLS || folder.serverURL.hasPrefix("imaps")
-                    share_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(tls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
-                    if let caFile = folder.caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
-                    share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 30)
-                    share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-                    share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60)
-                    share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
-                    share_curl_setopt_debug_function(handle) { _, type, data, size, context in
-                        guard type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data, let context else { return 0 }
-                        let log = Unmanaged<IMAPLog>.fromOpaque(context).takeUnretainedValue()
-                        log.append(UnsafeRawBufferPointer(start: data, count: size), sent: type == CURLINFO_HEADER_OUT)
-                        return 0
-                    }
-                    share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
-                    share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)  // feeds the debug function; nothing is printed
-                    // Each request sets what it needs; what the last one set goes. A body
-                    // nobody asked for is dropped, never written to standard output (libcurl's default).
-                    share_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, nil)
-                    share_curl_setopt_long(handle, CURLOPT_UPLOAD, 0)
-                    share_curl_setopt_write_function(handle) { _, size, count, _ in size * count }
-                    login.apply(secret, to: handle)
-                    setUp(handle)
-                    return share_curl_easy_perform(handle)
-                }
+            let url = folder.serverURL + "/" + (escaped ? path : PercentEncoding.encoded(path))
+            let tls = folder.requireTLS || folder.serverURL.hasPrefix("imaps")
+            let (code, said) = MailServerTransfer.perform(on: handle, url: url, tls: tls, caFile: folder.caFile,
+                                                          transcript: log.append) { handle in
+                // Each request sets what it needs; what the last one set goes. A body
+                // nobody asked for is dropped, never written to standard output (libcurl's default).
+                share_curl_setopt_pointer(handle, CURLOPT_CUSTOMREQUEST, nil)
+                share_curl_setopt_long(handle, CURLOPT_UPLOAD, 0)
+                share_curl_setopt_write_function(handle) { _, size, count, _ in size * count }
+                login.apply(secret, to: handle)
+                setUp(handle)
             }
             if code == CURLE_OK { return log.lines }
             if code == CURLE_LOGIN_DENIED {
@@ -239,8 +218,6 @@ public final class IMAPSession {
                 if login.isOAuth2 && attempt == 1 { continue }
                 throw login.refused(folder.serverURL, reply: log.refusal)
             }
-            let words = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let said = words.isEmpty ? String(cString: share_curl_easy_strerror(code)) : words
             if code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE {
                 throw MailError(.rejected, "certificate verification failed for \(folder.serverURL) (set ca-file for a private server): \(said)")
             }
@@ -341,20 +318,6 @@ enum IMAPLines {
     static func searched(_ line: String) -> [Int] {
         guard line.hasPrefix("* SEARCH") else { return [] }
         return line.dropFirst(8).split(separator: " ").compactMap { Int($0) }
-    }
-
-    /// A folder name as a URL path: every byte but unreserved ones percent-encoded.
-    static func escapedPath(_ name: String) -> String {
-        var out = ""
-        for byte in name.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            if byte < 0x80, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return out
     }
 }
 

@@ -137,12 +137,30 @@ public struct MessageFile: Sendable {
     }
 }
 
+/// A header section held in memory, handed out before the body a reader
+/// takes from the file: the one transmitted (without `Bcc:`), in the place
+/// of the one stored.
+struct HeldHeader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8] = []) { self.bytes = bytes }
+
+    /// Copies the next of its bytes into `buffer`: how many; 0 once all are out.
+    mutating func handOut(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count]).copyBytes(from: bytes[offset..<(offset + count)])
+        offset += count
+        return count
+    }
+}
+
 /// Streams a stored message for transmission: the headers without `Bcc:`
 /// (and the outbox's time), then the body, read from disk in chunks.
 public final class TransmissionReader {
     private let file: MessageFile
-    private var header: [UInt8]
-    private var headerOffset = 0
+    private var header: HeldHeader
     private let fd: Int32
     /// Bytes handed out so far.
     public private(set) var bytesRead = 0
@@ -155,7 +173,7 @@ public final class TransmissionReader {
     /// Opens `file` for reading with `header` in the place of its header section.
     init(_ file: MessageFile, header: [UInt8]) throws(MailError) {
         self.file = file
-        self.header = header
+        self.header = HeldHeader(header)
         fd = open(file.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw MailError(.io, "cannot read \(file.path): \(String(cString: strerror(errno)))") }
         lseek(fd, off_t(file.headerBytes.count), SEEK_SET)
@@ -165,14 +183,10 @@ public final class TransmissionReader {
 
     /// Fills `buffer` with the next bytes; returns 0 at the end, -1 on a read error.
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        if headerOffset < header.count {
-            let count = min(buffer.count, header.count - headerOffset)
-            header.withUnsafeBytes { source in
-                buffer.baseAddress!.copyMemory(from: source.baseAddress! + headerOffset, byteCount: count)
-            }
-            headerOffset += count
-            bytesRead += count
-            return count
+        let held = header.handOut(into: buffer)
+        if held > 0 {
+            bytesRead += held
+            return held
         }
         while true {
             let count = Glibc.read(fd, buffer.baseAddress, buffer.count)

@@ -119,8 +119,7 @@ final class FollowingReader: MessageReading {
     private let path: String
     private let progress: DraftProgress
     private let fd: Int32
-    private var header: [UInt8] = []
-    private var headerOffset = 0
+    private var header = HeldHeader()
     private var fileOffset = -1
     private(set) var bytesRead = 0
 
@@ -135,14 +134,10 @@ final class FollowingReader: MessageReading {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         if fileOffset < 0 && !readHeader() { return -1 }
-        if headerOffset < header.count {
-            let count = min(buffer.count, header.count - headerOffset)
-            header.withUnsafeBytes { source in
-                buffer.baseAddress!.copyMemory(from: source.baseAddress! + headerOffset, byteCount: count)
-            }
-            headerOffset += count
-            bytesRead += count
-            return count
+        let held = header.handOut(into: buffer)
+        if held > 0 {
+            bytesRead += held
+            return held
         }
         while true {
             let count = pread(fd, buffer.baseAddress, buffer.count, off_t(fileOffset))
@@ -175,7 +170,7 @@ final class FollowingReader: MessageReading {
                 // From the descriptor (the body is read with pread, at its own offsets):
                 // the writer may have renamed the file into cur/ already.
                 guard lseek(fd, 0, SEEK_SET) == 0, let file = try? MessageFile(path: path, reading: fd) else { return false }
-                header = file.transmittedHeaderBytes
+                header = HeldHeader(file.transmittedHeaderBytes)
                 fileOffset = file.headerBytes.count
                 return true
             }

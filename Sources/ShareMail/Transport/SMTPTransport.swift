@@ -83,9 +83,6 @@ public struct SMTPTransport: MailTransport {
                 share_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(envelope.sender)>")
                 share_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients)
                 share_curl_setopt_long(handle, CURLOPT_UPLOAD, 1)
-                share_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT, 30)
-                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-                share_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, 60)
                 login.apply(secret, to: handle)
                 share_curl_setopt_read_function(handle) { buffer, size, count, context in
                     guard let buffer, let context else { return Int(CURL_READFUNC_ABORT) }
@@ -133,33 +130,12 @@ public struct SMTPTransport: MailTransport {
         guard let handle = share_curl_easy_init() else { throw MailError(.io, "libcurl could not start") }
         defer { share_curl_easy_cleanup(handle) }
         let log = ServerLog()
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        let code: CURLcode = withExtendedLifetime(log) {
-            errorBuffer.withUnsafeMutableBufferPointer { errors in
-                share_curl_setopt_string(handle, CURLOPT_URL, SMTPTransport.url(serverURL, greeting: sender))
-                share_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
-                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
-                share_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-                share_curl_setopt_long(handle, CURLOPT_USE_SSL,
-                                       Int(requireTLS || serverURL.hasPrefix("smtps") ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue))
-                if let caFile { share_curl_setopt_string(handle, CURLOPT_CAINFO, caFile) }
-                share_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
-                share_curl_setopt_debug_function(handle) { _, type, data, size, context in
-                    guard type == CURLINFO_HEADER_IN || type == CURLINFO_HEADER_OUT, let data, let context else { return 0 }
-                    let log = Unmanaged<ServerLog>.fromOpaque(context).takeUnretainedValue()
-                    log.append(UnsafeRawBufferPointer(start: data, count: size), sent: type == CURLINFO_HEADER_OUT)
-                    return 0
-                }
-                share_curl_setopt_pointer(handle, CURLOPT_DEBUGDATA, Unmanaged.passUnretained(log).toOpaque())
-                share_curl_setopt_long(handle, CURLOPT_VERBOSE, 1)  // feeds the debug function; nothing is printed
-                setUp(handle)
-                return share_curl_easy_perform(handle)
-            }
-        }
+        let (code, failure) = MailServerTransfer.perform(on: handle, url: SMTPTransport.url(serverURL, greeting: sender),
+                                                         tls: requireTLS || serverURL.hasPrefix("smtps"), caFile: caFile,
+                                                         transcript: log.append, setUp: setUp)
         // Forget the password or token as soon as the connection is done.
         MailLogin.forget(on: handle)
-        let buffered = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (code, log, code == CURLE_OK ? "" : buffered.isEmpty ? String(cString: share_curl_easy_strerror(code)) : buffered)
+        return (code, log, failure)
     }
 
     /// The URL libcurl is given: the configured one, with the sender's

@@ -143,11 +143,14 @@ enum CRC32 {
 
 extension PNGChunks {
     /// The width and height `IHDR` gives.
-    var dimensions: (width: Int, height: Int)? {
-        guard let header = chunks.first, header.data.count >= 8 else { return nil }
-        let at = header.data.lowerBound
-        let width = bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
-        let height = bytes[(at + 4)..<(at + 8)].reduce(0) { $0 << 8 | Int($1) }
+    var dimensions: (width: Int, height: Int)? { Self.dimensions(atStartOf: bytes) }
+
+    /// The width and height the `IHDR` of the PNG that `bytes` start
+    /// gives: it is the first chunk, so the first 24 bytes are enough.
+    static func dimensions(atStartOf bytes: [UInt8]) -> (width: Int, height: Int)? {
+        func number(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        guard bytes.count >= 24, bytes.starts(with: signature), bytes[12..<16].elementsEqual("IHDR".utf8), number(8) >= 8 else { return nil }
+        let width = number(16), height = number(20)
         return width > 0 && height > 0 ? (width, height) : nil
     }
 

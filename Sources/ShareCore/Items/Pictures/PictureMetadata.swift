@@ -198,9 +198,12 @@ public struct PictureReading {
 // MARK: - Pictures encoded anew (turned upright, resized)
 
 extension PictureMetadata {
-    /// The width and height a JPEG's frame header or a PNG's `IHDR` gives, without decoding.
+    /// The width and height a JPEG's frame header or a PNG's `IHDR` gives,
+    /// without decoding. `bytes` may be the file's start only: a PNG's
+    /// first 24 bytes, a JPEG's up to its first scan.
     public static func dimensions(of bytes: [UInt8]) -> (width: Int, height: Int)? {
-        (try? PictureReading(bytes))?.dimensions
+        if PictureFormat(sniffing: bytes) == .png { return PNGChunks.dimensions(atStartOf: bytes) }
+        return (try? PictureReading(bytes))?.dimensions
     }
 
     /// The quality a JPEG was saved at (1 to 100), estimated from its
