@@ -124,6 +124,7 @@ elif mmdebstrap --variant=apt --format=null --quiet "$suite" /dev/null \
     --customize-hook="chroot \"\$1\" sh -c 'test \"\$(share --version)\" = \"share ${version%%-*}\"'" \
     --customize-hook="chroot \"\$1\" sh -c 'share --help | grep -q \"^Usage: share \"'" \
     --customize-hook="chroot \"\$1\" sh -c 'share --list /tmp/picture | grep -q \"^saveToCameraRoll\"'" \
+    --customize-hook="chroot \"\$1\" sh -c 'test \"\$(/usr/libexec/share-portal --version)\" = \"share-portal ${version%%-*}\"'" \
     --customize-hook='test -f "$1/usr/share/man/man1/share.1.gz" && test -f "$1/usr/share/bash-completion/completions/share"' \
     >"$home/mmdebstrap.log" 2>&1
 then pass "mmdebstrap $suite: apt installs it, and share runs with its Depends alone"

@@ -69,7 +69,7 @@ struct ActivityContextTests {
             try Configuration(parsing: "[mail]\ntransprt = smtp://x\n", path: "/c", environment: [:])
         }
         // Without Mail's declaration there is no [mail] section at all.
-        #expect(throws: ConfigurationError("/c:1: unknown section [mail]; valid sections: [contacts], [history], [keys], [picker]")) {
+        #expect(throws: ConfigurationError("/c:1: unknown section [mail]; valid sections: [contacts], [history], [keys], [picker], [portal]")) {
             try Configuration(parsing: "[mail]\nfrom = a@example.com\n", path: "/c", environment: [:],
                               schema: Configuration.commandLineKeys)
         }
