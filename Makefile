@@ -127,6 +127,8 @@ test: static-libs locale
 	@# briefly, from its seeds with a fixed seed, so that a run is the same inputs every time.
 	for target in $(FUZZ_TARGETS); do .build/debug/share-fuzz $$target Fuzz/corpus/$$target Fuzz/regressions/$$target || exit 1; done
 	$(MAKE) --no-print-directory fuzz FUZZ_RUNS=5000 FUZZ_WORK=.build/fuzz/smoke
+	@# The Debian package built, checked by lintian, installed into a dpkg root and into a fresh Debian.
+	$(MAKE) --no-print-directory deb-test
 
 # Fuzzing: each parser of untrusted input under libFuzzer and AddressSanitizer
 # for FUZZ_SECONDS (see Fuzz/README.md; figures in bench/RESULTS.md).
