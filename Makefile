@@ -212,6 +212,7 @@ install: build
 	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	install -m 755 "$(BIN)" "$(BINDIR)/share"
 	install -m 644 share.1 "$(MAN1DIR)/share.1"
+	ln -sf share.1 "$(MAN1DIR)/share-portal.1"
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	  for shell in bash zsh fish; do "$(BIN)" --completions $$shell > "$$tmp/$$shell"; done; \
 	  install -m 644 "$$tmp/bash" "$(BASHDIR)/share"; \
@@ -236,7 +237,7 @@ install: build
 	@echo "installed share in $(BINDIR)"
 
 uninstall:
-	rm -f "$(BINDIR)/share" "$(MAN1DIR)/share.1" "$(BASHDIR)/share" "$(ZSHDIR)/_share" "$(FISHDIR)/share.fish"
+	rm -f "$(BINDIR)/share" "$(MAN1DIR)/share.1" "$(MAN1DIR)/share-portal.1" "$(BASHDIR)/share" "$(ZSHDIR)/_share" "$(FISHDIR)/share.fish"
 	for l in $(LANGUAGES); do rm -f "$(LOCALEDIR)/$$l/LC_MESSAGES/share.mo"; done
 	rm -f "$(SYSTEMDUSERDIR)/share-flush.service" "$(SYSTEMDUSERDIR)/share-flush.timer"
 	for f in $(INTEGRATION_FILES); do rm -f "$(INTEGRATIONSDIR)/$$f"; rmdir "$$(dirname "$(INTEGRATIONSDIR)/$$f")" 2>/dev/null || true; done
