@@ -132,8 +132,9 @@ struct LocalSendIdentity: Sendable {
         var description: String
     }
 
-    /// The identity kept in `folder`, made there the first time.
-    static func load(folder: String, alias: String) throws(Failure) -> LocalSendIdentity {
+    /// The identity kept in `folder`, made there the first time; `alias`
+    /// is what the other side sees (`share@HOST`).
+    static func load(folder: String, alias: String = "share@" + HostName.current) throws(Failure) -> LocalSendIdentity {
         let certificatePath = folder + "/certificate.pem", keyPath = folder + "/key.pem"
         if case .success(let certificate) = LocalFiles.contents(ofFile: certificatePath),
            case .success(let key) = LocalFiles.contents(ofFile: keyPath),
@@ -171,14 +172,6 @@ struct LocalSendIdentity: Sendable {
         guard let start = lines.firstIndex(of: "-----BEGIN CERTIFICATE-----"),
               let end = lines[start...].firstIndex(of: "-----END CERTIFICATE-----") else { return nil }
         return Data(base64Encoded: lines[(start + 1)..<end].joined()).map { Array($0) }
-    }
-
-    /// This machine's name, as share's alias: what the other side sees.
-    static func hostAlias() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        guard gethostname(&name, name.count - 1) == 0 else { return "share" }
-        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingWhitespace()
-        return host.isEmpty ? "share" : "share@" + host
     }
 
     /// share's info for LocalSend: announced (`announce` set), registered

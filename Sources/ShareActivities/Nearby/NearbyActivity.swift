@@ -117,7 +117,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         // Without a screen nobody could pick a device: no discovery then (--device sends without one).
         if localSend.enabled && hasTerminal {
             do {
-                let identity = try LocalSendIdentity.load(folder: localSend.folder, alias: LocalSendIdentity.hostAlias())
+                let identity = try LocalSendIdentity.load(folder: localSend.folder)
                 let started = LocalSendDiscovery(identity: identity, address: address, scan: localSend.scan) { continuation.yield(.device($0)) }
                 try started.start()
                 (localSendIdentity, discovery) = (identity, started)

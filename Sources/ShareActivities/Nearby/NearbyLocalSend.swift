@@ -48,7 +48,7 @@ extension NearbyActivity {
             throw ActivityError(code: ActivityError.Code.noNetwork, message: error.description)
         }
         do {
-            return (address, try LocalSendIdentity.load(folder: localSend.folder, alias: LocalSendIdentity.hostAlias()))
+            return (address, try LocalSendIdentity.load(folder: localSend.folder))
         } catch {
             throw ActivityError(code: ActivityError.Code.ioError, message: error.description)
         }
