@@ -255,6 +255,11 @@ bodies), recipients and what the activity handed back; kept for
 activities pinned from the picker (p), one type a line, after the
 config's [picker] pinned
 .TP
+.I $XDG_STATE_HOME/share/localsend/identity.pem
+the key (mode 0600) and self\-signed certificate share shows LocalSend
+devices, made the first time; phones know share by the certificate's
+SHA\-256
+.TP
 .I PREFIX/share/locale/LANG/LC_MESSAGES/share.mo
 the translations (GNU gettext) of the screens and messages, chosen by
 LANGUAGE, LC_ALL, LC_MESSAGES and LANG (Korean: LANG=ko_KR.UTF-8);

@@ -1,3 +1,6 @@
+import Foundation
+import ShareSupport
+import Synchronization
 import Testing
 @testable import ShareActivities
 
@@ -37,5 +40,75 @@ struct LocalSendUnitTests {
         let nameless = try #require(LocalSendInfo.decoded(Array(#"{"alias":"  ","fingerprint":"x"}"#.utf8)))
         #expect(LocalSendDevice.from(nameless, host: "10.0.0.5") == nil)
         #expect(LocalSendInfo.decoded(Array("not json".utf8)) == nil)
+    }
+}
+
+/// share's LocalSend identity: one file, its key its certificate's.
+struct LocalSendIdentityTests {
+    static func folder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("share-identity-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func theKeyAndTheCertificateAreKeptInOneFileReadableByItsOwnerAndReadBack() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let made = try LocalSendIdentity.load(folder: folder, alias: "share@test")
+        let text = try String(contentsOfFile: folder + "/identity.pem", encoding: .utf8)
+        #expect(text.contains("-----BEGIN CERTIFICATE-----") && text.contains("PRIVATE KEY-----"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["identity.pem"])
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: folder + "/identity.pem")[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+        let again = try LocalSendIdentity.load(folder: folder, alias: "share@test")
+        #expect(again.fingerprint == made.fingerprint && again.key == made.key && made.fingerprint.count == 64)
+        #expect(try String(contentsOfFile: folder + "/identity.pem", encoding: .utf8) == text, "read, not made again")
+    }
+
+    @Test func anEarlierPairOfFilesIsKeptWhenItsKeyIsItsCertificatesAndMadeAnewWhenNot() throws {
+        let one = try Self.folder(), other = try Self.folder(), earlier = try Self.folder()
+        defer { for folder in [one, other, earlier] { try? FileManager.default.removeItem(atPath: folder) } }
+        let first = try LocalSendIdentity.load(folder: one, alias: "a"), second = try LocalSendIdentity.load(folder: other, alias: "b")
+        #expect(first.fingerprint != second.fingerprint)
+        // Two files as earlier versions wrote them, whose key is the certificate's: the same identity, in one file from now on.
+        try first.certificate.write(toFile: earlier + "/certificate.pem", atomically: true, encoding: .utf8)
+        try first.key.write(toFile: earlier + "/key.pem", atomically: true, encoding: .utf8)
+        #expect(try LocalSendIdentity.load(folder: earlier, alias: "a").fingerprint == first.fingerprint)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: earlier) == ["identity.pem"])
+        #expect(try LocalSendIdentity.load(folder: earlier, alias: "a").fingerprint == first.fingerprint)
+        // A certificate beside another's key (two first runs at once, each replacing one file): never used.
+        try FileManager.default.removeItem(atPath: earlier + "/identity.pem")
+        try first.certificate.write(toFile: earlier + "/certificate.pem", atomically: true, encoding: .utf8)
+        try second.key.write(toFile: earlier + "/key.pem", atomically: true, encoding: .utf8)
+        let made = try LocalSendIdentity.load(folder: earlier, alias: "a")
+        #expect(made.fingerprint != first.fingerprint && made.fingerprint != second.fingerprint)
+        #expect(try LocalSendIdentity.load(folder: earlier, alias: "a").fingerprint == made.fingerprint)
+        // The same in the one file (written by hand): made anew.
+        try (second.key + first.certificate).write(toFile: earlier + "/identity.pem", atomically: true, encoding: .utf8)
+        let remade = try LocalSendIdentity.load(folder: earlier, alias: "a")
+        #expect(![first.fingerprint, second.fingerprint, made.fingerprint].contains(remade.fingerprint))
+    }
+
+    @Test func firstRunsAtOnceEachGetAKeyThatIsItsCertificatesAndLeaveOneIdentity() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let results = Mutex<[String]>([])
+        let threads = (0..<8).compactMap { _ in
+            BackgroundThread.startJoinable {
+                // Each made identity is checked (its key against its certificate) as it is read.
+                if let identity = try? LocalSendIdentity.load(folder: folder + "/localsend", alias: "a") {
+                    results.withLock { $0.append(identity.fingerprint) }
+                }
+            }
+        }
+        #expect(threads.count == 8)
+        for thread in threads { thread.join() }
+        let fingerprints = results.withLock { $0 }
+        #expect(fingerprints.count == 8)
+        let kept = try String(contentsOfFile: folder + "/localsend/identity.pem", encoding: .utf8)
+        let after = try LocalSendIdentity.load(folder: folder + "/localsend", alias: "a")
+        #expect(fingerprints.contains(after.fingerprint), "the identity kept is one that a run used")
+        #expect(try String(contentsOfFile: folder + "/localsend/identity.pem", encoding: .utf8) == kept, "and it is whole: read, not made again")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/localsend") == ["identity.pem"], "no temporary file left")
     }
 }
