@@ -1,4 +1,5 @@
 import Foundation
+import ShareCore
 import ShareSupport
 import Synchronization
 import Testing
@@ -110,5 +111,45 @@ struct LocalSendIdentityTests {
         #expect(fingerprints.contains(after.fingerprint), "the identity kept is one that a run used")
         #expect(try String(contentsOfFile: folder + "/localsend/identity.pem", encoding: .utf8) == kept, "and it is whole: read, not made again")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/localsend") == ["identity.pem"], "no temporary file left")
+    }
+}
+
+/// The files' digests, taken on a thread before a send waits for them.
+struct LocalSendDigestsTests {
+    @Test func eachFileHasItsDigestAndOneThatCannotBeOpenedIsSaidAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("share-digests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("abc.txt")
+        try Data("abc".utf8).write(to: file)
+        func item(_ url: URL) -> ShareItem { .file(FileItem(name: url.lastPathComponent, contentType: "text/plain", size: 3, storage: .path(url))) }
+        let items: [ShareItem] = [.text("hello"), item(file)]
+        let digests = LocalSendDigests.start(items: items)
+        #expect(digests.unopened == nil)
+        #expect(digests.outcome(ofItem: 1) == .digest("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))
+        #expect(digests.outcome(ofItem: 0) == nil, "text is no file")
+        let entries = try LocalSendTransfer.entries(for: items, digests: digests)
+        #expect(entries.map(\.sha256) == [SHA256.hex(Array("hello".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"])
+        let missing = folder.appendingPathComponent("gone.txt")
+        let broken = LocalSendDigests.start(items: [item(file), item(missing)])
+        #expect(broken.unopened == missing.path)
+        #expect(throws: LocalSendTransfer.Failure.self) { try LocalSendTransfer.entries(for: [item(file), item(missing)], digests: broken) }
+    }
+
+    @Test func aStoppedPassGivesNoDigestAndNoEntries() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("share-digests-\(UUID().uuidString)")
+        // Large enough that the pass is still reading when the stop comes: sparse, so it costs no disk.
+        #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 8 << 30)
+        try handle.close()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let items: [ShareItem] = [.file(FileItem(name: "big", contentType: "application/octet-stream", size: 8 << 30, storage: .path(file)))]
+        let digests = LocalSendDigests.start(items: items)
+        digests.stop()
+        #expect(digests.outcome(ofItem: 0) == .stopped)
+        #expect(throws: LocalSendTransfer.Failure(code: "cancelled", description: "stopped before anything was sent")) {
+            try LocalSendTransfer.entries(for: items, digests: digests)
+        }
     }
 }

@@ -57,8 +57,8 @@ struct LocalSendTransfer: Sendable {
     var listenerPort: Int
 
     /// The entries for `items`: files and pictures as files (with their
-    /// digest, read once), text and links as text.
-    static func entries(for items: [ShareItem]) throws(Failure) -> [Entry] {
+    /// digest from `digests`, waited for), text and links as text.
+    static func entries(for items: [ShareItem], digests: LocalSendDigests) throws(Failure) -> [Entry] {
         var entries: [Entry] = []
         for (index, item) in items.enumerated() {
             let id = "item-\(index + 1)"
@@ -70,10 +70,14 @@ struct LocalSendTransfer: Sendable {
             case .image(let file), .file(let file):
                 switch file.storage {
                 case .path(let url):
-                    guard let digest = SHA256.hex(ofFile: url.path) else {
+                    switch digests.outcome(ofItem: index) {
+                    case .digest(let digest):
+                        entries.append(Entry(id: id, name: file.name, size: file.size, type: file.contentType, sha256: digest, source: .file(url.path)))
+                    case .stopped:
+                        throw Failure(code: ActivityError.Code.cancelled, description: "stopped before anything was sent")
+                    case .unreadable, nil:
                         throw Failure(code: ActivityError.Code.ioError, description: "cannot read \(url.path)")
                     }
-                    entries.append(Entry(id: id, name: file.name, size: file.size, type: file.contentType, sha256: digest, source: .file(url.path)))
                 case .data(let data):
                     let bytes = Array(data)
                     entries.append(Entry(id: id, name: file.name, size: Int64(bytes.count), type: file.contentType, sha256: SHA256.hex(bytes),

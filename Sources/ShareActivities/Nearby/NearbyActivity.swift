@@ -127,17 +127,23 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             }
         }
         defer { discovery?.stop() }
+        // The files' digests, which prepare-upload carries: taken from the
+        // moment a device answers (a send is a key away then), while the person picks.
+        var digests: LocalSendDigests?
+        defer { digests?.stop() }
         /// A send to a device, on threads of its own; its news and its end come as steps.
         func startSend(to device: LocalSendDevice, pin: String?) {
             guard let identity = localSendIdentity else { return }
             let transfer = LocalSendTransfer(device: device, identity: identity, listenerPort: discovery?.listenerPort ?? LocalSendDevice.defaultPort)
             let items = session.items
+            let fileDigests = digests ?? LocalSendDigests.start(items: items)
+            digests = fileDigests
             model.sendStarted(to: device)
             display.show(model.status)
             Task {
                 let result: Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure> = await onThread {
                     do throws(LocalSendTransfer.Failure) {
-                        let entries = try LocalSendTransfer.entries(for: items)
+                        let entries = try LocalSendTransfer.entries(for: items, digests: fileDigests)
                         let progress = Mutex(LocalSendProgress(device: device, entries: entries))
                         continuation.yield(.sending(progress.withLock { $0 }))
                         return .success(try transfer.send(entries, pin: pin, events: { event in
@@ -170,6 +176,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             switch step {
             case .device(let device):
                 model.add(device)
+                if digests == nil { digests = LocalSendDigests.start(items: session.items) }
                 display.show(model.status)
             case .input(.choose(let key)):
                 guard model.sendTarget == nil, let device = model.device(forKey: key) else { break }
@@ -345,7 +352,7 @@ struct NearbyStatus {
     mutating func sendStarted(to device: LocalSendDevice) {
         askingPIN = nil
         sendTarget = device
-        localSendNews = LiveStatus.Line(Localization.text("Waiting for %@ to accept…", device.alias))
+        localSendNews = LiveStatus.Line(Localization.text("Reading the files to send…"))
     }
 
     mutating func sendEnded() {
