@@ -344,4 +344,59 @@ import Testing
         let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
         #expect(completion["outcome"] as? String == "cancelled", "\(completion)")
     }
+
+    /// The link as Nearby's screen shows it.
+    static func link(on screen: Screen) throws -> String {
+        let line = try #require(screen.lines.first { $0.contains("http://127.0.0.1:") }, "\(screen.text)")
+        let start = try #require(line.range(of: "http://"))
+        return String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+    }
+
+    @Test func theFirstDownloadOfTheLinkStopsASendUnderWayAndTheDeviceHearsCancel() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--slow"])
+        let big = try Self.bigFile(fixtures, size: 8 << 20)
+        let session = try Self.screen(fixtures, receiver, [big.path])
+        defer { session.close() }
+        let link = try Self.link(on: try session.waitFor("[1] 📱 Test Phone"))
+        try session.sendLiteral("1")
+        try receiver.event("receiving") { $0["name"] as? String == "big.bin" }
+        // Someone on the network takes the link meanwhile: that first download ends Nearby.
+        let copy = fixtures.root.appendingPathComponent("downloaded.bin")
+        let download = try Share.run(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", receiver.namespace, "/usr/bin/curl", "-sS", "-o", copy.path, link],
+                                     environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.root)
+        #expect(download.status == 0, "curl \(link): \(download.err)")
+        #expect(try Self.sha256(copy) == (try Self.sha256(big)))
+        #expect(try session.waitForExit() == 0, "\(session.stdout)")
+        let cancelled = try receiver.event("cancelled")
+        #expect(cancelled["known"] as? Bool == true)
+        #expect(!receiver.events.contains { $0["event"] as? String == "saved" }, "\(receiver.events)")
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any], "\(session.stdout)")
+        #expect(completion["outcome"] as? String == "performed", "\(completion)")
+        let warnings = completion["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].contains("LocalSend to Test Phone") && warnings[0].contains("asked to cancel"), "\(completion)")
+        #expect(receiver.violations.isEmpty, "\(receiver.violations)")
+    }
+
+    @Test func theTimeLimitStopsASendUnderWayAndTheDeviceHearsCancel() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--slow"])
+        // Read slowly, 24 MiB take the receiver about 20 s: the send is under way at the time limit.
+        let big = fixtures.files.appendingPathComponent("big.bin")
+        try Data(count: 24 << 20).write(to: big)
+        let session = try Self.screen(fixtures, receiver, ["--timeout", "8", big.path])
+        defer { session.close() }
+        try session.waitFor("[1] 📱 Test Phone")
+        try session.sendLiteral("1")
+        try receiver.event("receiving") { $0["name"] as? String == "big.bin" }
+        #expect(try session.waitForExit(timeout: 40) == 3, "\(session.stdout)")
+        let cancelled = try receiver.event("cancelled")
+        #expect(cancelled["known"] as? Bool == true)
+        #expect(!receiver.events.contains { $0["event"] as? String == "saved" }, "\(receiver.events)")
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any], "\(session.stdout)")
+        let error = completion["error"] as? [String: Any] ?? [:]
+        #expect(completion["outcome"] as? String == "failed" && error["code"] as? String == "timeout", "\(completion)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("nobody downloaded within 8 seconds") && message.contains("LocalSend to Test Phone"), "\(message)")
+    }
 }

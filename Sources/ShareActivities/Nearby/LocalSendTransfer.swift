@@ -219,7 +219,7 @@ struct LocalSendTransfer: Sendable {
         }
         if stop() {
             cancel(session)
-            throw Failure(code: ActivityError.Code.cancelled, description: "stopped")
+            throw Failure(code: ActivityError.Code.cancelled, description: "stopped, and \(device.alias) was asked to cancel the transfer")
         }
     }
 
@@ -231,7 +231,7 @@ struct LocalSendTransfer: Sendable {
     }
 
     private func unreachable(_ failure: HTTPClient.Failure) -> Failure {
-        if failure.cancelled { return Failure(code: ActivityError.Code.cancelled, description: "stopped") }
+        if failure.cancelled { return Failure(code: ActivityError.Code.cancelled, description: "stopped before \(device.alias) accepted") }
         if failure.certificateMismatch {
             return Failure(code: ActivityError.Code.sendFailed,
                            description: "\(device.alias) at \(device.address) shows a certificate that is not the one its fingerprint names: nothing was sent")

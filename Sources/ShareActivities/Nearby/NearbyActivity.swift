@@ -96,9 +96,9 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         let wormhole = ProgramSearch.executable("wormhole", environment: environment)
         var model = NearbyStatus(url: url, address: address, items: session.items, wormhole: wormhole != nil)
         // Done: the link, and who (or which wormhole code) took the share.
-        func performed(by client: String) {
+        func performed(by client: String, warnings: [String] = []) {
             session.finish(.performed, returnedItems: [.url(URL(string: url) ?? URL(fileURLWithPath: "/")), .text(client)],
-                           summary: Localization.text("Sent to %@", client))
+                           warnings: warnings, summary: Localization.text("Sent to %@", client))
         }
         var sender: Wormhole?
         if let wormhole {
@@ -131,6 +131,10 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         // moment a device answers (a send is a key away then), while the person picks.
         var digests: LocalSendDigests?
         defer { digests?.stop() }
+        // Asked by a send between pieces: set when Nearby ends while one runs.
+        let sendStop = StopFlag()
+        // How Nearby ends, once the send under way has stopped.
+        var ending: Ending?
         /// A send to a device, on threads of its own; its news and its end come as steps.
         func startSend(to device: LocalSendDevice, pin: String?) {
             guard let identity = localSendIdentity else { return }
@@ -151,13 +155,48 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                                 state.take(event)
                                 return state
                             }))
-                        }, stop: { display.isCancelled }))
+                        }, stop: { display.isCancelled || sendStop.isSet }))
                     } catch {
                         return .failure(error)
                     }
                 }
                 continuation.yield(.sent(result, device, pin: pin))
             }
+        }
+        /// The share's outcome for `reason`; `stopped` says how a send that Nearby's end stopped ended.
+        func finish(_ reason: Ending, stopped: String? = nil) {
+            switch reason {
+            case .cancelled:
+                // Esc stopped the send: nothing more to say of it.
+                if let done = model.firstComplete { return performed(by: done) }
+                session.finish(.cancelled)
+            case .performed(let client):
+                performed(by: client, warnings: stopped.map { [$0] } ?? [])
+            case .timedOut:
+                if let done = model.firstComplete { return performed(by: done, warnings: stopped.map { [$0] } ?? []) }
+                session.fail(ActivityError(code: ActivityError.Code.timeout,
+                                           message: "nobody downloaded within \(request.timeout ?? 0) seconds" + (stopped.map { " (\($0))" } ?? "")))
+            case .failed(let error):
+                session.fail(ActivityError(code: error.code, message: error.message + (stopped.map { " (\($0))" } ?? "")))
+            }
+        }
+        /// Ends Nearby for `reason`, or, while a send runs, stops it (its
+        /// device hears cancel) and ends once it has stopped; true when the share is over.
+        func end(_ reason: Ending) -> Bool {
+            guard model.sendTarget != nil else {
+                finish(reason)
+                return true
+            }
+            ending = ending ?? reason
+            sendStop.set()
+            digests?.stop()
+            return false
+        }
+        /// The send reached `device` with the entries `sent`.
+        func sent(_ sent: [LocalSendTransfer.Entry], to device: LocalSendDevice) {
+            let returned = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
+            session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + returned,
+                           recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
         }
         display.show(model.status)
         let watchers = [
@@ -176,28 +215,32 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             switch step {
             case .device(let device):
                 model.add(device)
-                if digests == nil { digests = LocalSendDigests.start(items: session.items) }
+                if digests == nil && ending == nil { digests = LocalSendDigests.start(items: session.items) }
                 display.show(model.status)
             case .input(.choose(let key)):
-                guard model.sendTarget == nil, let device = model.device(forKey: key) else { break }
+                guard model.sendTarget == nil, ending == nil, let device = model.device(forKey: key) else { break }
                 startSend(to: device, pin: request.pin)
             case .input(.answer(let pin)):
-                guard model.sendTarget == nil, let device = model.askingPIN else { break }
+                guard model.sendTarget == nil, ending == nil, let device = model.askingPIN else { break }
                 startSend(to: device, pin: pin)
             case .sending(let progress):
                 model.sending = progress
                 display.show(model.status)
             case .sent(let result, let device, let pin):
                 model.sendEnded()
-                switch result {
-                case .success(let sent):
-                    let returned = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
-                    session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + returned,
-                                   recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
+                if let reason = ending {
+                    switch result {
+                    // It ended before the stop took: the device has everything.
+                    case .success(let entries): sent(entries, to: device)
+                    case .failure(let failure): finish(reason, stopped: "LocalSend to \(device.alias): \(failure.description)")
+                    }
                     return
+                }
+                switch result {
+                case .success(let entries):
+                    return sent(entries, to: device)
                 case .failure(let failure) where display.isCancelled || failure.code == ActivityError.Code.cancelled:
-                    if let done = model.firstComplete { return performed(by: done) }
-                    return session.finish(.cancelled)
+                    return finish(.cancelled)
                 case .failure(let failure) where failure.needsPIN:
                     model.askPIN(for: device, wrong: pin != nil)
                 case .failure(let failure):
@@ -208,33 +251,29 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                 model.take(event, finishing: content.finishing)
                 display.show(model.status)
                 if case .stopped(let why) = event {
-                    session.fail(ActivityError(code: ActivityError.Code.serveFailed, message: "Nearby stopped: \(why)"))
+                    if end(.failed(ActivityError(code: ActivityError.Code.serveFailed, message: "Nearby stopped: \(why)"))) { return }
+                } else if let done = model.firstComplete, !request.keep, end(.performed(done)) {
                     return
                 }
-                if let done = model.firstComplete, !request.keep { return performed(by: done) }
             case .wormhole(let event):
                 model.take(event)
                 display.show(model.status)
-                if let done = model.firstComplete, !request.keep { return performed(by: done) }
+                if let done = model.firstComplete, !request.keep, end(.performed(done)) { return }
             case .cancel:
                 // A send under way stops first (the device hears cancel); its end finishes the share.
-                if model.sendTarget != nil { break }
-                if let done = model.firstComplete {
-                    performed(by: done)
-                } else {
-                    session.finish(.cancelled)
-                }
-                return
+                if end(.cancelled) { return }
             case .timeout:
-                if let done = model.firstComplete {
-                    performed(by: done)
-                } else {
-                    session.fail(ActivityError(code: ActivityError.Code.timeout,
-                                               message: "nobody downloaded within \(request.timeout ?? 0) seconds"))
-                }
-                return
+                if end(.timedOut) { return }
             }
         }
+    }
+
+    /// How Nearby ends: Esc, the time limit, a download that finished the share, the server's failure.
+    enum Ending {
+        case cancelled
+        case timedOut
+        case performed(String)
+        case failed(ActivityError)
     }
 
     /// What reaches the perform loop: the server's news, the person's Esc, the time limit.
