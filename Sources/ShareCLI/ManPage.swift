@@ -116,6 +116,17 @@ SECONDS with nobody downloading is failed. When wormhole (magic-wormhole)
 is installed, a code for wormhole receive is offered too, through
 [nearby] wormhole-relay and wormhole-transit when set. Without a terminal
 the link and the news go to standard error.
+.PP
+LocalSend devices around (phones and computers with the LocalSend app
+open) appear beside the link as they answer share's multicast announcement
+(UDP 224.0.0.167:53317; [nearby] localsend\-scan = on also asks each
+address of the /24), and a number key sends to one: each file with its
+SHA\-256, taken while the device is found and picked, then streamed from
+disk. \-\-device NAME|ADDR[:PORT] sends without a screen. A device that
+asks for a PIN gets \-\-pin PIN, else SHARE_PIN, else the screen asks for
+it. When Nearby ends while a send runs (Esc, \-\-timeout, the first
+complete download of the link) the send stops, the device is told to
+cancel, and the outcome says so.
 .SH SOCIAL POSTS
 The services named in [social] enabled (twitter, facebook, weibo, mastodon
 with [social] mastodon = HOST, bluesky) get a tile. Their form holds the
@@ -207,6 +218,12 @@ in copy mode, S shares the selection, in a window of its own (~/.tmux.conf)
 make install puts share\-mail.desktop in PREFIX/share/applications;
 share \-\-integration mailto makes it the mailto: handler (xdg\-mime), so
 xdg\-email and xdg\-open open share's compose screen in a terminal
+.SH ENVIRONMENT
+.TP
+.B SHARE_PIN
+the PIN a LocalSend device asks for, when \-\-pin is not given (\-\-pin
+wins); unlike an argument, ps does not show it to other users. Empty is
+the same as unset.
 .SH FILES
 .TP
 .I $XDG_CONFIG_HOME/share/config

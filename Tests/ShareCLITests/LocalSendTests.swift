@@ -49,12 +49,13 @@ import Testing
         /// The protocol departures the receiver reported so far.
         var violations: [String] { events.compactMap { $0["event"] as? String == "violation" ? $0["what"] as? String : nil } }
 
-        /// Runs share inside the namespace with `arguments` and the config `config`.
-        func share(_ fixtures: Fixtures, _ arguments: [String], config: String = "") throws -> ShareRun {
+        /// Runs share inside the namespace with `arguments`, the config
+        /// `config` and the fixtures' environment with `changes`.
+        func share(_ fixtures: Fixtures, _ arguments: [String], config: String = "", changes: [String: String] = [:]) throws -> ShareRun {
             let file = try fixtures.writeConfig("[nearby]\nbind = lo\n" + config, at: "localsend.conf")
             let run = try Share.run(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", namespace, try Share.binary().path,
                                                                           "--config", file.path] + arguments,
-                                    environment: fixtures.environment, directory: fixtures.files)
+                                    environment: fixtures.environment.merging(changes) { $1 }, directory: fixtures.files)
             #expect(!run.timedOut, "share \(arguments) was killed")
             return run
         }
@@ -171,6 +172,28 @@ import Testing
         let locked = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", "--pin", "1234", "--json", fixtures.pdf.path])
         locked.expectExit(3, saying: "too many")
         #expect((try Self.completion(locked)["error"] as? [String: Any])?["code"] as? String == "rate-limited", "\(locked.out)")
+    }
+
+    @Test func sharePinGivesThePINOutOfTheCommandLineAndPinWinsOverIt() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--pin", "1234"])
+        let wrong = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", "--json", fixtures.pdf.path],
+                                       changes: ["SHARE_PIN": "0000"])
+        #expect((try Self.completion(wrong)["error"] as? [String: Any])?["code"] as? String == "pin-required", "\(wrong.out)")
+        try receiver.event("refused") { $0["pin"] as? String == "0000" }
+        let option = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", "--pin", "1234", fixtures.pdf.path],
+                                        changes: ["SHARE_PIN": "0000"])
+        option.expectExit(0)
+        let environment = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", fixtures.png.path],
+                                             changes: ["SHARE_PIN": "1234"])
+        environment.expectExit(0)
+        try receiver.event("saved") { $0["name"] as? String == "pic.png" }
+        #expect(receiver.events.filter { $0["event"] as? String == "saved" }.count == 2, "\(receiver.events)")
+        // The wrong PIN of the variable went only when --pin was not there.
+        #expect(receiver.events.filter { $0["status"] as? Int == 401 }.map { $0["pin"] as? String } == ["0000"], "\(receiver.events)")
+        let broken = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", fixtures.pdf.path],
+                                        changes: ["SHARE_PIN": "12\n34"])
+        #expect(broken.status != 0 && broken.err.contains("SHARE_PIN holds a line break"), "\(broken.status) \(broken.err)")
     }
 
     @Test func stoppingASendCancelsTheSessionOnTheDevice() throws {

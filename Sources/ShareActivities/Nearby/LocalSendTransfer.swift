@@ -142,7 +142,7 @@ struct LocalSendTransfer: Sendable {
             return entries
         case 401:
             throw Failure(code: ActivityError.Code.pinRequired,
-                          description: pin == nil ? "\(device.alias) asks for a PIN: give it with --pin" : "\(device.alias) did not take the PIN")
+                          description: pin == nil ? "\(device.alias) asks for a PIN: give it with --pin or SHARE_PIN" : "\(device.alias) did not take the PIN")
         case 403:
             throw Failure(code: ActivityError.Code.declined, description: "\(device.alias) declined the items")
         case 409:

@@ -52,6 +52,9 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     private let title: String?
     /// Whether a screen shows the devices around (without one, only `--device` sends to one).
     let hasTerminal: Bool
+    /// The PIN for a LocalSend device: `--pin`, else `SHARE_PIN` (out of
+    /// sight of `ps`), else none (a screen asks for it when needed).
+    let pin: String?
 
     public init(context: ActivityContext) throws(ConfigurationError) {
         request = context.request(for: NearbyActivity.self)
@@ -64,6 +67,20 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                                              transit: section.entry("wormhole-transit")?.value.trimmingWhitespace())
         temporary = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         localSend = try LocalSendSettings(section: section, folder: context.locations.stateHome + "/localsend")
+        if let given = request.pin {
+            pin = given
+        } else {
+            pin = try NearbyActivity.environmentPIN(context.environment)
+        }
+    }
+
+    /// `SHARE_PIN`, when set and not empty.
+    nonisolated static func environmentPIN(_ environment: [String: String]) throws(ConfigurationError) -> String? {
+        guard let value = environment["SHARE_PIN"], !value.isEmpty else { return nil }
+        guard value.allSatisfy({ !$0.isNewline }) else {
+            throw ConfigurationError("SHARE_PIN holds a line break: it is the PIN the device shows, on one line")
+        }
+        return value
     }
 
     public var activityImage: ActivityImage { .glyph("📡") }
@@ -219,7 +236,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                 display.show(model.status)
             case .input(.choose(let key)):
                 guard model.sendTarget == nil, ending == nil, let device = model.device(forKey: key) else { break }
-                startSend(to: device, pin: request.pin)
+                startSend(to: device, pin: pin)
             case .input(.answer(let pin)):
                 guard model.sendTarget == nil, ending == nil, let device = model.askingPIN else { break }
                 startSend(to: device, pin: pin)

@@ -158,7 +158,7 @@ extension NearbyActivity {
             return session.fail(ActivityError(code: ActivityError.Code.noDevice,
                                               message: "no LocalSend device '\(query)' answered within \(localSend.timeout == localSend.timeout.rounded() ? String(Int(localSend.timeout)) : String(localSend.timeout)) s (share --list-devices lists those that do)"))
         }
-        await send(session.items, digests: digests, to: device, pin: request.pin, identity: identity, listenerPort: listenerPort, session: session,
+        await send(session.items, digests: digests, to: device, pin: pin, identity: identity, listenerPort: listenerPort, session: session,
                    display: display)
     }
 
