@@ -18,8 +18,10 @@ final class StopFlag: Sendable {
 /// on a thread of its own from the moment it is started: the pass over
 /// the files goes on while share finds the device, registers, or waits
 /// for the person to pick one, and a send waits only for what is left
-/// of it. Each file is opened when the digests start (one that cannot
-/// be opened is said at once, before any device is looked for).
+/// of it. Each file is tried when the digests start (one that cannot be
+/// opened is said at once, before any device is looked for), and opened
+/// again when its turn comes: never more than one held open, whatever
+/// the number of files.
 final class LocalSendDigests: Sendable {
     /// What the pass found for a file.
     enum Outcome: Sendable, Equatable {
@@ -32,32 +34,29 @@ final class LocalSendDigests: Sendable {
 
     /// Item index → its file's outcome, as the pass goes.
     private let outcomes: Mutex<[Int: Outcome]>
-    /// The files still to read: item index, open descriptor, path.
-    private let pending: Mutex<[(index: Int, descriptor: Int32, path: String)]>
+    /// The files still to read: item index and path.
+    private let pending: Mutex<[(index: Int, path: String)]>
     private let stopFlag = StopFlag()
     private let worker = Mutex<BackgroundThread.Joinable?>(nil)
 
     private init(items: [ShareItem]) {
         var outcomes: [Int: Outcome] = [:]
-        var pending: [(index: Int, descriptor: Int32, path: String)] = []
+        var pending: [(index: Int, path: String)] = []
         for (index, item) in items.enumerated() {
             guard case .path(let url) = item.fileItem?.storage else { continue }
             let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             if descriptor < 0 {
                 outcomes[index] = .unreadable(url.path)
             } else {
-                pending.append((index, descriptor, url.path))
+                close(descriptor)
+                pending.append((index, url.path))
             }
         }
         self.outcomes = Mutex(outcomes)
         self.pending = Mutex(pending)
     }
 
-    deinit {
-        for file in pending.withLock({ $0 }) { close(file.descriptor) }
-    }
-
-    /// Opens the files of `items` and starts reading them on a thread (in
+    /// Tries the files of `items` and starts reading them on a thread (in
     /// the waiter's thread instead when no thread can be made).
     static func start(items: [ShareItem]) -> LocalSendDigests {
         let digests = LocalSendDigests(items: items)
@@ -75,9 +74,10 @@ final class LocalSendDigests: Sendable {
 
     /// Reads the pending files one after the other, until they are done or the pass is stopped.
     private func work() {
-        while let file = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
-            let digest = SHA256.hex(ofDescriptor: file.descriptor, stop: { stopFlag.isSet })
-            close(file.descriptor)
+        while !stopFlag.isSet, let file = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            let digest = descriptor < 0 ? nil : SHA256.hex(ofDescriptor: descriptor, stop: { stopFlag.isSet })
+            if descriptor >= 0 { close(descriptor) }
             let outcome: Outcome = if let digest { .digest(digest) } else if stopFlag.isSet { .stopped } else { .unreadable(file.path) }
             outcomes.withLock { $0[file.index] = outcome }
         }
