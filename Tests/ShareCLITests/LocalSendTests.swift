@@ -194,6 +194,8 @@ import Testing
         let broken = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", fixtures.pdf.path],
                                         changes: ["SHARE_PIN": "12\n34"])
         #expect(broken.status != 0 && broken.err.contains("SHARE_PIN holds a line break"), "\(broken.status) \(broken.err)")
+        let help = try fixtures.share(["--help"])
+        #expect(help.out.contains("--pin PIN") && help.out.contains("$SHARE_PIN"), "\(help.out)")
     }
 
     @Test func stoppingASendCancelsTheSessionOnTheDevice() throws {
