@@ -41,6 +41,12 @@ static struct {
     int (*write_cert)(void *bio, void *cert);
     int (*write_key)(void *bio, const void *key, const void *cipher, const unsigned char *secret, int length, void *callback,
                      void *context);
+    /* Reading a key and a certificate back, and whether they belong together. */
+    void *(*bio_memory_buffer)(const void *bytes, int length);
+    void *(*read_cert)(void *bio, void **cert, void *callback, void *context);
+    void *(*read_key)(void *bio, void **key, void *callback, void *context);
+    int (*check_key)(const void *cert, const void *key);
+    void (*clear_errors)(void);
 } lib;
 
 static struct share_library library = {
@@ -57,7 +63,10 @@ static struct share_library library = {
         {"X509_get_subject_name", &lib.subject_name}, {"X509_NAME_add_entry_by_txt", &lib.name_add},
         {"X509_set_issuer_name", &lib.set_issuer}, {"X509_sign", &lib.sign}, {"BIO_s_mem", &lib.bio_memory},
         {"BIO_new", &lib.bio_new}, {"BIO_free", &lib.bio_free}, {"BIO_ctrl", &lib.bio_ctrl},
-        {"PEM_write_bio_X509", &lib.write_cert}, {"PEM_write_bio_PrivateKey", &lib.write_key}, {NULL, NULL}},
+        {"PEM_write_bio_X509", &lib.write_cert}, {"PEM_write_bio_PrivateKey", &lib.write_key},
+        {"BIO_new_mem_buf", &lib.bio_memory_buffer}, {"PEM_read_bio_X509", &lib.read_cert},
+        {"PEM_read_bio_PrivateKey", &lib.read_key}, {"X509_check_private_key", &lib.check_key},
+        {"ERR_clear_error", &lib.clear_errors}, {NULL, NULL}},
     .missing = "libcrypto is not installed (Debian: apt install libssl3)",
 };
 
@@ -155,4 +164,20 @@ int share_self_signed_certificate(const char *name, long serial, char *cert_pem,
     if (cert) lib.x509_free(cert);
     if (key) lib.key_free(key);
     return ok ? 0 : -1;
+}
+
+int share_key_matches_certificate(const char *cert_pem, const char *key_pem, char *error, size_t error_size) {
+    if (share_library_load(&library, error, error_size) != 0) return -1;
+    void *cert_bio = lib.bio_memory_buffer(cert_pem, -1);
+    void *key_bio = lib.bio_memory_buffer(key_pem, -1);
+    void *cert = cert_bio ? lib.read_cert(cert_bio, NULL, NULL, NULL) : NULL;
+    void *key = key_bio ? lib.read_key(key_bio, NULL, NULL, (void *)"") : NULL;
+    int matches = cert && key && lib.check_key(cert, key) == 1;
+    if (key) lib.key_free(key);
+    if (cert) lib.x509_free(cert);
+    if (key_bio) lib.bio_free(key_bio);
+    if (cert_bio) lib.bio_free(cert_bio);
+    /* A mismatch or a text that is not PEM leaves errors on the thread's queue: none for the next caller. */
+    lib.clear_errors();
+    return matches;
 }

@@ -116,6 +116,17 @@ SECONDS with nobody downloading is failed. When wormhole (magic-wormhole)
 is installed, a code for wormhole receive is offered too, through
 [nearby] wormhole-relay and wormhole-transit when set. Without a terminal
 the link and the news go to standard error.
+.PP
+LocalSend devices around (phones and computers with the LocalSend app
+open) appear beside the link as they answer share's multicast announcement
+(UDP 224.0.0.167:53317; [nearby] localsend\-scan = on also asks each
+address of the /24), and a number key sends to one: each file with its
+SHA\-256, taken while the device is found and picked, then streamed from
+disk. \-\-device NAME|ADDR[:PORT] sends without a screen. A device that
+asks for a PIN gets \-\-pin PIN, else SHARE_PIN, else the screen asks for
+it. When Nearby ends while a send runs (Esc, \-\-timeout, the first
+complete download of the link) the send stops, the device is told to
+cancel, and the outcome says so.
 .SH SOCIAL POSTS
 The services named in [social] enabled (twitter, facebook, weibo, mastodon
 with [social] mastodon = HOST, bluesky) get a tile. Their form holds the
@@ -217,6 +228,12 @@ the application learns whether the mail went (0), was cancelled or kept as a
 draft (1), or neither (2). make install puts share\-portal (a link to share)
 in PREFIX/libexec, share.portal in PREFIX/share/xdg\-desktop\-portal/portals
 and its D\-Bus service file in PREFIX/share/dbus\-1/services
+.SH ENVIRONMENT
+.TP
+.B SHARE_PIN
+the PIN a LocalSend device asks for, when \-\-pin is not given (\-\-pin
+wins); unlike an argument, ps does not show it to other users. Empty is
+the same as unset.
 .SH FILES
 .TP
 .I $XDG_CONFIG_HOME/share/config
@@ -265,6 +282,11 @@ bodies), recipients and what the activity handed back; kept for
 .I $XDG_STATE_HOME/share/pins
 activities pinned from the picker (p), one type a line, after the
 config's [picker] pinned
+.TP
+.I $XDG_STATE_HOME/share/localsend/identity.pem
+the key (mode 0600) and self\-signed certificate share shows LocalSend
+devices, made the first time; phones know share by the certificate's
+SHA\-256
 .TP
 .I PREFIX/share/locale/LANG/LC_MESSAGES/share.mo
 the translations (GNU gettext) of the screens and messages, chosen by

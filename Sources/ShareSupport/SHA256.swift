@@ -43,18 +43,25 @@ public struct SHA256 {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        return hex(ofDescriptor: descriptor)
+    }
+
+    /// The digest of what is left to read from `descriptor` (left open),
+    /// read in chunks; `nil` when a read fails or when `stop`, asked
+    /// between reads, says to stop.
+    public static func hex(ofDescriptor descriptor: Int32, stop: () -> Bool = { false }) -> String? {
         var hash = SHA256()
         guard hash.state != nil else { return nil }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
         defer { chunk.deallocate() }
-        while true {
+        while !stop() {
             let count = read(descriptor, chunk.baseAddress, chunk.count)
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return nil }
-            if count == 0 { break }
+            if count == 0 { return hash.finish() }
             hash.add(UnsafeRawBufferPointer(rebasing: chunk[0..<count]))
         }
-        return hash.finish()
+        return nil
     }
 
     public mutating func add<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {

@@ -49,12 +49,13 @@ import Testing
         /// The protocol departures the receiver reported so far.
         var violations: [String] { events.compactMap { $0["event"] as? String == "violation" ? $0["what"] as? String : nil } }
 
-        /// Runs share inside the namespace with `arguments` and the config `config`.
-        func share(_ fixtures: Fixtures, _ arguments: [String], config: String = "") throws -> ShareRun {
+        /// Runs share inside the namespace with `arguments`, the config
+        /// `config` and the fixtures' environment with `changes`.
+        func share(_ fixtures: Fixtures, _ arguments: [String], config: String = "", changes: [String: String] = [:]) throws -> ShareRun {
             let file = try fixtures.writeConfig("[nearby]\nbind = lo\n" + config, at: "localsend.conf")
             let run = try Share.run(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", namespace, try Share.binary().path,
                                                                           "--config", file.path] + arguments,
-                                    environment: fixtures.environment, directory: fixtures.files)
+                                    environment: fixtures.environment.merging(changes) { $1 }, directory: fixtures.files)
             #expect(!run.timedOut, "share \(arguments) was killed")
             return run
         }
@@ -171,6 +172,30 @@ import Testing
         let locked = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", "--pin", "1234", "--json", fixtures.pdf.path])
         locked.expectExit(3, saying: "too many")
         #expect((try Self.completion(locked)["error"] as? [String: Any])?["code"] as? String == "rate-limited", "\(locked.out)")
+    }
+
+    @Test func sharePinGivesThePINOutOfTheCommandLineAndPinWinsOverIt() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--pin", "1234"])
+        let wrong = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", "--json", fixtures.pdf.path],
+                                       changes: ["SHARE_PIN": "0000"])
+        #expect((try Self.completion(wrong)["error"] as? [String: Any])?["code"] as? String == "pin-required", "\(wrong.out)")
+        try receiver.event("refused") { $0["pin"] as? String == "0000" }
+        let option = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", "--pin", "1234", fixtures.pdf.path],
+                                        changes: ["SHARE_PIN": "0000"])
+        option.expectExit(0)
+        let environment = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", fixtures.png.path],
+                                             changes: ["SHARE_PIN": "1234"])
+        environment.expectExit(0)
+        try receiver.event("saved") { $0["name"] as? String == "pic.png" }
+        #expect(receiver.events.filter { $0["event"] as? String == "saved" }.count == 2, "\(receiver.events)")
+        // The wrong PIN of the variable went only when --pin was not there.
+        #expect(receiver.events.filter { $0["status"] as? Int == 401 }.map { $0["pin"] as? String } == ["0000"], "\(receiver.events)")
+        let broken = try receiver.share(fixtures, ["--activity", "airDrop", "--device", "Test Phone", fixtures.pdf.path],
+                                        changes: ["SHARE_PIN": "12\n34"])
+        #expect(broken.status != 0 && broken.err.contains("SHARE_PIN holds a line break"), "\(broken.status) \(broken.err)")
+        let help = try fixtures.share(["--help"])
+        #expect(help.out.contains("--pin PIN") && help.out.contains("$SHARE_PIN"), "\(help.out)")
     }
 
     @Test func stoppingASendCancelsTheSessionOnTheDevice() throws {
@@ -343,5 +368,60 @@ import Testing
         #expect(cancelled["known"] as? Bool == true)
         let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any])
         #expect(completion["outcome"] as? String == "cancelled", "\(completion)")
+    }
+
+    /// The link as Nearby's screen shows it.
+    static func link(on screen: Screen) throws -> String {
+        let line = try #require(screen.lines.first { $0.contains("http://127.0.0.1:") }, "\(screen.text)")
+        let start = try #require(line.range(of: "http://"))
+        return String(line[start.lowerBound...].prefix { !$0.isWhitespace })
+    }
+
+    @Test func theFirstDownloadOfTheLinkStopsASendUnderWayAndTheDeviceHearsCancel() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--slow"])
+        let big = try Self.bigFile(fixtures, size: 8 << 20)
+        let session = try Self.screen(fixtures, receiver, [big.path])
+        defer { session.close() }
+        let link = try Self.link(on: try session.waitFor("[1] 📱 Test Phone"))
+        try session.sendLiteral("1")
+        try receiver.event("receiving") { $0["name"] as? String == "big.bin" }
+        // Someone on the network takes the link meanwhile: that first download ends Nearby.
+        let copy = fixtures.root.appendingPathComponent("downloaded.bin")
+        let download = try Share.run(URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", receiver.namespace, "/usr/bin/curl", "-sS", "-o", copy.path, link],
+                                     environment: ["PATH": "/usr/bin:/bin"], directory: fixtures.root)
+        #expect(download.status == 0, "curl \(link): \(download.err)")
+        #expect(try Self.sha256(copy) == (try Self.sha256(big)))
+        #expect(try session.waitForExit() == 0, "\(session.stdout)")
+        let cancelled = try receiver.event("cancelled")
+        #expect(cancelled["known"] as? Bool == true)
+        #expect(!receiver.events.contains { $0["event"] as? String == "saved" }, "\(receiver.events)")
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any], "\(session.stdout)")
+        #expect(completion["outcome"] as? String == "performed", "\(completion)")
+        let warnings = completion["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].contains("LocalSend to Test Phone") && warnings[0].contains("asked to cancel"), "\(completion)")
+        #expect(receiver.violations.isEmpty, "\(receiver.violations)")
+    }
+
+    @Test func theTimeLimitStopsASendUnderWayAndTheDeviceHearsCancel() throws {
+        let fixtures = try Fixtures()
+        let receiver = try Receiver(fixtures, "own", ["--slow"])
+        // Read slowly, 24 MiB take the receiver about 20 s: the send is under way at the time limit.
+        let big = fixtures.files.appendingPathComponent("big.bin")
+        try Data(count: 24 << 20).write(to: big)
+        let session = try Self.screen(fixtures, receiver, ["--timeout", "8", big.path])
+        defer { session.close() }
+        try session.waitFor("[1] 📱 Test Phone")
+        try session.sendLiteral("1")
+        try receiver.event("receiving") { $0["name"] as? String == "big.bin" }
+        #expect(try session.waitForExit(timeout: 40) == 3, "\(session.stdout)")
+        let cancelled = try receiver.event("cancelled")
+        #expect(cancelled["known"] as? Bool == true)
+        #expect(!receiver.events.contains { $0["event"] as? String == "saved" }, "\(receiver.events)")
+        let completion = try #require(try JSONSerialization.jsonObject(with: Data(session.stdout.utf8)) as? [String: Any], "\(session.stdout)")
+        let error = completion["error"] as? [String: Any] ?? [:]
+        #expect(completion["outcome"] as? String == "failed" && error["code"] as? String == "timeout", "\(completion)")
+        let message = error["message"] as? String ?? ""
+        #expect(message.contains("nobody downloaded within 8 seconds") && message.contains("LocalSend to Test Phone"), "\(message)")
     }
 }

@@ -13,7 +13,7 @@ struct SHA256Tests {
     @Test func agreesWithSha256sumOnEveryLengthAroundABlock() throws {
         // Lengths around the 55/56/64-byte padding boundaries, and a long one.
         var generator = SystemRandomNumberGenerator()
-        for count in [1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 100_003] {
+        for count in [1, 55, 56, 57, 63, 64, 65, 119, 120, 128, 100_003, (3 << 20) + 7] {
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
             try Data(bytes).write(to: file)
@@ -30,6 +30,19 @@ struct SHA256Tests {
             #expect(SHA256.hex(ofFile: file.path) == String(output.prefix(64)), "a file of \(count) bytes")
         }
         #expect(SHA256.hex(ofFile: "/nonexistent/sha-file") == nil)
+    }
+
+    @Test func aDescriptorIsReadFromWhereItStandsAndAStopGivesNoDigest() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
+        try Data("xyzabc".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let descriptor = open(file.path, O_RDONLY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        #expect(lseek(descriptor, 3, SEEK_SET) == 3)
+        #expect(SHA256.hex(ofDescriptor: descriptor) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "the digest of abc")
+        #expect(lseek(descriptor, 0, SEEK_SET) == 0)
+        #expect(SHA256.hex(ofDescriptor: descriptor, stop: { true }) == nil)
     }
 
     @Test func aDigestAddedInPiecesAndItsCopiesAreEachTheirOwn() {

@@ -4,8 +4,9 @@
    AWS Signature Version 4 (S3), and SHA-256 digests.
 
    libcrypto is loaded with dlopen the first time it is needed (libcurl
-   loads it anyway for TLS), so share's start never pays for it. Only the
-   one-shot HMAC (SHA-1, SHA-256) and the EVP digest SHA-256 are used. */
+   loads it anyway for TLS), so share's start never pays for it. Used: the
+   one-shot HMAC (SHA-1, SHA-256), the EVP digest SHA-256, and LocalSend's
+   self-signed certificate (made, and its key checked against it). */
 #include <stddef.h>
 
 /* HMAC-SHA1 of data under key into out (20 bytes). Returns 0, or -1 with
@@ -40,4 +41,10 @@ void share_sha256_free(struct evp_md_ctx_st *digest);
    buffer too small). */
 int share_self_signed_certificate(const char *name, long serial, char *cert, size_t cert_size, char *key, size_t key_size,
                                   char *error, size_t error_size);
+
+/* Whether the first private key in key_pem is the one of the first
+   certificate in cert_pem (both may be the same text, holding both): 1
+   when it is, 0 when not or when either cannot be read (an encrypted key
+   is not read), -1 with a message in error (libcrypto missing). */
+int share_key_matches_certificate(const char *cert_pem, const char *key_pem, char *error, size_t error_size);
 #endif

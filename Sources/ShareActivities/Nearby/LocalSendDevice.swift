@@ -119,8 +119,9 @@ struct LocalSendInfo: Codable, Sendable {
 
 /// Who share is to LocalSend devices: its alias, and the self-signed
 /// certificate of its register listener, whose SHA-256 is its fingerprint.
-/// Made once and kept (`$XDG_STATE_HOME/share/localsend/`), as phones
-/// remember a device by its fingerprint.
+/// Made once and kept (`$XDG_STATE_HOME/share/localsend/identity.pem`, the
+/// key and the certificate in one file written at once, so that they
+/// always belong together), as phones remember a device by its fingerprint.
 struct LocalSendIdentity: Sendable {
     var alias: String
     /// The certificate's SHA-256, lower-case hexadecimal.
@@ -132,12 +133,20 @@ struct LocalSendIdentity: Sendable {
         var description: String
     }
 
-    /// The identity kept in `folder`, made there the first time.
-    static func load(folder: String, alias: String) throws(Failure) -> LocalSendIdentity {
+    /// The identity kept in `folder`, made there the first time; `alias`
+    /// is what the other side sees (`share@HOST`).
+    static func load(folder: String, alias: String = "share@" + HostName.current) throws(Failure) -> LocalSendIdentity {
+        let path = folder + "/identity.pem"
+        if let identity = read(path, alias: alias) { return identity }
+        // The two files of earlier versions, each replaced on its own: kept while the key is the certificate's, in the one file from now on.
         let certificatePath = folder + "/certificate.pem", keyPath = folder + "/key.pem"
         if case .success(let certificate) = LocalFiles.contents(ofFile: certificatePath),
            case .success(let key) = LocalFiles.contents(ofFile: keyPath),
            let identity = make(alias: alias, certificate: String(decoding: certificate, as: UTF8.self), key: String(decoding: key, as: UTF8.self)) {
+            if (try? keep(identity, at: path, alias: alias)) != nil {
+                unlink(certificatePath)
+                unlink(keyPath)
+            }
             return identity
         }
         var certificate = [CChar](repeating: 0, count: 8192), key = [CChar](repeating: 0, count: 8192)
@@ -147,22 +156,55 @@ struct LocalSendIdentity: Sendable {
             throw Failure(description: "cannot make LocalSend's certificate: " + String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         let certificateText = String(decoding: certificate.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), keyText = String(decoding: key.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if let failure = LocalFiles.createFolders(folder) { throw Failure(description: "cannot keep LocalSend's certificate: \(failure)") }
-        do {
-            try LocalFiles.replace(keyPath, with: Array(keyText.utf8), mode: 0o600)
-            try LocalFiles.replace(certificatePath, with: Array(certificateText.utf8), mode: 0o644)
-        } catch {
-            throw Failure(description: "cannot keep LocalSend's certificate: \(error)")
-        }
-        guard let identity = make(alias: alias, certificate: certificateText, key: keyText) else {
+        guard let made = make(alias: alias, certificate: certificateText, key: keyText) else {
             throw Failure(description: "LocalSend's new certificate cannot be read")
         }
-        return identity
+        if let failure = LocalFiles.createFolders(folder) { throw Failure(description: "cannot keep LocalSend's certificate: \(failure)") }
+        do throws(FileReplaceError) {
+            try keep(made, at: path, alias: alias)
+        } catch {
+            // Another share made one meanwhile (two first runs at once): theirs, so that both are the same device.
+            if let theirs = read(path, alias: alias) { return theirs }
+            throw Failure(description: "cannot keep LocalSend's certificate: \(error)")
+        }
+        return made
     }
 
+    /// Writes `identity`'s key and certificate to `path` at once (readable
+    /// by its owner alone); refused, and the file left as it is, when an
+    /// identity appeared there meanwhile.
+    private static func keep(_ identity: LocalSendIdentity, at path: String, alias: String) throws(FileReplaceError) {
+        try LocalFiles.replace(path, with: Array((identity.key + identity.certificate).utf8), mode: 0o600) { () throws(FileReplaceError) in
+            if read(path, alias: alias) != nil { throw FileReplaceError("\(path) was made meanwhile") }
+        }
+    }
+
+    /// The identity in the file at `path`, when its key is its certificate's.
+    private static func read(_ path: String, alias: String) -> LocalSendIdentity? {
+        guard case .success(let bytes) = LocalFiles.contents(ofFile: path) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let key = pemBlock(in: text, labelled: { $0.hasSuffix("PRIVATE KEY") }),
+              let certificate = pemBlock(in: text, labelled: { $0 == "CERTIFICATE" }) else { return nil }
+        return make(alias: alias, certificate: certificate, key: key)
+    }
+
+    /// The identity of `certificate` and `key`, when the key is the certificate's.
     private static func make(alias: String, certificate: String, key: String) -> LocalSendIdentity? {
-        guard let der = derOfPEM(certificate), key.contains("PRIVATE KEY") else { return nil }
+        var error = [CChar](repeating: 0, count: 256)
+        guard let der = derOfPEM(certificate), share_key_matches_certificate(certificate, key, &error, error.count) == 1 else { return nil }
         return LocalSendIdentity(alias: alias, fingerprint: SHA256.hex(der), certificate: certificate, key: key)
+    }
+
+    /// The first block of `text` (`-----BEGIN LABEL-----` to its end line,
+    /// those lines included) whose label `matches`.
+    static func pemBlock(in text: String, labelled matches: (String) -> Bool) -> String? {
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
+        for (index, line) in lines.enumerated() where line.hasPrefix("-----BEGIN ") && line.hasSuffix("-----") {
+            let label = String(line.dropFirst(11).dropLast(5))
+            guard matches(label), let end = lines[index...].firstIndex(of: "-----END " + label + "-----") else { continue }
+            return lines[index...end].joined(separator: "\n") + "\n"
+        }
+        return nil
     }
 
     /// The DER bytes of the first certificate in `pem`.
@@ -171,14 +213,6 @@ struct LocalSendIdentity: Sendable {
         guard let start = lines.firstIndex(of: "-----BEGIN CERTIFICATE-----"),
               let end = lines[start...].firstIndex(of: "-----END CERTIFICATE-----") else { return nil }
         return Data(base64Encoded: lines[(start + 1)..<end].joined()).map { Array($0) }
-    }
-
-    /// This machine's name, as share's alias: what the other side sees.
-    static func hostAlias() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        guard gethostname(&name, name.count - 1) == 0 else { return "share" }
-        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingWhitespace()
-        return host.isEmpty ? "share" : "share@" + host
     }
 
     /// share's info for LocalSend: announced (`announce` set), registered

@@ -57,8 +57,8 @@ struct LocalSendTransfer: Sendable {
     var listenerPort: Int
 
     /// The entries for `items`: files and pictures as files (with their
-    /// digest, read once), text and links as text.
-    static func entries(for items: [ShareItem]) throws(Failure) -> [Entry] {
+    /// digest from `digests`, waited for), text and links as text.
+    static func entries(for items: [ShareItem], digests: LocalSendDigests) throws(Failure) -> [Entry] {
         var entries: [Entry] = []
         for (index, item) in items.enumerated() {
             let id = "item-\(index + 1)"
@@ -70,10 +70,14 @@ struct LocalSendTransfer: Sendable {
             case .image(let file), .file(let file):
                 switch file.storage {
                 case .path(let url):
-                    guard let digest = SHA256.hex(ofFile: url.path) else {
+                    switch digests.outcome(ofItem: index) {
+                    case .digest(let digest):
+                        entries.append(Entry(id: id, name: file.name, size: file.size, type: file.contentType, sha256: digest, source: .file(url.path)))
+                    case .stopped:
+                        throw Failure(code: ActivityError.Code.cancelled, description: "stopped before anything was sent")
+                    case .unreadable, nil:
                         throw Failure(code: ActivityError.Code.ioError, description: "cannot read \(url.path)")
                     }
-                    entries.append(Entry(id: id, name: file.name, size: file.size, type: file.contentType, sha256: digest, source: .file(url.path)))
                 case .data(let data):
                     let bytes = Array(data)
                     entries.append(Entry(id: id, name: file.name, size: Int64(bytes.count), type: file.contentType, sha256: SHA256.hex(bytes),
@@ -138,7 +142,7 @@ struct LocalSendTransfer: Sendable {
             return entries
         case 401:
             throw Failure(code: ActivityError.Code.pinRequired,
-                          description: pin == nil ? "\(device.alias) asks for a PIN: give it with --pin" : "\(device.alias) did not take the PIN")
+                          description: pin == nil ? "\(device.alias) asks for a PIN: give it with --pin or SHARE_PIN" : "\(device.alias) did not take the PIN")
         case 403:
             throw Failure(code: ActivityError.Code.declined, description: "\(device.alias) declined the items")
         case 409:
@@ -215,7 +219,7 @@ struct LocalSendTransfer: Sendable {
         }
         if stop() {
             cancel(session)
-            throw Failure(code: ActivityError.Code.cancelled, description: "stopped")
+            throw Failure(code: ActivityError.Code.cancelled, description: "stopped, and \(device.alias) was asked to cancel the transfer")
         }
     }
 
@@ -227,7 +231,7 @@ struct LocalSendTransfer: Sendable {
     }
 
     private func unreachable(_ failure: HTTPClient.Failure) -> Failure {
-        if failure.cancelled { return Failure(code: ActivityError.Code.cancelled, description: "stopped") }
+        if failure.cancelled { return Failure(code: ActivityError.Code.cancelled, description: "stopped before \(device.alias) accepted") }
         if failure.certificateMismatch {
             return Failure(code: ActivityError.Code.sendFailed,
                            description: "\(device.alias) at \(device.address) shows a certificate that is not the one its fingerprint names: nothing was sent")

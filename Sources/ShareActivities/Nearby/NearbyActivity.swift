@@ -52,6 +52,9 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
     private let title: String?
     /// Whether a screen shows the devices around (without one, only `--device` sends to one).
     let hasTerminal: Bool
+    /// The PIN for a LocalSend device: `--pin`, else `SHARE_PIN` (out of
+    /// sight of `ps`), else none (a screen asks for it when needed).
+    let pin: String?
 
     public init(context: ActivityContext) throws(ConfigurationError) {
         request = context.request(for: NearbyActivity.self)
@@ -64,6 +67,20 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                                              transit: section.entry("wormhole-transit")?.value.trimmingWhitespace())
         temporary = context.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         localSend = try LocalSendSettings(section: section, folder: context.locations.stateHome + "/localsend")
+        if let given = request.pin {
+            pin = given
+        } else {
+            pin = try NearbyActivity.environmentPIN(context.environment)
+        }
+    }
+
+    /// `SHARE_PIN`, when set and not empty.
+    nonisolated static func environmentPIN(_ environment: [String: String]) throws(ConfigurationError) -> String? {
+        guard let value = environment["SHARE_PIN"], !value.isEmpty else { return nil }
+        guard value.allSatisfy({ !$0.isNewline }) else {
+            throw ConfigurationError("SHARE_PIN holds a line break: it is the PIN the device shows, on one line")
+        }
+        return value
     }
 
     public var activityImage: ActivityImage { .glyph("📡") }
@@ -96,9 +113,9 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         let wormhole = ProgramSearch.executable("wormhole", environment: environment)
         var model = NearbyStatus(url: url, address: address, items: session.items, wormhole: wormhole != nil)
         // Done: the link, and who (or which wormhole code) took the share.
-        func performed(by client: String) {
+        func performed(by client: String, warnings: [String] = []) {
             session.finish(.performed, returnedItems: [.url(URL(string: url) ?? URL(fileURLWithPath: "/")), .text(client)],
-                           summary: Localization.text("Sent to %@", client))
+                           warnings: warnings, summary: Localization.text("Sent to %@", client))
         }
         var sender: Wormhole?
         if let wormhole {
@@ -117,7 +134,7 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
         // Without a screen nobody could pick a device: no discovery then (--device sends without one).
         if localSend.enabled && hasTerminal {
             do {
-                let identity = try LocalSendIdentity.load(folder: localSend.folder, alias: LocalSendIdentity.hostAlias())
+                let identity = try LocalSendIdentity.load(folder: localSend.folder)
                 let started = LocalSendDiscovery(identity: identity, address: address, scan: localSend.scan) { continuation.yield(.device($0)) }
                 try started.start()
                 (localSendIdentity, discovery) = (identity, started)
@@ -127,17 +144,27 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             }
         }
         defer { discovery?.stop() }
+        // The files' digests, which prepare-upload carries: taken from the
+        // moment a device answers (a send is a key away then), while the person picks.
+        var digests: LocalSendDigests?
+        defer { digests?.stop() }
+        // Asked by a send between pieces: set when Nearby ends while one runs.
+        let sendStop = StopFlag()
+        // How Nearby ends, once the send under way has stopped.
+        var ending: Ending?
         /// A send to a device, on threads of its own; its news and its end come as steps.
         func startSend(to device: LocalSendDevice, pin: String?) {
             guard let identity = localSendIdentity else { return }
             let transfer = LocalSendTransfer(device: device, identity: identity, listenerPort: discovery?.listenerPort ?? LocalSendDevice.defaultPort)
             let items = session.items
+            let fileDigests = digests ?? LocalSendDigests.start(items: items)
+            digests = fileDigests
             model.sendStarted(to: device)
             display.show(model.status)
             Task {
                 let result: Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure> = await onThread {
                     do throws(LocalSendTransfer.Failure) {
-                        let entries = try LocalSendTransfer.entries(for: items)
+                        let entries = try LocalSendTransfer.entries(for: items, digests: fileDigests)
                         let progress = Mutex(LocalSendProgress(device: device, entries: entries))
                         continuation.yield(.sending(progress.withLock { $0 }))
                         return .success(try transfer.send(entries, pin: pin, events: { event in
@@ -145,13 +172,48 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                                 state.take(event)
                                 return state
                             }))
-                        }, stop: { display.isCancelled }))
+                        }, stop: { display.isCancelled || sendStop.isSet }))
                     } catch {
                         return .failure(error)
                     }
                 }
                 continuation.yield(.sent(result, device, pin: pin))
             }
+        }
+        /// The share's outcome for `reason`; `stopped` says how a send that Nearby's end stopped ended.
+        func finish(_ reason: Ending, stopped: String? = nil) {
+            switch reason {
+            case .cancelled:
+                // Esc stopped the send: nothing more to say of it.
+                if let done = model.firstComplete { return performed(by: done) }
+                session.finish(.cancelled)
+            case .performed(let client):
+                performed(by: client, warnings: stopped.map { [$0] } ?? [])
+            case .timedOut:
+                if let done = model.firstComplete { return performed(by: done, warnings: stopped.map { [$0] } ?? []) }
+                session.fail(ActivityError(code: ActivityError.Code.timeout,
+                                           message: "nobody downloaded within \(request.timeout ?? 0) seconds" + (stopped.map { " (\($0))" } ?? "")))
+            case .failed(let error):
+                session.fail(ActivityError(code: error.code, message: error.message + (stopped.map { " (\($0))" } ?? "")))
+            }
+        }
+        /// Ends Nearby for `reason`, or, while a send runs, stops it (its
+        /// device hears cancel) and ends once it has stopped; true when the share is over.
+        func end(_ reason: Ending) -> Bool {
+            guard model.sendTarget != nil else {
+                finish(reason)
+                return true
+            }
+            ending = ending ?? reason
+            sendStop.set()
+            digests?.stop()
+            return false
+        }
+        /// The send reached `device` with the entries `sent`.
+        func sent(_ sent: [LocalSendTransfer.Entry], to device: LocalSendDevice) {
+            let returned = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
+            session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + returned,
+                           recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
         }
         display.show(model.status)
         let watchers = [
@@ -170,27 +232,32 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
             switch step {
             case .device(let device):
                 model.add(device)
+                if digests == nil && ending == nil { digests = LocalSendDigests.start(items: session.items) }
                 display.show(model.status)
             case .input(.choose(let key)):
-                guard model.sendTarget == nil, let device = model.device(forKey: key) else { break }
-                startSend(to: device, pin: request.pin)
+                guard model.sendTarget == nil, ending == nil, let device = model.device(forKey: key) else { break }
+                startSend(to: device, pin: pin)
             case .input(.answer(let pin)):
-                guard model.sendTarget == nil, let device = model.askingPIN else { break }
+                guard model.sendTarget == nil, ending == nil, let device = model.askingPIN else { break }
                 startSend(to: device, pin: pin)
             case .sending(let progress):
                 model.sending = progress
                 display.show(model.status)
             case .sent(let result, let device, let pin):
                 model.sendEnded()
-                switch result {
-                case .success(let sent):
-                    let returned = session.items.enumerated().filter { index, _ in sent.contains { $0.id == "item-\(index + 1)" } }.map(\.element)
-                    session.finish(.sent, returnedItems: [.text(device.alias), .url(URL(string: device.url) ?? URL(fileURLWithPath: "/"))] + returned,
-                                   recipients: [device.alias + " (" + device.address + ")"], summary: Localization.text("Sent to %@", device.alias))
+                if let reason = ending {
+                    switch result {
+                    // It ended before the stop took: the device has everything.
+                    case .success(let entries): sent(entries, to: device)
+                    case .failure(let failure): finish(reason, stopped: "LocalSend to \(device.alias): \(failure.description)")
+                    }
                     return
+                }
+                switch result {
+                case .success(let entries):
+                    return sent(entries, to: device)
                 case .failure(let failure) where display.isCancelled || failure.code == ActivityError.Code.cancelled:
-                    if let done = model.firstComplete { return performed(by: done) }
-                    return session.finish(.cancelled)
+                    return finish(.cancelled)
                 case .failure(let failure) where failure.needsPIN:
                     model.askPIN(for: device, wrong: pin != nil)
                 case .failure(let failure):
@@ -201,33 +268,29 @@ public final class NearbyActivity: SystemActivity, LiveActivity {
                 model.take(event, finishing: content.finishing)
                 display.show(model.status)
                 if case .stopped(let why) = event {
-                    session.fail(ActivityError(code: ActivityError.Code.serveFailed, message: "Nearby stopped: \(why)"))
+                    if end(.failed(ActivityError(code: ActivityError.Code.serveFailed, message: "Nearby stopped: \(why)"))) { return }
+                } else if let done = model.firstComplete, !request.keep, end(.performed(done)) {
                     return
                 }
-                if let done = model.firstComplete, !request.keep { return performed(by: done) }
             case .wormhole(let event):
                 model.take(event)
                 display.show(model.status)
-                if let done = model.firstComplete, !request.keep { return performed(by: done) }
+                if let done = model.firstComplete, !request.keep, end(.performed(done)) { return }
             case .cancel:
                 // A send under way stops first (the device hears cancel); its end finishes the share.
-                if model.sendTarget != nil { break }
-                if let done = model.firstComplete {
-                    performed(by: done)
-                } else {
-                    session.finish(.cancelled)
-                }
-                return
+                if end(.cancelled) { return }
             case .timeout:
-                if let done = model.firstComplete {
-                    performed(by: done)
-                } else {
-                    session.fail(ActivityError(code: ActivityError.Code.timeout,
-                                               message: "nobody downloaded within \(request.timeout ?? 0) seconds"))
-                }
-                return
+                if end(.timedOut) { return }
             }
         }
+    }
+
+    /// How Nearby ends: Esc, the time limit, a download that finished the share, the server's failure.
+    enum Ending {
+        case cancelled
+        case timedOut
+        case performed(String)
+        case failed(ActivityError)
     }
 
     /// What reaches the perform loop: the server's news, the person's Esc, the time limit.
@@ -345,7 +408,7 @@ struct NearbyStatus {
     mutating func sendStarted(to device: LocalSendDevice) {
         askingPIN = nil
         sendTarget = device
-        localSendNews = LiveStatus.Line(Localization.text("Waiting for %@ to accept…", device.alias))
+        localSendNews = LiveStatus.Line(Localization.text("Reading the files to send…"))
     }
 
     mutating func sendEnded() {

@@ -18,7 +18,11 @@ extension NearbyActivity {
                        help: "give up (failed) when nobody has downloaded within SECONDS"),
             OptionSpec("--device", value: "NAME|ADDR[:PORT]", group: group, activity: .airDrop,
                        help: "send to this LocalSend device without a screen: its name (any case) or its address", values: .completed("devices")),
-            OptionSpec("--pin", value: "PIN", group: group, activity: .airDrop, help: "with --device: the PIN the device asks for"),
+            OptionSpec("--pin", value: "PIN", group: group, activity: .airDrop,
+                       help: "the PIN the LocalSend device asks for (else $SHARE_PIN, which ps does not show)",
+                       manual: "the PIN the LocalSend device asks for, with --device or for a device picked on the screen; "
+                           + "the environment's SHARE_PIN gives it without putting it on the command line, where ps shows it to every user "
+                           + "(--pin wins when both are given)"),
         ]
     }
 

@@ -48,7 +48,7 @@ extension NearbyActivity {
             throw ActivityError(code: ActivityError.Code.noNetwork, message: error.description)
         }
         do {
-            return (address, try LocalSendIdentity.load(folder: localSend.folder, alias: LocalSendIdentity.hostAlias()))
+            return (address, try LocalSendIdentity.load(folder: localSend.folder))
         } catch {
             throw ActivityError(code: ActivityError.Code.ioError, message: error.description)
         }
@@ -100,17 +100,17 @@ extension NearbyActivity {
     /// `--device`: finds the device (by name through discovery, or at its
     /// address by register) and sends the items to it, with `--pin`.
     func send(to query: String, session: ActivitySession, display: LiveDisplay) async {
+        // The files' digests are taken while the device is looked for.
+        let digests = LocalSendDigests.start(items: session.items)
+        defer { digests.stop() }
+        if let path = digests.unopened { return session.fail(ActivityError(code: ActivityError.Code.ioError, message: "cannot read \(path)")) }
+        let stopper = Task { await display.cancellation(); digests.stop() }
+        defer { stopper.cancel() }
         let address: NetworkAddress, identity: LocalSendIdentity
         do {
             (address, identity) = try localSendStart()
         } catch {
             return session.fail(error)
-        }
-        let entries: [LocalSendTransfer.Entry]
-        do {
-            entries = try LocalSendTransfer.entries(for: session.items)
-        } catch {
-            return session.fail(ActivityError(code: error.code, message: error.description))
         }
         let title = Localization.text("Nearby: %@", query)
         display.show(LiveStatus(title: title, instruction: Localization.text("Looking for %@…", query)))
@@ -158,14 +158,31 @@ extension NearbyActivity {
             return session.fail(ActivityError(code: ActivityError.Code.noDevice,
                                               message: "no LocalSend device '\(query)' answered within \(localSend.timeout == localSend.timeout.rounded() ? String(Int(localSend.timeout)) : String(localSend.timeout)) s (share --list-devices lists those that do)"))
         }
-        await send(entries, to: device, pin: request.pin, identity: identity, listenerPort: listenerPort, session: session, display: display)
+        await send(session.items, digests: digests, to: device, pin: pin, identity: identity, listenerPort: listenerPort, session: session,
+                   display: display)
     }
 
-    /// Sends `entries` to `device`, showing each file's progress, and
-    /// reports the outcome on `session`.
-    func send(_ entries: [LocalSendTransfer.Entry], to device: LocalSendDevice, pin given: String?, identity: LocalSendIdentity, listenerPort: Int,
-              session: ActivitySession, display: LiveDisplay) async {
+    /// Sends `items` to `device` (their files' digests from `digests`),
+    /// showing each file's progress, and reports the outcome on `session`.
+    func send(_ items: [ShareItem], digests: LocalSendDigests, to device: LocalSendDevice, pin given: String?, identity: LocalSendIdentity,
+              listenerPort: Int, session: ActivitySession, display: LiveDisplay) async {
         let transfer = LocalSendTransfer(device: device, identity: identity, listenerPort: listenerPort)
+        display.show(LiveStatus(title: Localization.text("Nearby: %@", device.icon + " " + device.alias),
+                                instruction: Localization.text("Sending with LocalSend; Esc stops."),
+                                lines: [LiveStatus.Line(Localization.text("Reading the files to send…"))]))
+        let made: Result<[LocalSendTransfer.Entry], LocalSendTransfer.Failure> = await onThread {
+            do throws(LocalSendTransfer.Failure) {
+                return .success(try LocalSendTransfer.entries(for: items, digests: digests))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let entries: [LocalSendTransfer.Entry]
+        switch made {
+        case .success(let all): entries = all
+        case .failure where display.isCancelled: return session.finish(.cancelled)
+        case .failure(let failure): return session.fail(ActivityError(code: failure.code, message: failure.description))
+        }
         var pin = given
         while true {
             let progress = Mutex(LocalSendProgress(device: device, entries: entries))

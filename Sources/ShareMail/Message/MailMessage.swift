@@ -1,4 +1,5 @@
 import FoundationEssentials
+import ShareSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,16 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// This machine's name from `gethostname(2)`, without a DNS lookup.
-enum HostName {
-    static var current: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return name.isEmpty ? "localhost" : name
-    }
-}
+import ShareSupport
 
 extension MailAddress {
     /// The address as a person reads it: `Name <local@domain>` or `local@domain`.
