@@ -52,10 +52,6 @@ public final class NcursesTerminal: TerminalBackend {
     ///
     /// - Throws: ``TerminalError`` when there is no terminal or it cannot show a screen.
     public init(wantColors: Bool) throws(TerminalError) {
-        // The character type of the environment's locale (UTF-8) for what
-        // runs beside the screen; only that category: loading every one
-        // read a dozen locale files before the first paint.
-        setlocale(LC_CTYPE, "")
         // One open of the terminal, for reading and writing (each open and
         // close of a terminal is a trip through the tty layer).
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
