@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Testing
+import TestSupport
 
 /// The picker end to end: the real binaries in a real terminal (tmux),
 /// driven by keys, mouse and resizes, judged by the screen, the exit status
@@ -41,19 +42,49 @@ import Testing
         #expect(session.stderr.isEmpty, "stderr: \(session.stderr)")
     }
 
-    /// A TERM (or a hang-up) ends the picker like a cancel, so the terminal is
-    /// restored and the result reported, instead of share dying in raw mode.
-    @Test func termEndsThePickerLikeACancel() throws {
+    /// A TERM, an INT (or a hang-up) ends the picker like a cancel, so the
+    /// terminal is restored and the result reported, instead of share dying
+    /// in raw mode.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalEndsThePickerLikeACancel(signal: Int32) throws {
         let fixtures = try Fixtures()
+        let (session, pid) = try Self.pickerWithPid(fixtures)
+        kill(pid, signal)
+        #expect(try session.waitForExit() == 1, "exit 1 (cancelled), not killed by the signal (\(128 + signal))")
+        #expect(session.stdout == Self.cancelled)
+    }
+
+    /// A TSTP leaves the screen and stops share; continued, the picker is
+    /// drawn again whole and still takes keys.
+    @Test func aStopLeavesTheScreenUntilContinued() throws {
+        let fixtures = try Fixtures()
+        let (session, pid) = try Self.pickerWithPid(fixtures)
+        kill(pid, SIGTSTP)
+        try eventually("share to stop", timeout: 10, report: { "pid \(pid)" }) { Self.processState(pid) == "T" }
+        #expect(!(try session.capture().contains("Mail")), "the shell's screen while stopped")
+        kill(pid, SIGCONT)
+        _ = try session.waitFor("Mail")
+        try session.send("Escape")
+        #expect(try session.waitForExit() == 1)
+        #expect(session.stdout == Self.cancelled)
+    }
+
+    /// The picker on `--text hi` in tmux, and share's process id.
+    private static func pickerWithPid(_ fixtures: Fixtures) throws -> (TmuxSession, pid_t) {
         let pidFile = fixtures.files.appendingPathComponent("share.pid").path
         let command = "echo $$ > \(TmuxSession.quote(pidFile)); exec " + (try Self.share(["--json", "--text", "hi"]))
         let session = try TmuxSession(command, width: 100, height: 30, workingDirectory: fixtures.files,
                                       environment: fixtures.environment)
         _ = try session.waitFor("Mail")
         let pid = try #require(Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(pid, SIGTERM)
-        #expect(try session.waitForExit() == 1, "exit 1 (cancelled), not killed by the signal (143)")
-        #expect(session.stdout == Self.cancelled)
+        return (session, pid)
+    }
+
+    /// The state letter of `pid` in /proc (`T` when stopped).
+    private static func processState(_ pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
     }
 
     // MARK: - 2. Picking

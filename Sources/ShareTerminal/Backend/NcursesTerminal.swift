@@ -3,25 +3,24 @@ import CNcursesw
 import Glibc
 #endif
 
-/// The one place that talks to the terminal, `/dev/tty`: ncurses sets it
-/// up (raw mode, the alternate screen, the keypad and the mouse) and
-/// restores it, and names its capabilities; frames are written to it
+/// The one place that talks to the terminal, `/dev/tty`: it is set up
+/// here (raw mode, the alternate screen, the keypad and the mouse, in
+/// the forms the terminal's terminfo entry names, read through ncurses'
+/// terminfo level) and restored on the way out; frames are written to it
 /// directly (``FrameWriter``: only the cells that changed), and keys, the
 /// mouse and resizes are read from it directly (``KeyDecoder`` makes the
-/// bytes into events).
+/// bytes into events). No curses screen is started: share keeps no copy
+/// of the screen but the last frame.
 ///
 /// Drawing on `/dev/tty` (as fzf does) keeps stdout for the JSON result and
-/// stdin free to be an item. Colours come from the terminal's palette
-/// (`use_default_colors`), and are off when `wantColors` is false or the
-/// terminal has none. With `wantColors` false the views draw without
-/// colours, but a colour a frame still holds (a QR code's black on white,
-/// which must not follow the theme) is drawn when the terminal has it.
+/// stdin free to be an item. Colours come from the terminal's palette, and
+/// are off when `wantColors` is false or the terminal has none. With
+/// `wantColors` false the views draw without colours, but a colour a
+/// frame still holds (a QR code's black on white, which must not follow
+/// the theme) is drawn when the terminal has it.
 public final class NcursesTerminal: TerminalBackend {
-    private let input: UnsafeMutablePointer<FILE>
-    private let output: UnsafeMutablePointer<FILE>
-    private let screen: OpaquePointer
-    /// Whether the terminal has colours (started whatever `wantColors` says).
-    private let hasColors: Bool
+    /// How many palette colours the terminal has (0 without colours, whatever `wantColors` says).
+    private let palette: Int
     /// Whether the views may use colours (`--no-color`, `NO_COLOR` say not).
     private let wantsColors: Bool
     /// Signalled by running work to end a wait.
@@ -31,6 +30,16 @@ public final class NcursesTerminal: TerminalBackend {
     private var ended = false
     /// The terminal's descriptor, read and written directly.
     private let terminal: Int32
+    /// The terminal's modes as they were (the shell's), and as the screen has them.
+    private var shellModes: termios
+    private var screenModes: termios
+    /// What the terminal is sent when the screen starts (and comes back
+    /// from `suspend`) and when it leaves.
+    private let entering: [UInt8]
+    private let leaving: [UInt8]
+    /// The terminal's size (rows, columns), asked again at each resize.
+    private var lines: Int
+    private var columns: Int
     /// The terminal and ``wake``, as `poll` takes them.
     private var descriptors: [pollfd] = []
     /// Bytes read from the terminal, and how many of them are made into events.
@@ -39,87 +48,108 @@ public final class NcursesTerminal: TerminalBackend {
     /// What the terminal shows, and what it is sent for the next frame.
     private var writer: FrameWriter
 
-    /// Opens `/dev/tty` and starts ncurses on it.
+    /// Opens `/dev/tty`, reads its terminfo entry and sets it up.
     ///
-    /// - Throws: ``TerminalError`` when there is no terminal or ncurses cannot start.
+    /// - Throws: ``TerminalError`` when there is no terminal or it cannot show a screen.
     public init(wantColors: Bool) throws(TerminalError) {
-        // Only the character type matters to ncurses (UTF-8, wide characters);
-        // loading every category read a dozen locale files before the first paint.
-        setlocale(LC_CTYPE, "")
-        // One open of the terminal for both streams (each open and close of a
-        // terminal is a trip through the tty layer).
+        // One open of the terminal, for reading and writing (each open and
+        // close of a terminal is a trip through the tty layer).
         let descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard descriptor >= 0 else { throw TerminalError("cannot open /dev/tty: \(String(cString: strerror(errno)))") }
-        guard let input = fdopen(descriptor, "r") else {
+        var modes = termios()
+        guard tcgetattr(descriptor, &modes) == 0 else {
             close(descriptor)
-            throw TerminalError("cannot open /dev/tty for reading")
+            throw TerminalError("cannot read the modes of /dev/tty: \(String(cString: strerror(errno)))")
         }
-        let second = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-        guard second >= 0, let output = fdopen(second, "w") else {
-            if second >= 0 { close(second) }
-            fclose(input)
-            throw TerminalError("cannot open /dev/tty for writing")
-        }
-        // The screen's own SIGWINCH handler, before newterm: ncurses installs its
-        // handler only over the default one. Its flag is looked at only by its key
-        // reading and by refresh, which would resize ncurses' window unseen.
-        ScreenSignals.windowChange.watch()
-        guard let screen = newterm(nil, output, input) else {
-            ScreenSignals.windowChange.stop()
-            fclose(input)
-            fclose(output)
+        guard nc_setup_terminal(descriptor) != 0 else {
+            close(descriptor)
             let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
             throw TerminalError("ncurses cannot drive this terminal (TERM=\(term))")
         }
         // A terminal that cannot move the cursor (TERM=dumb) cannot show a screen.
-        set_term(screen)
         guard let cup = nc_string_capability("cup") else {
-            ScreenSignals.windowChange.stop()
-            endwin()
-            delscreen(screen)
-            fclose(input)
-            fclose(output)
+            nc_release_terminal()
+            close(descriptor)
             let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
             throw TerminalError("this terminal cannot move the cursor (TERM=\(term)); share needs one that can, such as xterm-256color")
         }
-        self.input = input
-        self.output = output
-        self.screen = screen
-        terminal = descriptor
-        set_term(screen)
-        raw()
-        noecho()
-        nonl()
-        // The screen loop looks for typed-ahead keys before it draws (`inputPending`):
-        // ncurses need not poll for them again, twice, during each refresh.
-        typeahead(-1)
-        // keypad, curs_set and the mouse mask write to the terminal at once:
-        // here, so that the first frame is the last thing written before
-        // share waits for a key.
-        keypad(nc_stdscr(), true)
-        curs_set(0)
-        // ncurses turns mouse reporting on in the form terminfo names (SGR or X10);
-        // KeyDecoder reads either.
-        mousemask(nc_mouse_mask(), nil)
-        wantsColors = wantColors
-        if has_colors() {
-            start_color()
-            use_default_colors()
-            hasColors = true
-        } else {
-            hasColors = false
-        }
-        writer = FrameWriter(sequences: NcursesTerminal.sequences(cup: cup, colors: hasColors ? Int(nc_colors()) : 0))
-        // A TERM or a hang-up ends the wait for keys: the screen saves what it
-        // holds and the terminal is restored on the way out.
+        // The screen's own handlers: a resize is asked for when it comes; a
+        // hang-up, a TERM or an INT ends the wait for keys (the screen saves
+        // what it holds and the terminal is restored on the way out); a
+        // stop leaves the screen until the process is continued.
+        ScreenSignals.windowChange.watch()
         ScreenSignals.hangUp.watch()
+        ScreenSignals.stop.watch()
+        terminal = descriptor
+        shellModes = modes
+        screenModes = NcursesTerminal.raw(modes)
+        lines = Int(nc_lines())
+        columns = Int(nc_cols())
+        wantsColors = wantColors
+        palette = NcursesTerminal.paletteColors()
+        let capability = NcursesTerminal.capability
+        let mouse = NcursesTerminal.mouseReporting()
+        // The keypad's application mode: its keys come as ESC O sequences, which KeyDecoder reads.
+        entering = capability("smcup") + capability("smkx") + capability("civis") + mouse.on
+        // As ncurses leaves: after the alternate screen a carriage return,
+        // which sets the terminal's tab count back to the line's start.
+        leaving = mouse.off + capability("cnorm") + capability("rmcup") + [0x0D] + capability("rmkx")
+        writer = FrameWriter(sequences: NcursesTerminal.sequences(cup: cup, colors: palette))
+        start()
+    }
+
+    /// `modes` as a screen reads keys: no line editing, echo or signals
+    /// from keys (Ctrl-C, Ctrl-Z and Ctrl-S are keys), Return as CR, a
+    /// line feed written as itself, each byte as it comes (ncurses'
+    /// `raw`, `noecho` and `nonl`).
+    static func raw(_ modes: termios) -> termios {
+        var raw = modes
+        raw.c_lflag &= ~tcflag_t(ICANON | ISIG | IEXTEN | ECHO)
+        raw.c_iflag &= ~tcflag_t(IXON | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL)
+        raw.c_oflag &= ~tcflag_t(ONLCR)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        return raw
+    }
+
+    /// The palette's size when the terminal can set colours, as ncurses' `has_colors` has it; 0 otherwise.
+    private static func paletteColors() -> Int {
+        let colors = Int(nc_number("colors"))
+        let settable = (nc_string_capability("setaf") != nil && nc_string_capability("setab") != nil)
+            || (nc_string_capability("setf") != nil && nc_string_capability("setb") != nil)
+            || nc_string_capability("scp") != nil
+        return colors > 0 && nc_number("pairs") >= 0 && settable ? colors : 0
+    }
+
+    /// What turns mouse reporting on and off, where ncurses would turn it
+    /// on: a terminal with a mouse key (`kmous`) or an xterm, through
+    /// xterm's `XM` when the entry has it (SGR reports for xterm-256color),
+    /// else X10 reports (mode 1000). Nothing for other terminals.
+    private static func mouseReporting() -> (on: [UInt8], off: [UInt8]) {
+        // strstr, not String.contains: that generic search costs a scan of
+        // every protocol conformance the first time, before the first paint.
+        let xterm = getenv("TERM").map { strstr($0, "xterm") != nil } ?? false
+        let mouseKey = nc_string_capability("kmous").map { $0.pointee != 0 } ?? false
+        guard mouseKey || xterm else { return ([], []) }
+        guard let xm = nc_string_capability("XM") else {
+            return (Array("\u{1B}[?1000h".utf8), Array("\u{1B}[?1000l".utf8))
+        }
+        let template = String(cString: xm)
+        func reporting(_ on: Int32) -> [UInt8] {
+            template.withCString { nc_mouse_reporting($0, on).map { withoutDelays(String(cString: $0)) } ?? [] }
+        }
+        return (reporting(1), reporting(0))
+    }
+
+    /// A string capability of the terminal without its delays; empty when it has none.
+    private static func capability(_ name: String) -> [UInt8] {
+        nc_string_capability(name).map { withoutDelays(String(cString: $0)) } ?? []
     }
 
     /// The sequences frames are written with, from the terminal's terminfo entry.
     private static func sequences(cup: UnsafePointer<CChar>, colors: Int) -> TerminalSequences {
-        func capability(_ name: String) -> [UInt8] {
-            nc_string_capability(name).map { withoutDelays(String(cString: $0)) } ?? []
-        }
         let template = String(decoding: withoutDelays(String(cString: cup)), as: UTF8.self)
         // ECMA-48's cursor position (xterm and its kin) is written without a trip through tiparm.
         var move: (@Sendable (Int, Int) -> [UInt8])?
@@ -150,47 +180,51 @@ public final class NcursesTerminal: TerminalBackend {
     deinit { end() }
 
     /// How many palette colours the terminal has (8, 256 …; 0 without colours).
-    public var paletteSize: Int { hasColors && wantsColors ? Int(nc_colors()) : 0 }
+    public var paletteSize: Int { wantsColors ? palette : 0 }
 
     /// The terminal's size now.
-    public var size: (width: Int, height: Int) { (Int(nc_cols()), Int(nc_lines())) }
+    public var size: (width: Int, height: Int) { (columns, lines) }
 
     /// Leaves the screen to run `body` (an external editor) on the plain
-    /// terminal, then comes back and redraws everything.
+    /// terminal, then comes back; the next frame is drawn whole.
     public func suspend<Result>(_ body: () -> Result) -> Result {
         leave()
-        def_prog_mode()
-        endwin()
         let result = body()
-        reset_prog_mode()
-        // ncurses takes the screen back (the alternate screen, the keypad, the mouse); the next frame is drawn whole.
-        refresh()
+        start()
         return result
     }
 
-    /// The terminal in its default style with the cursor on the last line,
-    /// for what comes after the screen; the next frame is drawn whole.
+    /// The screen's modes and its start: the alternate screen, the
+    /// keypad, no cursor (until a frame shows it), the mouse.
+    private func start() {
+        withUnsafePointer(to: &screenModes) { _ = tcsetattr(terminal, TCSADRAIN, $0) }
+        send(entering)
+    }
+
+    /// The terminal in its default style with the cursor on the last
+    /// line, the screen left and the shell's modes back, for what comes
+    /// after the screen; the next frame is drawn whole.
     private func leave() {
-        writer.leave(height: Int(nc_lines()))
-        send(writer.output)
+        writer.leave(height: lines)
+        send(writer.output + leaving)
+        withUnsafePointer(to: &shellModes) { _ = tcsetattr(terminal, TCSADRAIN, $0) }
     }
 
     /// Restores the terminal (idempotent).
     public func end() {
         guard !ended else { return }
         ended = true
+        ScreenSignals.stop.stop()
         ScreenSignals.hangUp.stop()
         ScreenSignals.windowChange.stop()
         leave()
-        endwin()
-        delscreen(screen)
-        fclose(input)
-        fclose(output)
+        nc_release_terminal()
+        close(terminal)
     }
 
     /// Draws `frame`: only what changed since the last one is sent, in one write.
     public func draw(_ frame: Frame) {
-        writer.write(frame, width: Int(nc_cols()), height: Int(nc_lines()))
+        writer.write(frame, width: columns, height: lines)
         // Cut short, the frame is not what the terminal shows: the next one is drawn whole.
         if !send(writer.output) { writer.forget() }
     }
@@ -232,6 +266,12 @@ public final class NcursesTerminal: TerminalBackend {
         }
         while true {
             if ScreenSignals.hangUp.happened || emptyReads >= 50 { return .closed }
+            // A stop asked by a signal (keys cannot send one in raw mode): the
+            // shell gets its terminal back until the process is continued.
+            if ScreenSignals.stop.consume() {
+                suspend { _ = raise(SIGSTOP) }
+                return .input(resized())
+            }
             if ScreenSignals.windowChange.consume() { return .input(resized()) }
             if wake.consume() { return .woken }
             if unread < received.count {
@@ -300,15 +340,15 @@ public final class NcursesTerminal: TerminalBackend {
         }
     }
 
-    /// ncurses' screen made the terminal's new size (the window is cut or
-    /// padded to it, and the next frame is drawn whole).
+    /// The terminal's new size (the next frame is drawn whole).
     private func resized() -> InputEvent {
         var size = winsize()
         if withUnsafeMutablePointer(to: &size, { ioctl(terminal, UInt(TIOCGWINSZ), $0) }) == 0, size.ws_row > 0, size.ws_col > 0 {
-            resizeterm(Int32(size.ws_row), Int32(size.ws_col))
+            lines = Int(size.ws_row)
+            columns = Int(size.ws_col)
         }
         writer.forget()
-        return .resize(width: Int(nc_cols()), height: Int(nc_lines()))
+        return .resize(width: columns, height: lines)
     }
 
     /// Whether the terminal has bytes not yet made into events.

@@ -7,15 +7,17 @@ import ShareSupport
 /// flag, without `SA_RESTART`, so a blocking read or `poll` on the thread
 /// it lands on returns and the run loop looks at the flag.
 enum ScreenSignals {
-    /// SIGHUP and SIGTERM (a closed terminal, a polite kill): the screen
+    /// SIGHUP, SIGTERM and SIGINT (a closed terminal, a polite kill; in
+    /// raw mode Ctrl-C is a key, so an INT comes from `kill`): the screen
     /// saves what was typed and restores the terminal instead of dying
     /// mid-edit.
-    static let hangUp = SignalFlag(SIGHUP, SIGTERM)
+    static let hangUp = SignalFlag(SIGHUP, SIGTERM, SIGINT)
 
-    /// SIGWINCH (the terminal changed size). Watched before ncurses starts,
-    /// so that ncurses (which installs its own only over the default) leaves
-    /// it alone: ncurses looks at its flag when it reads keys and at a
-    /// refresh, neither of which the screen asks it for (the terminal's size
-    /// is asked and given to ncurses here).
+    /// SIGWINCH (the terminal changed size): the size is asked then.
     static let windowChange = SignalFlag(SIGWINCH)
+
+    /// SIGTSTP (a stop asked by `kill`; in raw mode Ctrl-Z is a key): the
+    /// screen gives the shell its terminal back, stops, and is drawn again
+    /// when continued.
+    static let stop = SignalFlag(SIGTSTP)
 }
