@@ -248,18 +248,7 @@ import TestSupport
         let session = try TmuxSession("exec >/dev/tty; echo the desktop; exec cat", workingDirectory: world.folder,
                                       environment: world.environment)
         try session.waitFor("the desktop")
-        let terminal = world.bin.appendingPathComponent("x-terminal-emulator")
-        let standIn = """
-            #!/bin/sh
-            # x-terminal-emulator -e COMMAND ARGUMENT...: the command in a new tmux window.
-            [ "$1" = -e ] && shift
-            line=
-            for word; do line="$line '$(printf '%s' "$word" | sed "s/'/'\\\\\\\\''/g")'"; done
-            exec tmux -S \(TmuxSession.quote(session.socket)) new-window "$line"
-
-            """
-        try Data(standIn.utf8).write(to: terminal)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: terminal.path)
+        try session.writeTerminalStandIn(to: world.bin.appendingPathComponent("x-terminal-emulator"))
         world.environment["TERMINAL"] = nil
         let run = try Share.run(URL(fileURLWithPath: "/usr/bin/setsid"), ["-w"] + command, environment: world.environment,
                                 directory: world.folder)

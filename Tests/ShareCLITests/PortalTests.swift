@@ -152,16 +152,7 @@ final class PortalWorld {
         try session.waitFor("the desktop")
 
         let standIn = bin.appendingPathComponent("x-terminal-emulator")
-        try Data("""
-            #!/bin/sh
-            # x-terminal-emulator -e COMMAND ARGUMENT...: the command in a new tmux window.
-            [ "$1" = -e ] && shift
-            line=
-            for word; do line="$line '$(printf '%s' "$word" | sed "s/'/'\\\\\\\\''/g")'"; done
-            exec tmux -S \(TmuxSession.quote(session.socket)) new-window "$line"
-
-            """.utf8).write(to: standIn)
-        try manager.setAttributes([.posixPermissions: 0o755], ofItemAtPath: standIn.path)
+        try session.writeTerminalStandIn(to: standIn)
         let config = mail.fixtures.configHome.appendingPathComponent("share/config")
         try manager.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
         let mailSettings = try String(contentsOf: mail.config, encoding: .utf8)

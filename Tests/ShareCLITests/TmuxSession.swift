@@ -392,3 +392,23 @@ struct Screen: Sendable {
         reversed.joined().contains { $0.contains(text) }
     }
 }
+
+extension TmuxSession {
+    /// Writes, at `path`, an executable stand-in for a terminal emulator
+    /// (`x-terminal-emulator -e COMMAND ARGUMENT…`) that runs the command in
+    /// a new window of this session, as a desktop's terminal would open one.
+    func writeTerminalStandIn(to path: URL) throws {
+        let script = """
+            #!/bin/sh
+            # x-terminal-emulator -e COMMAND ARGUMENT...: the command in a new tmux window.
+            [ "$1" = -e ] && shift
+            line=
+            for word; do line="$line '$(printf '%s' "$word" | sed "s/'/'\\\\\\\\''/g")'"; done
+            exec tmux -S \(TmuxSession.quote(socket)) new-window "$line"
+
+            """
+        try Data(script.utf8).write(to: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
+    }
+}
+
