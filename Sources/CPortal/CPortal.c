@@ -104,9 +104,7 @@ static void free_list(char **list) {
 }
 
 void share_portal_request_free(struct share_portal_request *request) {
-    free(request->handle);
     free(request->app_id);
-    free(request->parent_window);
     free(request->address);
     free(request->subject);
     free(request->body);
@@ -188,9 +186,7 @@ static int handle_desktop(sd_bus_message *message, void *data, sd_bus_error *err
         share_portal_request_free(&request);
         return reply_error(message, "org.freedesktop.DBus.Error.InvalidArgs", "ComposeEmail takes (o handle, s app_id, s parent_window, a{sv} options)");
     }
-    request.handle = copy(handle);
     request.app_id = copy(app_id);
-    request.parent_window = copy(parent_window);
     request.id = ++last_id;
     struct pending *grown = realloc(pending, (pending_count + 1) * sizeof *pending);
     struct share_portal_request *more = realloc(incoming, (incoming_count + 1) * sizeof *incoming);

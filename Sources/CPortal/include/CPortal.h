@@ -16,9 +16,7 @@
    options are NULL; lists end with NULL. */
 struct share_portal_request {
     uint64_t id;
-    char *handle;
     char *app_id;
-    char *parent_window;
     char *address;
     char *subject;
     char *body;

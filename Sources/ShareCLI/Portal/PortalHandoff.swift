@@ -18,8 +18,6 @@ struct PortalHandoff: Codable, Equatable, Sendable {
     var body: String?
     /// The attachments' names, in the order of the descriptors.
     var attachments: [String] = []
-    /// The application that asked (its id; empty for a program outside a sandbox).
-    var application = ""
 
     /// The most a request may hold (a body of text, the names).
     static let limit = 16 << 20

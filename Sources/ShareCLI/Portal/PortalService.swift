@@ -111,7 +111,6 @@ enum PortalResponse: UInt32, Sendable {
 /// One ComposeEmail call, as the frontend passed it on.
 struct PortalCall: Sendable, Equatable {
     var id: UInt64
-    var handle: String
     var application: String
     var handoff: PortalHandoff
     /// The files to attach: paths the frontend made from the application's
@@ -129,20 +128,11 @@ struct PortalCall: Sendable, Equatable {
             return words
         }
         id = request.id
-        handle = text(request.handle) ?? ""
         application = text(request.app_id) ?? ""
         attachments = list(request.attachments)
         handoff = PortalHandoff(to: (text(request.address).map { [$0] } ?? []) + list(request.addresses), cc: list(request.cc),
                                 bcc: list(request.bcc), subject: text(request.subject), body: text(request.body),
-                                attachments: attachments.map(PortalCall.fileName), application: application)
-    }
-
-    init(id: UInt64, handoff: PortalHandoff, attachments: [String]) {
-        self.id = id
-        handle = ""
-        application = handoff.application
-        self.handoff = handoff
-        self.attachments = attachments
+                                attachments: attachments.map(PortalCall.fileName))
     }
 
     /// The path of an attachment given as a path or a `file:` URI.
